@@ -1,0 +1,202 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { sql } from 'kysely';
+import { publicBaseUrl } from './config';
+import { AppError } from './platform/domain/errors';
+import type { Platform } from './platform/platform';
+import { authenticateMiddleware } from './platform/http/authenticate';
+import { errorBody, sendError } from './platform/http/envelope';
+import { buildOpenApiDocument } from './platform/http/openapi';
+import { mountRoutes, type RouteSpec } from './platform/http/route';
+import { apiRoutes } from './platform/http/routes';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function docsPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Lending Partner API reference</title>
+</head>
+<body>
+  <div id="app"></div>
+  <script src="/api-docs/assets/standalone.js"></script>
+  <script src="/api-docs/assets/init.js"></script>
+</body>
+</html>`;
+}
+
+const DOCS_INIT = `Scalar.createApiReference('#app', { url: '/api-docs/lending-v1.json', withDefaultFonts: false, hideClientButton: false });`;
+
+function errorHandler(platform: Platform) {
+  // Express recognises error middleware by its four parameters.
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      req.log?.error({ err: error }, 'error after the response started');
+      res.destroy();
+      return;
+    }
+    if (error instanceof AppError) {
+      if (error.status >= 500) req.log?.error({ err: error, detail: error.detail }, error.message);
+      sendError(res, error.status, error.code, error.message);
+      return;
+    }
+    const bodyError = error as { type?: string; status?: number; limit?: number };
+    if (bodyError?.type === 'entity.too.large') {
+      sendError(res, 413, 'PAYLOAD_TOO_LARGE', `Body larger than ${bodyError.limit} bytes.`);
+      return;
+    }
+    if (bodyError?.type === 'entity.parse.failed') {
+      sendError(res, 400, 'INVALID_JSON', 'The body is not valid JSON (send a JSON object).');
+      return;
+    }
+    if (bodyError?.type === 'encoding.unsupported' || bodyError?.type === 'charset.unsupported') {
+      sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 application/json.');
+      return;
+    }
+    if (bodyError?.status && bodyError.status >= 400 && bodyError.status < 500) {
+      sendError(res, bodyError.status, 'invalid_request', 'The request could not be read.');
+      return;
+    }
+    const requestId = res.getHeader('x-request-id');
+    (req.log ?? platform.logger).error({ err: error, requestId }, 'unhandled error');
+    res
+      .status(500)
+      .json(errorBody(500, 'INTERNAL_ERROR', `Something went wrong on our side (request ${String(requestId)}). It is safe to retry.`));
+  };
+}
+
+export interface AppHandle {
+  app: express.Express;
+  routes: RouteSpec[];
+  /** Flips /healthz to 503 while the process drains. */
+  setReady(ready: boolean): void;
+}
+
+export function createApp(platform: Platform, options: { baseUrl: string }): AppHandle {
+  const app = express();
+  let ready = true;
+  app.set('etag', false);
+  app.set('trust proxy', false);
+  app.disable('x-powered-by');
+
+  app.use(
+    pinoHttp({
+      logger: platform.logger,
+      genReqId(req, res) {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Never log credentials or bodies: request line, status and timing are enough.
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(helmet({ contentSecurityPolicy: { directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } } }));
+
+  app.get('/healthz', async (_req, res) => {
+    if (!ready) return sendError(res, 503, 'SERVICE_UNAVAILABLE', 'Shutting down.');
+    await sql`select 1`.execute(platform.db);
+    res.json({ status: 200, success: true, message: 'ok', data: { status: 'ok', database: platform.dialect } });
+  });
+
+  const routes = apiRoutes;
+  const document = buildOpenApiDocument(routes, options.baseUrl);
+  const documentJson = JSON.stringify(document);
+  const require = createRequire(import.meta.url);
+  const scalarBundle = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+  const docsCsp = helmet.contentSecurityPolicy({
+    directives: {
+      'default-src': ["'self'"],
+      'script-src': ["'self'"],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:'],
+      'font-src': ["'self'", 'data:'],
+      'connect-src': ["'self'"],
+      'worker-src': ["'self'", 'blob:'],
+    },
+  });
+  app.get('/api-docs/lending-v1.json', (_req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.type('application/json').send(documentJson);
+  });
+  app.get('/api-docs', docsCsp, (_req, res) => {
+    res.type('html').send(docsPage());
+  });
+  app.get('/api-docs/assets/standalone.js', (_req, res) => res.sendFile(scalarBundle, { maxAge: '1d' }));
+  app.get('/api-docs/assets/init.js', (_req, res) => res.type('application/javascript').send(DOCS_INIT));
+
+  const api = express.Router();
+  api.use(authenticateMiddleware(platform.authenticator));
+  api.use((_req, res, next) => {
+    const auth = res.locals.auth;
+    res.on('finish', () => platform.usage.record(auth.organisationId, auth.mode, res.statusCode));
+    next();
+  });
+  api.use(platform.rateLimits.middleware());
+  api.use((req, _res, next) => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !req.is('application/json')) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+    }
+    next();
+  });
+  api.use(express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true }));
+  mountRoutes(api, '/v1', routes, platform);
+  api.use((req) => {
+    throw new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`);
+  });
+  app.use('/v1', api);
+
+  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`));
+  app.use(errorHandler(platform));
+  return { app, routes, setReady: (value) => void (ready = value) };
+}
+
+export interface WebServer {
+  server: http.Server;
+  url: string;
+  port: number;
+  app: AppHandle;
+  /** Stops accepting connections, lets in-flight requests finish (up to the grace period), then closes. */
+  stop(): Promise<void>;
+}
+
+export async function startWebServer(platform: Platform, listen: { port: number; host: string }): Promise<WebServer> {
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  const handle = createApp(platform, { baseUrl: publicBaseUrl(platform.config, port) });
+  server.on('request', handle.app);
+  server.keepAliveTimeout = 65_000;
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  return {
+    server,
+    port,
+    url: `http://${host}:${port}`,
+    app: handle,
+    async stop() {
+      handle.setReady(false);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), platform.config.SHUTDOWN_GRACE_MS);
+      await closed;
+      clearTimeout(grace);
+    },
+  };
+}

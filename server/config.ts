@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+/**
+ * Every configuration key the service reads, parsed once at start-up.
+ * `.env.example` and the config table in ARCHITECTURE.md list the same keys; keep the three in step.
+ */
+export const ConfigSchema = z.object({
+  /** HTTP port; 0 picks a free port (tests). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Interface to bind. Loopback by default; set 0.0.0.0 behind a load balancer or in a container. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Public origin used in links the service hands out (offer letters, checkout URLs). */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Folder for the embedded SQLite database and the generated master key. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL connection string; when set, PostgreSQL replaces the embedded SQLite database. */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  /** Connections in the PostgreSQL pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Redis URL; when set, rate limits are shared between processes through Redis. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /**
+   * Master key (32+ chars) for HMAC of BVNs, signed links and encryption of stored secrets.
+   * When absent one is generated once and kept in DATA_DIR/master.key (fine for a sandbox, not for production).
+   */
+  MASTER_KEY: z.string().min(32).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted JSON body. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
+  /** Rolling window of the per-key rate limits. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Read requests (GET/HEAD) allowed per key per window. */
+  RATE_LIMIT_READS: z.coerce.number().int().min(1).default(6000),
+  /** Write requests allowed per key per window. */
+  RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(1200),
+  /** Extra burst allowed per key over one window, on top of the steady limit. */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(200),
+  /** How long an authenticated key stays cached in the process (revocation elsewhere takes at most this long). */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** How often in-memory usage counters are written to the database. */
+  USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  /** How long idempotency keys are kept (never less than 24 hours). */
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(24),
+  /** An idempotency key left "in flight" longer than this (a crashed request) may be executed again. */
+  IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Create the sandbox organisation, keys, products and pool on first start. */
+  BOOTSTRAP_SANDBOX: bool.default(true),
+  /** Grace period for in-flight requests on SIGTERM. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses configuration from an environment-like object; throws one error naming every bad key. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = ConfigSchema.safeParse(cleaned);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+export function publicBaseUrl(config: Config, port: number): string {
+  return (config.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+}

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Anything queries can run on: the root handle or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** SQLite file; ':memory:' for a private in-memory database. */
+  sqliteFile?: string;
+  poolSize?: number;
+  /** PostgreSQL schema to work in (tests give each app its own). */
+  pgSchema?: string;
+}
+
+function toSafeNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`database integer ${text} is outside the safe integer range`);
+  return n;
+}
+
+// int8 and numeric come back from PostgreSQL as strings; money is int64 kobo, so turn them into
+// numbers and refuse anything that would lose precision. Timestamps become ISO strings, as on SQLite.
+pg.types.setTypeParser(20, toSafeNumber);
+pg.types.setTypeParser(1700, toSafeNumber);
+pg.types.setTypeParser(1184, (text) => new Date(text).toISOString());
+pg.types.setTypeParser(1114, (text) => new Date(`${text}Z`).toISOString());
+
+/**
+ * better-sqlite3 binds only numbers, strings, bigints, buffers and null. Booleans and dates are
+ * turned into what PostgreSQL would store (0/1 and ISO text) so domain code passes plain values to both.
+ */
+function sqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+function wrapSqlite(database: SQLite.Database) {
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      const statement = database.prepare(sql);
+      const convert = (params: readonly unknown[]) => params.map(sqliteValue);
+      return {
+        reader: statement.reader,
+        all: (params: readonly unknown[]) => statement.all(convert(params)),
+        run: (params: readonly unknown[]) => statement.run(convert(params)),
+        iterate: (params: readonly unknown[]) => statement.iterate(convert(params)),
+      };
+    },
+  };
+}
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  const plugins = [new CamelCasePlugin()];
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const file = options.sqliteFile ?? ':memory:';
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: wrapSqlite(sqlite) as never }),
+    plugins,
+  });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Serialises a JSON column value the same way for both databases. */
+export function toJson(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/** Reads a JSON column: PostgreSQL hands back parsed jsonb, SQLite the text. */
+export function fromJson<T>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

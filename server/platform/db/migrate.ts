@@ -1,0 +1,41 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { Dialect, Db } from './database';
+import * as foundation from './migrations/0001-foundation';
+
+/** Column types that differ between the two databases; migrations take them instead of naming types. */
+export interface ColumnTypes {
+  bool: 'boolean' | 'integer';
+  bigint: 'bigint' | 'integer';
+  timestamp: 'timestamptz' | 'text';
+  json: 'jsonb' | 'text';
+}
+
+type MigrationModule = { up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> };
+
+/** Applied in key order; never edit one that has shipped, add the next. */
+const migrations: Record<string, MigrationModule> = {
+  '0001-foundation': foundation,
+};
+
+export function columnTypes(dialect: Dialect): ColumnTypes {
+  return dialect === 'postgres'
+    ? { bool: 'boolean', bigint: 'bigint', timestamp: 'timestamptz', json: 'jsonb' }
+    : { bool: 'integer', bigint: 'integer', timestamp: 'text', json: 'text' };
+}
+
+/** Brings the schema to the latest version; safe to call from several processes at once. */
+export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
+  const types = columnTypes(dialect);
+  const provider = {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, m]) => [name, { up: (d: Kysely<unknown>) => m.up(d, types) }]),
+      );
+    },
+  };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+}

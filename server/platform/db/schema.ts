@@ -1,0 +1,191 @@
+/**
+ * Row types of every table, as Kysely sees them (camelCase here, snake_case in the database).
+ * Booleans read back as 0/1 on SQLite and true/false on PostgreSQL: repositories map rows to
+ * domain records and never hand a row to a caller. JSON columns are text on SQLite, jsonb on PostgreSQL.
+ * Timestamps are ISO-8601 strings on both.
+ */
+
+type Bool = boolean | number;
+type Json = unknown;
+export type Mode = 'test' | 'live';
+
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  loanTenant: Bool;
+  preapprovedLending: Bool;
+  preapprovalsEnabled: Bool;
+  autoIssueOffers: Bool;
+  preapprovalTtlSeconds: number;
+  maxInterestRateBps: number | null;
+  defaultPreapprovalProductId: string | null;
+  disabled: Bool;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  publicKey: string;
+  secretHash: string;
+  secretLast4: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface IdempotencyKeysTable {
+  id: string;
+  apiKeyId: string;
+  idempotencyKey: string;
+  method: string;
+  path: string;
+  requestHash: string;
+  state: 'in_flight' | 'completed';
+  responseStatus: number | null;
+  responseBody: string | null;
+  lockedAt: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface ApiUsageDailyTable {
+  organisationId: string;
+  mode: Mode;
+  day: string;
+  requestCount: number;
+  errorCount: number;
+}
+
+export interface LoanProductsTable {
+  id: string;
+  organisationId: string;
+  code: string;
+  name: string;
+  description: string | null;
+  currency: string;
+  isActive: Bool;
+  kycTier: string;
+  approvalMode: string;
+  interestModel: string;
+  interestRateBps: number;
+  lateFeeBps: number;
+  processingFeeBps: number;
+  processingFeeFlatKobo: number;
+  minAmountKobo: number;
+  maxAmountKobo: number;
+  minTenorDays: number;
+  maxTenorDays: number;
+  repaymentFrequency: string | null;
+  insuranceMode: string;
+  insurancePremiumBearer: string;
+  insurancePremiumBps: number;
+  settlementDestination: string;
+  settlementCatalogEnabled: Bool;
+  capitalPoolCode: string | null;
+  recoveryEnabled: Bool;
+  recoveryPolicyId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BorrowersTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  clientReference: string | null;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email: string | null;
+  bvnHash: string | null;
+  nin: string | null;
+  identityStatus: string;
+  linkedAt: string | null;
+  userId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProvidersTable {
+  id: string;
+  code: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  providerType: string;
+  organisationType: string;
+  receivesDrugs: Bool;
+  receivesTests: Bool;
+  isActive: Bool;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  localGovernment: string | null;
+  country: string | null;
+  organisationLogoUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LedgerAccountsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  kind: string;
+  code: string;
+  currency: string;
+  balanceKobo: number;
+  allowNegative: Bool;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LedgerTransactionsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  reference: string;
+  kind: string;
+  description: string | null;
+  createdAt: string;
+}
+
+export interface LedgerPostingsTable {
+  id: string;
+  transactionId: string;
+  accountId: string;
+  amountKobo: number;
+  createdAt: string;
+}
+
+export interface EventsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  name: string;
+  payload: Json;
+  createdAt: string;
+}
+
+export interface PlatformStateTable {
+  key: string;
+  value: Json;
+  updatedAt: string;
+}
+
+export interface Database {
+  organisations: OrganisationsTable;
+  apiKeys: ApiKeysTable;
+  idempotencyKeys: IdempotencyKeysTable;
+  apiUsageDaily: ApiUsageDailyTable;
+  loanProducts: LoanProductsTable;
+  borrowers: BorrowersTable;
+  providers: ProvidersTable;
+  ledgerAccounts: LedgerAccountsTable;
+  ledgerTransactions: LedgerTransactionsTable;
+  ledgerPostings: LedgerPostingsTable;
+  events: EventsTable;
+  platformState: PlatformStateTable;
+}

@@ -1,0 +1,77 @@
+import type { Executor } from '../../db/database';
+import type { Mode } from '../../db/schema';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { randomToken, type Secrets } from '../secrets';
+import { getOrganisation } from '../organisations/organisation';
+
+export const SECRET_HASH_PURPOSE = 'api-secret-key';
+
+export interface ApiKeyRecord {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  publicKey: string;
+  secretHash: string;
+  revokedAt: string | null;
+}
+
+export interface IssuedKeyPair {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  publicKey: string;
+  /** Shown once, here; only its keyed hash is stored. */
+  secretKey: string;
+  createdAt: string;
+}
+
+/** Mode is carried by the key itself: `pk_test_`/`sk_test_` reach the sandbox, `pk_live_`/`sk_live_` the live stack. */
+export function modeOfKey(key: string): Mode | undefined {
+  if (/^[ps]k_test_[0-9A-Za-z]{16,64}$/.test(key)) return 'test';
+  if (/^[ps]k_live_[0-9A-Za-z]{16,64}$/.test(key)) return 'live';
+  return undefined;
+}
+
+/** Masked public key for evidence records (`pk_test_AbCd…wxyz`). */
+export function maskPublicKey(publicKey: string): string {
+  return `${publicKey.slice(0, 12)}…${publicKey.slice(-4)}`;
+}
+
+export async function createApiKey(
+  db: Executor,
+  secrets: Secrets,
+  options: { organisationId: string; mode: Mode; now: Date },
+): Promise<IssuedKeyPair> {
+  await getOrganisation(db, options.organisationId);
+  const publicKey = `pk_${options.mode}_${randomToken(24)}`;
+  const secretKey = `sk_${options.mode}_${randomToken(40)}`;
+  const row = {
+    id: newId(),
+    organisationId: options.organisationId,
+    mode: options.mode,
+    publicKey,
+    secretHash: secrets.hmac(SECRET_HASH_PURPOSE, secretKey),
+    secretLast4: secretKey.slice(-4),
+    revokedAt: null,
+    createdAt: options.now.toISOString(),
+  };
+  await db.insertInto('apiKeys').values(row).execute();
+  return { id: row.id, organisationId: row.organisationId, mode: row.mode, publicKey, secretKey, createdAt: row.createdAt };
+}
+
+export async function revokeApiKey(db: Executor, publicKey: string, now: Date) {
+  const key = await db.selectFrom('apiKeys').selectAll().where('publicKey', '=', publicKey).executeTakeFirst();
+  if (!key) throw new AppError('NOT_FOUND', 'no key with that public key');
+  const revokedAt = key.revokedAt ?? now.toISOString();
+  if (!key.revokedAt) await db.updateTable('apiKeys').set({ revokedAt }).where('id', '=', key.id).execute();
+  return { id: key.id, organisationId: key.organisationId, mode: key.mode, publicKey, revokedAt };
+}
+
+export async function findApiKeyByPublicKey(db: Executor, publicKey: string): Promise<ApiKeyRecord | undefined> {
+  return db
+    .selectFrom('apiKeys')
+    .select(['id', 'organisationId', 'mode', 'publicKey', 'secretHash', 'revokedAt'])
+    .where('publicKey', '=', publicKey)
+    .executeTakeFirst();
+}

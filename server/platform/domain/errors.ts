@@ -1,0 +1,65 @@
+/**
+ * The closed set of machine-readable error codes and the HTTP status each one answers with.
+ * Partners branch on `error`; `message` is for people. Adding a code is a contract change:
+ * document it in the OpenAPI description of the routes that can return it.
+ */
+export const ERROR_STATUS = {
+  /** Malformed body, query or field; the message names the field. */
+  invalid_request: 400,
+  /** A path id is not a UUID. */
+  INVALID_ID: 400,
+  /** The body is not valid JSON. */
+  INVALID_JSON: 400,
+  /** Missing, unknown or revoked key pair. */
+  UNAUTHENTICATED: 401,
+  /** The organisation lacks the Loan Tenant permission. */
+  LOAN_TENANT_PERMISSION_DENIED: 403,
+  /** The organisation lacks the Pre-Approved Lending permission. */
+  PREAPPROVED_LENDING_PERMISSION_DENIED: 403,
+  /** The organisation is disabled. */
+  ORGANISATION_DISABLED: 403,
+  /** A tenant feature switch needed by the route is off. */
+  FEATURE_DISABLED: 403,
+  /** A live key called a sandbox (`/v1/test/*`) route. */
+  SANDBOX_ONLY: 403,
+  /** Record does not exist or belongs to another tenant or mode. */
+  NOT_FOUND: 404,
+  /** The idempotency key was used with another method, path or body. */
+  IDEMPOTENCY_KEY_CONFLICT: 409,
+  /** A request with this idempotency key is still running. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  /** A record with this natural key (for example a product code) exists already. */
+  ALREADY_EXISTS: 409,
+  /** A balance would go below zero (the capital pool is never overdrawn). */
+  INSUFFICIENT_FUNDS: 409,
+  /** The body exceeds the size limit. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** The body is not `application/json`. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Well-formed but unusable input. */
+  unprocessable: 422,
+  /** Per-key rate limit exceeded; honour `Retry-After`. */
+  RATE_LIMITED: 429,
+  /** A bug or an outage; safe to retry, never cached by idempotency. */
+  INTERNAL_ERROR: 500,
+  /** The service is shutting down or not ready. */
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A failure the caller can act on; `message` is safe to show, `detail` is only logged. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly detail?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);

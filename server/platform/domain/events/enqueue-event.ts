@@ -1,0 +1,34 @@
+import type { Executor } from '../../db/database';
+import type { Mode } from '../../db/schema';
+import { toJson } from '../../db/database';
+import { newId } from '../ids';
+
+export interface EnqueueEventOptions {
+  organisationId: string;
+  mode: Mode;
+  /** Exact event name from the spec's event table, e.g. `loan.approved`. */
+  event: string;
+  /** The event's data object, built by an explicit mapper; never a serialised row. */
+  data: Record<string, unknown>;
+  now: Date;
+}
+
+/**
+ * Records an event in the transactional outbox. Call it with the same transaction as the state
+ * change it reports: both commit or neither does. Delivery reads the outbox afterwards.
+ */
+export async function enqueueEvent(tx: Executor, options: EnqueueEventOptions): Promise<{ id: string }> {
+  const id = newId();
+  await tx
+    .insertInto('events')
+    .values({
+      id,
+      organisationId: options.organisationId,
+      mode: options.mode,
+      name: options.event,
+      payload: toJson(options.data),
+      createdAt: options.now.toISOString(),
+    })
+    .execute();
+  return { id };
+}

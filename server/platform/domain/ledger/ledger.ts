@@ -1,0 +1,131 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database';
+import type { Mode } from '../../db/schema';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { kobo } from '../money';
+
+/**
+ * Double-entry ledger. A balance is the sum of an account's postings; every transaction's postings
+ * sum to zero, so the whole ledger always sums to zero. Postings are never updated or deleted.
+ * Accounts that may not go negative (capital pools, wallets) are guarded in the same UPDATE that
+ * moves their balance, so the check and the debit are one atomic statement on both databases.
+ */
+export type AccountKind =
+  /** Partner capital available to lend, per pool code. Never negative. */
+  | 'capital_pool'
+  /** Where pool funding comes from (the partner's contributed capital). Contra account, negative. */
+  | 'capital_contributions';
+
+export interface AccountRef {
+  organisationId: string;
+  mode: Mode;
+  kind: AccountKind;
+  code: string;
+  currency?: string;
+}
+
+export interface LedgerAccount {
+  id: string;
+  kind: string;
+  code: string;
+  currency: string;
+  balanceKobo: number;
+}
+
+const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
+  capital_pool: false,
+  capital_contributions: true,
+};
+
+export async function findAccount(db: Executor, ref: AccountRef): Promise<LedgerAccount | undefined> {
+  return db
+    .selectFrom('ledgerAccounts')
+    .select(['id', 'kind', 'code', 'currency', 'balanceKobo'])
+    .where('organisationId', '=', ref.organisationId)
+    .where('mode', '=', ref.mode)
+    .where('kind', '=', ref.kind)
+    .where('code', '=', ref.code)
+    .executeTakeFirst();
+}
+
+/** Finds or opens the account; safe under concurrent callers. */
+export async function ensureAccount(db: Executor, ref: AccountRef, now: Date): Promise<LedgerAccount> {
+  const existing = await findAccount(db, ref);
+  if (existing) return existing;
+  const at = now.toISOString();
+  await db
+    .insertInto('ledgerAccounts')
+    .values({
+      id: newId(),
+      organisationId: ref.organisationId,
+      mode: ref.mode,
+      kind: ref.kind,
+      code: ref.code,
+      currency: ref.currency ?? 'NGN',
+      balanceKobo: 0,
+      allowNegative: MAY_GO_NEGATIVE[ref.kind],
+      createdAt: at,
+      updatedAt: at,
+    })
+    .onConflict((oc) => oc.columns(['organisationId', 'mode', 'kind', 'code']).doNothing())
+    .execute();
+  return (await findAccount(db, ref))!;
+}
+
+export interface Posting {
+  accountId: string;
+  amountKobo: number;
+}
+
+export interface PostTransactionOptions {
+  organisationId: string;
+  mode: Mode;
+  /** Unique business reference; posting the same reference twice is refused by the database. */
+  reference: string;
+  kind: string;
+  description?: string;
+  postings: Posting[];
+  now: Date;
+}
+
+/** Posts a balanced transaction. Must run inside the caller's database transaction. */
+export async function postTransaction(db: Executor, options: PostTransactionOptions): Promise<{ id: string; reference: string }> {
+  const total = options.postings.reduce((sum, p) => sum + kobo(p.amountKobo), 0);
+  if (total !== 0) throw new Error(`unbalanced ledger transaction ${options.reference}: sums to ${total}`);
+  if (options.postings.some((p) => p.amountKobo === 0)) throw new Error('zero posting');
+  const at = options.now.toISOString();
+  const transactionId = newId();
+  await db
+    .insertInto('ledgerTransactions')
+    .values({
+      id: transactionId,
+      organisationId: options.organisationId,
+      mode: options.mode,
+      reference: options.reference,
+      kind: options.kind,
+      description: options.description ?? null,
+      createdAt: at,
+    })
+    .execute();
+  // A fixed lock order (by account id) keeps concurrent transactions on PostgreSQL free of deadlocks.
+  const ordered = [...options.postings].sort((a, b) => a.accountId.localeCompare(b.accountId));
+  for (const posting of ordered) {
+    const result = await db
+      .updateTable('ledgerAccounts')
+      .set({ balanceKobo: sql`balance_kobo + ${posting.amountKobo}`, updatedAt: at })
+      .where('id', '=', posting.accountId)
+      .where((eb) => eb.or([eb('allowNegative', '=', true), eb(sql`balance_kobo + ${posting.amountKobo}`, '>=', 0)]))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) {
+      throw new AppError('INSUFFICIENT_FUNDS', 'the account does not hold enough funds for this movement', {
+        accountId: posting.accountId,
+      });
+    }
+  }
+  await db
+    .insertInto('ledgerPostings')
+    .values(options.postings.map((p) => ({ id: newId(), transactionId, accountId: p.accountId, amountKobo: p.amountKobo, createdAt: at })))
+    .execute();
+  return { id: transactionId, reference: options.reference };
+}

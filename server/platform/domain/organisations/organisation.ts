@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import type { Executor } from '../../db/database';
+import type { OrganisationsTable } from '../../db/schema';
+import { AppError, notFound } from '../errors';
+import { newId } from '../ids';
+
+export interface Organisation {
+  id: string;
+  name: string;
+  /** Loan Tenant permission: every `/v1` route needs it. */
+  loanTenant: boolean;
+  /** Pre-Approved Lending permission: the pre-approval routes need it. */
+  preapprovedLending: boolean;
+  preapprovalsEnabled: boolean;
+  autoIssueOffers: boolean;
+  preapprovalTtlSeconds: number;
+  maxInterestRateBps: number | null;
+  defaultPreapprovalProductId: string | null;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const DEFAULT_PREAPPROVAL_TTL_SECONDS = 7 * 24 * 3600;
+
+export function toOrganisation(row: OrganisationsTable): Organisation {
+  return {
+    id: row.id,
+    name: row.name,
+    loanTenant: Boolean(row.loanTenant),
+    preapprovedLending: Boolean(row.preapprovedLending),
+    preapprovalsEnabled: Boolean(row.preapprovalsEnabled),
+    autoIssueOffers: Boolean(row.autoIssueOffers),
+    preapprovalTtlSeconds: row.preapprovalTtlSeconds,
+    maxInterestRateBps: row.maxInterestRateBps,
+    defaultPreapprovalProductId: row.defaultPreapprovalProductId,
+    disabled: Boolean(row.disabled),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function findOrganisation(db: Executor, id: string): Promise<Organisation | undefined> {
+  const row = await db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toOrganisation(row);
+}
+
+export async function getOrganisation(db: Executor, id: string): Promise<Organisation> {
+  const org = await findOrganisation(db, id);
+  if (!org) throw notFound('organisation');
+  return org;
+}
+
+export interface CreateOrganisationOptions {
+  name: string;
+  loanTenant?: boolean;
+  preapprovedLending?: boolean;
+  now: Date;
+}
+
+export async function createOrganisation(db: Executor, options: CreateOrganisationOptions): Promise<Organisation> {
+  const name = options.name.trim();
+  if (name.length < 1 || name.length > 150) throw new AppError('invalid_request', 'name must be 1-150 characters');
+  const at = options.now.toISOString();
+  const row: OrganisationsTable = {
+    id: newId(),
+    name,
+    loanTenant: options.loanTenant ?? true,
+    preapprovedLending: options.preapprovedLending ?? true,
+    preapprovalsEnabled: true,
+    autoIssueOffers: false,
+    preapprovalTtlSeconds: DEFAULT_PREAPPROVAL_TTL_SECONDS,
+    maxInterestRateBps: null,
+    defaultPreapprovalProductId: null,
+    disabled: false,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await db.insertInto('organisations').values(row).execute();
+  return toOrganisation(row);
+}
+
+/** Tenant settings an operator may change (`admin org configure`). */
+export const TenantSettingsSchema = z
+  .object({
+    preapprovalsEnabled: z.boolean(),
+    autoIssueOffers: z.boolean(),
+    preapprovalTtlSeconds: z.number().int().min(60).max(365 * 24 * 3600),
+    maxInterestRateBps: z.number().int().min(0).max(100_000).nullable(),
+    defaultPreapprovalProductId: z.uuid().nullable(),
+    disabled: z.boolean(),
+    loanTenant: z.boolean(),
+    preapprovedLending: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
+
+export async function configureOrganisation(
+  db: Executor,
+  id: string,
+  settings: TenantSettings,
+  now: Date,
+): Promise<Organisation> {
+  await getOrganisation(db, id);
+  if (settings.defaultPreapprovalProductId) {
+    const product = await db
+      .selectFrom('loanProducts')
+      .select(['approvalMode'])
+      .where('id', '=', settings.defaultPreapprovalProductId)
+      .where('organisationId', '=', id)
+      .executeTakeFirst();
+    if (!product) throw new AppError('unprocessable', 'defaultPreapprovalProductId: no such product in this organisation');
+    if (product.approvalMode !== 'partner_pushed') {
+      throw new AppError('unprocessable', 'defaultPreapprovalProductId: the product approval mode must be partner_pushed');
+    }
+  }
+  if (Object.keys(settings).length > 0) {
+    await db
+      .updateTable('organisations')
+      .set({ ...settings, updatedAt: now.toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+  return getOrganisation(db, id);
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { Executor } from '../../db/database';
+import type { LoanProductsTable } from '../../db/schema';
+import { AppError, notFound } from '../errors';
+import { newId } from '../ids';
+import { isUniqueViolation } from '../../db/database';
+
+export const APPROVAL_MODES = ['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed'] as const;
+export const KYC_TIERS = ['delegated', 'managed'] as const;
+export const INTEREST_MODELS = ['flat', 'reducing_balance'] as const;
+export const INSURANCE_MODES = ['automatic', 'manual', 'off'] as const;
+export const PREMIUM_BEARERS = ['borrower', 'tenant'] as const;
+export const SETTLEMENT_DESTINATIONS = [
+  'borrower_wallet',
+  'borrower_bank_account',
+  'merchant_wallet',
+  'tenant_wallet',
+] as const;
+export const REPAYMENT_FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
+
+const kobo = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const bps = z.number().int().min(0).max(100_000);
+export const POOL_CODE = /^[A-Za-z0-9_-]{1,50}$/;
+
+/** What an operator supplies to define a product: the spec's LoanProduct fields without ids and timestamps. */
+export const ProductInputSchema = z
+  .object({
+    code: z.string().trim().min(1).max(50),
+    name: z.string().trim().min(1).max(150),
+    description: z.string().max(2000).nullable().default(null),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code').default('NGN'),
+    isActive: z.boolean().default(true),
+    kycTier: z.enum(KYC_TIERS),
+    approvalMode: z.enum(APPROVAL_MODES),
+    interestModel: z.enum(INTEREST_MODELS),
+    interestRateBps: bps,
+    lateFeeBps: bps.default(0),
+    processingFeeBps: bps.default(0),
+    processingFeeFlatKobo: kobo.default(0),
+    minAmountKobo: kobo.min(1),
+    maxAmountKobo: kobo.min(1),
+    minTenorDays: z.number().int().min(1).max(3650),
+    maxTenorDays: z.number().int().min(1).max(3650),
+    repaymentFrequency: z.enum(REPAYMENT_FREQUENCIES).nullable().default(null),
+    insuranceMode: z.enum(INSURANCE_MODES).default('off'),
+    insurancePremiumBearer: z.enum(PREMIUM_BEARERS).default('borrower'),
+    insurancePremiumBps: bps.default(0),
+    settlementDestination: z.enum(SETTLEMENT_DESTINATIONS),
+    settlementCatalogEnabled: z.boolean().default(false),
+    capitalPoolCode: z.string().regex(POOL_CODE, 'letters, digits, _ and -, at most 50').nullable().default(null),
+    recoveryEnabled: z.boolean().default(false),
+    recoveryPolicyId: z.uuid().nullable().default(null),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.minAmountKobo > p.maxAmountKobo) {
+      ctx.addIssue({ code: 'custom', path: ['minAmountKobo'], message: 'must not exceed maxAmountKobo' });
+    }
+    if (p.minTenorDays > p.maxTenorDays) {
+      ctx.addIssue({ code: 'custom', path: ['minTenorDays'], message: 'must not exceed maxTenorDays' });
+    }
+    if (p.settlementCatalogEnabled && p.settlementDestination !== 'merchant_wallet') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['settlementCatalogEnabled'],
+        message: 'only allowed when settlementDestination is merchant_wallet',
+      });
+    }
+  });
+
+export type ProductInput = z.input<typeof ProductInputSchema>;
+
+export interface LoanProduct extends Omit<LoanProductsTable, 'isActive' | 'settlementCatalogEnabled' | 'recoveryEnabled'> {
+  isActive: boolean;
+  settlementCatalogEnabled: boolean;
+  recoveryEnabled: boolean;
+}
+
+export function toProduct(row: LoanProductsTable): LoanProduct {
+  return {
+    ...row,
+    isActive: Boolean(row.isActive),
+    settlementCatalogEnabled: Boolean(row.settlementCatalogEnabled),
+    recoveryEnabled: Boolean(row.recoveryEnabled),
+  };
+}
+
+export async function createProduct(
+  db: Executor,
+  options: { organisationId: string; input: unknown; now: Date },
+): Promise<LoanProduct> {
+  const parsed = ProductInputSchema.safeParse(options.input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError('invalid_request', `${issue.path.join('.') || 'input'}: ${issue.message}`);
+  }
+  const at = options.now.toISOString();
+  const row: LoanProductsTable = {
+    id: newId(),
+    organisationId: options.organisationId,
+    ...parsed.data,
+    createdAt: at,
+    updatedAt: at,
+  };
+  try {
+    await db.insertInto('loanProducts').values(row).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', `a product with code ${row.code} exists already`);
+    throw error;
+  }
+  return toProduct(row);
+}
+
+export async function listProducts(db: Executor, organisationId: string): Promise<LoanProduct[]> {
+  const rows = await db
+    .selectFrom('loanProducts')
+    .selectAll()
+    .where('organisationId', '=', organisationId)
+    .orderBy('createdAt', 'asc')
+    .orderBy('code', 'asc')
+    .execute();
+  return rows.map(toProduct);
+}
+
+export async function getProduct(db: Executor, organisationId: string, id: string): Promise<LoanProduct> {
+  const row = await db
+    .selectFrom('loanProducts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organisationId', '=', organisationId)
+    .executeTakeFirst();
+  if (!row) throw notFound('loan product');
+  return toProduct(row);
+}

@@ -1,0 +1,123 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Db } from '../db/database';
+import type { Mode } from '../db/schema';
+import type { Clock } from '../../integrations/clock';
+import { AppError } from '../domain/errors';
+import { SECRET_HASH_PURPOSE, findApiKeyByPublicKey, modeOfKey } from '../domain/api-keys/api-key';
+import { findOrganisation, type Organisation } from '../domain/organisations/organisation';
+import { safeEqual, type Secrets } from '../domain/secrets';
+
+/** Who is calling, taken only from the credential. Every query of a tenant's data filters on both fields. */
+export interface AuthContext {
+  organisation: Organisation;
+  organisationId: string;
+  mode: Mode;
+  apiKeyId: string;
+  publicKey: string;
+}
+
+interface CacheEntry {
+  expiresAt: number;
+  key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string };
+  organisation?: Organisation;
+}
+
+const MAX_CACHE_ENTRIES = 10_000;
+
+/**
+ * Resolves a key pair to its organisation. Lookups are cached per public key for a short TTL
+ * (misses too, so unknown keys cannot hammer the database); the secret is still verified on every
+ * call, in constant time, against its keyed hash.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: Secrets,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Forget cached keys (after a revocation or a settings change in this process). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  async authenticate(publicKey: string, secretKey: string): Promise<AuthContext> {
+    const publicMode = modeOfKey(publicKey);
+    const secretMode = modeOfKey(secretKey);
+    if (!publicMode || !publicKey.startsWith('pk_') || !secretKey.startsWith('sk_') || publicMode !== secretMode) {
+      throw new AppError('UNAUTHENTICATED', 'The key pair is malformed: expected pk_test_/sk_test_ or pk_live_/sk_live_ keys of one mode.');
+    }
+    const entry = await this.lookup(publicKey);
+    const presented = this.secrets.hmac(SECRET_HASH_PURPOSE, secretKey);
+    if (!entry.key || !entry.organisation || !safeEqual(presented, entry.key.secretHash)) {
+      throw new AppError('UNAUTHENTICATED', 'Unknown key pair.');
+    }
+    if (entry.key.revoked) throw new AppError('UNAUTHENTICATED', 'This key pair has been revoked; use a current key.');
+    return {
+      organisation: entry.organisation,
+      organisationId: entry.organisation.id,
+      mode: entry.key.mode,
+      apiKeyId: entry.key.id,
+      publicKey,
+    };
+  }
+
+  private async lookup(publicKey: string): Promise<CacheEntry> {
+    const now = this.clock.now().getTime();
+    const cached = this.cache.get(publicKey);
+    if (cached && cached.expiresAt > now) return cached;
+    const key = await findApiKeyByPublicKey(this.db, publicKey);
+    const organisation = key ? await findOrganisation(this.db, key.organisationId) : undefined;
+    const entry: CacheEntry = {
+      expiresAt: now + this.ttlMs,
+      key: key && {
+        id: key.id,
+        secretHash: key.secretHash,
+        revoked: key.revokedAt !== null,
+        mode: key.mode,
+        publicKey: key.publicKey,
+      },
+      organisation,
+    };
+    if (this.ttlMs > 0) {
+      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(publicKey, entry);
+    }
+    return entry;
+  }
+}
+
+const AUTHORIZATION = /^ApiKey\s+(\S+?):(\S+)$/i;
+
+/** Reads the key pair from `X-API-Public-Key` + `X-API-Secret-Key` or `Authorization: ApiKey pk:sk`. */
+export function readCredential(req: Request): { publicKey: string; secretKey: string } | undefined {
+  const publicKey = req.get('x-api-public-key');
+  const secretKey = req.get('x-api-secret-key');
+  if (publicKey && secretKey) return { publicKey: publicKey.trim(), secretKey: secretKey.trim() };
+  const match = AUTHORIZATION.exec(req.get('authorization') ?? '');
+  if (match) return { publicKey: match[1]!, secretKey: match[2]! };
+  return undefined;
+}
+
+export function authenticateMiddleware(authenticator: Authenticator) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const credential = readCredential(req);
+    if (!credential) {
+      throw new AppError(
+        'UNAUTHENTICATED',
+        'No API key: send X-API-Public-Key and X-API-Secret-Key, or Authorization: ApiKey <public>:<secret>.',
+      );
+    }
+    res.locals.auth = await authenticator.authenticate(credential.publicKey, credential.secretKey);
+    next();
+  };
+}
+
+export function authOf(res: Response): AuthContext {
+  const auth = res.locals.auth as AuthContext | undefined;
+  if (!auth) throw new Error('route reached without authentication');
+  return auth;
+}

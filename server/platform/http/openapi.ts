@@ -1,0 +1,164 @@
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../domain/errors';
+import type { RouteSpec } from './route';
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Products: 'Loan products: read-only over the API.',
+  Borrowers: 'Borrowers created from pushed decisions.',
+  Providers: 'The public directory of healthcare providers (the same for every partner).',
+  Pools: 'Ring-fenced capital pools that fund disbursements.',
+  Usage: 'Metering of authenticated API calls.',
+  'Pre-approvals': 'Credit decisions pushed by the partner and the offers issued from them.',
+};
+
+const API_DESCRIPTION = `
+The lending partner API: push credit decisions, issue offers, run loans on the service's rails.
+
+**Envelope.** Every JSON response is \`{status, success, message, data?, error?, meta?}\`. Read the HTTP status first and
+\`error\` (a machine-readable code) second; \`message\` is for people.
+
+**Authentication.** Send the key pair as \`X-API-Public-Key\` + \`X-API-Secret-Key\`, or as \`Authorization: ApiKey <public>:<secret>\`.
+The key prefix sets the mode: \`pk_test_\`/\`sk_test_\` reach the sandbox, \`pk_live_\`/\`sk_live_\` the live stack. Test and live
+records never see each other. The organisation always comes from the credential: another organisation's record answers 404.
+
+**Money.** Every amount is an integer number of kobo (int64). Naira floats such as \`balanceNaira\` are display-only.
+
+**Idempotency.** Every POST accepts \`Idempotency-Key\` (1-255 printable ASCII characters). The first request executes and its
+response (success or 4xx) is stored for at least 24 hours, per key and credential; a replay returns it with
+\`Idempotent-Replayed: true\`. Reusing a key with another method, path or body answers 409 \`IDEMPOTENCY_KEY_CONFLICT\`; a
+replay while the first request is still running answers 409 \`IDEMPOTENCY_KEY_IN_USE\`. 5xx answers are never stored.
+
+**Rate limits.** Per API key, over a rolling window that starts at the key's first request, with separate budgets for reads
+(GET) and writes, plus a burst allowance. Every response carries \`RateLimit-Policy\` and \`RateLimit\`
+(draft-ietf-httpapi-ratelimit-headers); a 429 carries \`Retry-After\` in seconds.
+
+**Errors.** ${Object.entries(ERROR_STATUS)
+  .map(([code, status]) => `\`${code}\` (${status})`)
+  .join(', ')}.
+`.trim();
+
+const ErrorEnvelope = z
+  .object({
+    status: z.number().int(),
+    success: z.literal(false),
+    message: z.string().meta({ description: 'For people; not for parsing.' }),
+    error: z.string().meta({ description: 'Machine-readable error code.' }),
+  })
+  .meta({ id: 'ErrorEnvelope', description: 'An error answer: read the status, then `error`.' });
+
+const PageMetaSchema = z
+  .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), hasNext: z.boolean() })
+  .meta({ id: 'PageMeta' });
+
+const COMMON_ERRORS: ErrorCode[] = ['invalid_request', 'UNAUTHENTICATED', 'LOAN_TENANT_PERMISSION_DENIED', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Malformed input; `message` names the field.',
+  401: 'Missing, unknown or revoked key pair.',
+  403: 'Permission missing, organisation disabled, feature switched off, or a live key on a sandbox route.',
+  404: 'No such record for this organisation and mode.',
+  409: 'Conflict with the current state, or an idempotency conflict.',
+  413: 'Body too large.',
+  415: 'Body is not application/json.',
+  422: 'Well-formed but unusable input; `error` names the problem.',
+  429: 'Rate limited; honour Retry-After.',
+  500: 'A bug on our side; safe to retry, never cached by idempotency.',
+};
+
+function successEnvelope(route: RouteSpec) {
+  const shape: Record<string, z.ZodType> = {
+    status: z.literal(route.response.status),
+    success: z.literal(true),
+    message: z.string(),
+  };
+  if (route.response.data) shape.data = route.response.data;
+  if (route.response.paginated) shape.meta = PageMetaSchema;
+  return z.object(shape);
+}
+
+export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
+  const registry = new OpenAPIRegistry();
+  const publicKey = registry.registerComponent('securitySchemes', 'PublicKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Public-Key',
+    description: 'Public key (pk_test_… or pk_live_…); send with X-API-Secret-Key.',
+  });
+  const secretKey = registry.registerComponent('securitySchemes', 'SecretKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Secret-Key',
+    description: 'Secret key (sk_…); server side only, never in a browser.',
+  });
+  const combined = registry.registerComponent('securitySchemes', 'ApiKeyAuthorization', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'Alternative form: `ApiKey <public>:<secret>`.',
+  });
+
+  for (const route of routes) {
+    const statuses = new Set(
+      [...COMMON_ERRORS, ...(route.errors ?? []), ...(route.method !== 'get' ? (['IDEMPOTENCY_KEY_CONFLICT'] as ErrorCode[]) : [])].map(
+        (code) => ERROR_STATUS[code],
+      ),
+    );
+    if (route.access === 'preapproval' || route.access === 'sandbox') statuses.add(403);
+    if (route.body) statuses.add(413).add(415);
+    const errorResponses = Object.fromEntries(
+      [...statuses]
+        .sort()
+        .map((status) => [
+          String(status),
+          { description: STATUS_TEXT[status] ?? 'Error.', content: { 'application/json': { schema: ErrorEnvelope } } },
+        ]),
+    );
+    registry.registerPath({
+      method: route.method,
+      path: route.path,
+      operationId: route.operationId,
+      tags: [route.tag],
+      summary: route.summary,
+      description: route.description,
+      security: [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
+      request: {
+        params: route.params as never,
+        query: route.query as never,
+        headers:
+          route.method === 'get'
+            ? undefined
+            : z.object({
+                'Idempotency-Key': z
+                  .string()
+                  .min(1)
+                  .max(255)
+                  .optional()
+                  .meta({ description: 'Makes a retry safe: the first response is stored and replayed for 24 hours.' }),
+              }),
+        body: route.body ? { required: true, content: { 'application/json': { schema: route.body } } } : undefined,
+      },
+      responses: {
+        [String(route.response.status)]: {
+          description: route.response.description,
+          content: { 'application/json': { schema: successEnvelope(route) } },
+        },
+        ...errorResponses,
+      },
+    });
+  }
+
+  const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'Lending Partner API',
+      version: '1.0.0',
+      description: API_DESCRIPTION,
+      license: { name: 'Proprietary', url: `${serverUrl}/api-docs` },
+      contact: { name: 'Partner support', email: 'partners@example.com' },
+    },
+    servers: [{ url: serverUrl, description: 'This deployment' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+  });
+  return document;
+}

@@ -1,0 +1,178 @@
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import type { Executor } from '../db/database';
+import { AppError, type ErrorCode } from '../domain/errors';
+import type { Platform } from '../platform';
+import { authOf, type AuthContext } from './authenticate';
+import { successBody, type PageMeta } from './envelope';
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+} from './idempotency';
+
+/**
+ * Who may call a route:
+ * - `tenant`: any key of an enabled organisation with the Loan Tenant permission;
+ * - `preapproval`: additionally Pre-Approved Lending and the tenant's pre-approval switch;
+ * - `sandbox`: a tenant route that only test keys may call (`/v1/test/*`).
+ */
+export type Access = 'tenant' | 'preapproval' | 'sandbox';
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+type AnyObject = z.ZodType<Record<string, unknown>>;
+
+export interface HandlerContext<P, Q, B> {
+  /** The root handle on reads; the request's transaction on writes (events and idempotency commit with it). */
+  db: Executor;
+  auth: AuthContext;
+  params: P;
+  query: Q;
+  body: B;
+  platform: Platform;
+  now: Date;
+  req: Request;
+}
+
+export interface HandlerResult {
+  status?: number;
+  message: string;
+  data?: unknown;
+  meta?: PageMeta;
+}
+
+export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType> {
+  method: Method;
+  /** OpenAPI-style path, e.g. `/v1/products/{id}`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: { status: number; description: string; data?: z.ZodType; paginated?: boolean };
+  /** Error codes this route can answer with beyond the ones every route shares. */
+  errors?: ErrorCode[];
+  handle(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<HandlerResult>;
+}
+
+/** Identity function that keeps the handler's parameter types tied to the route's schemas. */
+export function defineRoute<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(
+  spec: RouteSpec<P, Q, B>,
+): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function describeIssue(where: string, error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const field = [where, ...issue.path.map(String)].join('.');
+  return `${field}: ${issue.message}`;
+}
+
+function checkAccess(access: Access, auth: AuthContext): void {
+  const org = auth.organisation;
+  if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
+  if (!org.loanTenant) {
+    throw new AppError('LOAN_TENANT_PERMISSION_DENIED', 'This organisation does not have the Loan Tenant permission.');
+  }
+  if (access === 'preapproval') {
+    if (!org.preapprovedLending) {
+      throw new AppError(
+        'PREAPPROVED_LENDING_PERMISSION_DENIED',
+        'This organisation does not have the Pre-Approved Lending permission.',
+      );
+    }
+    if (!org.preapprovalsEnabled) throw new AppError('FEATURE_DISABLED', 'Pre-approvals are switched off for this organisation.');
+  }
+  if (access === 'sandbox' && auth.mode !== 'test') {
+    throw new AppError('SANDBOX_ONLY', 'Sandbox routes accept test keys only (pk_test_/sk_test_).');
+  }
+}
+
+function parseInput(route: RouteSpec, req: Request) {
+  const params = route.params ? route.params.safeParse(req.params) : { success: true as const, data: {} };
+  if (!params.success) throw new AppError('INVALID_ID', describeIssue('path', params.error));
+  const query = route.query ? route.query.safeParse(req.query) : { success: true as const, data: {} };
+  if (!query.success) throw new AppError('invalid_request', describeIssue('query', query.error));
+  let body: unknown;
+  if (route.body) {
+    const parsed = route.body.safeParse(req.body ?? {});
+    if (!parsed.success) throw new AppError('invalid_request', describeIssue('body', parsed.error));
+    body = parsed.data;
+  }
+  return { params: params.data, query: query.data, body };
+}
+
+function send(res: Response, status: number, body: string, replayed = false): void {
+  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(status).type('application/json').send(body);
+}
+
+async function runRoute(route: RouteSpec, platform: Platform, req: Request, res: Response): Promise<void> {
+  const auth = authOf(res);
+  checkAccess(route.access, auth);
+  const input = parseInput(route, req);
+  const now = platform.clock.now();
+  const ctx = { ...input, auth, platform, now, req };
+  const render = (result: HandlerResult) => {
+    const status = result.status ?? route.response.status;
+    return { status, body: JSON.stringify(successBody(status, result.message, result.data, result.meta)) };
+  };
+
+  if (route.method === 'get') {
+    const out = render(await route.handle({ ...ctx, db: platform.db }));
+    return send(res, out.status, out.body);
+  }
+
+  const key = req.get('idempotency-key');
+  if (key === undefined) {
+    const out = await platform.db.transaction().execute(async (trx) => render(await route.handle({ ...ctx, db: trx })));
+    return send(res, out.status, out.body);
+  }
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw new AppError('invalid_request', 'header.Idempotency-Key: 1 to 255 printable ASCII characters');
+  }
+  const claim = await claimIdempotencyKey(platform.db, {
+    apiKeyId: auth.apiKeyId,
+    key,
+    method: req.method,
+    path: req.baseUrl + req.path,
+    body: req.body ?? null,
+    now,
+    ttlHours: platform.config.IDEMPOTENCY_TTL_HOURS,
+    lockTimeoutSeconds: platform.config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS,
+  });
+  if (claim.kind === 'replay') return send(res, claim.status, claim.body, true);
+  try {
+    const out = await platform.db.transaction().execute(async (trx) => {
+      const rendered = render(await route.handle({ ...ctx, db: trx }));
+      await completeIdempotencyKey(trx, claim.id, rendered.status, rendered.body);
+      return rendered;
+    });
+    return send(res, out.status, out.body);
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) {
+      // A refusal is an outcome: the same request with the same key gets the same answer.
+      const body = JSON.stringify({ status: error.status, success: false, message: error.message, error: error.code });
+      await completeIdempotencyKey(platform.db, claim.id, error.status, body);
+    } else {
+      await releaseIdempotencyKey(platform.db, claim.id);
+    }
+    throw error;
+  }
+}
+
+/** Mounts routes on a router that is itself mounted at `prefix` (their paths include it). */
+export function mountRoutes(router: Router, prefix: string, routes: RouteSpec[], platform: Platform): void {
+  for (const route of routes) {
+    if (!route.path.startsWith(`${prefix}/`)) throw new Error(`route ${route.path} is not under ${prefix}`);
+    const local = expressPath(route.path.slice(prefix.length));
+    router[route.method](local, (req, res) => runRoute(route, platform, req, res));
+  }
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import {
+  APPROVAL_MODES,
+  INSURANCE_MODES,
+  INTEREST_MODELS,
+  KYC_TIERS,
+  PREMIUM_BEARERS,
+  REPAYMENT_FREQUENCIES,
+  SETTLEMENT_DESTINATIONS,
+} from '../domain/products/product';
+import { PROVIDER_TYPES } from '../domain/providers/provider';
+
+/** Shared pieces of the public contract. Response schemas document; request schemas also validate. */
+export const Uuid = z.uuid().meta({ example: '3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13' });
+export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-11-26T09:30:00.000Z' });
+export const KoboAmount = z.number().int().meta({ format: 'int64', description: 'Integer kobo (NGN minor unit).' });
+
+export const IdParams = z.object({ id: Uuid.meta({ description: 'Record id (UUID).' }) });
+
+/** `?limit=` with a default and the ceiling every list shares (100). */
+export const limitParam = (fallback: number) =>
+  z.coerce.number().int().min(1).max(100).default(fallback).meta({ description: `Page size, 1-100 (default ${fallback}).` });
+
+/** Boolean query flags: `true`/`false` (or 1/0); anything else is a 400. */
+export const queryBoolean = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+export const LoanProductSchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    code: z.string().max(50),
+    name: z.string().max(150),
+    description: z.string().nullable(),
+    currency: z.string().length(3),
+    isActive: z.boolean(),
+    kycTier: z.enum(KYC_TIERS),
+    approvalMode: z.enum(APPROVAL_MODES),
+    interestModel: z.enum(INTEREST_MODELS),
+    interestRateBps: z.number().int().meta({ description: 'Annual nominal rate in basis points, pro-rated by tenor at pricing time.' }),
+    lateFeeBps: z.number().int(),
+    processingFeeBps: z.number().int().meta({ description: 'Basis points of principal.' }),
+    processingFeeFlatKobo: KoboAmount,
+    minAmountKobo: KoboAmount,
+    maxAmountKobo: KoboAmount,
+    minTenorDays: z.number().int(),
+    maxTenorDays: z.number().int(),
+    repaymentFrequency: z
+      .enum(REPAYMENT_FREQUENCIES)
+      .nullable()
+      .meta({ description: 'Addition to the spec: instalment frequency for loans priced from the product; null means monthly.' }),
+    insuranceMode: z.enum(INSURANCE_MODES),
+    insurancePremiumBearer: z.enum(PREMIUM_BEARERS),
+    insurancePremiumBps: z.number().int(),
+    settlementDestination: z.enum(SETTLEMENT_DESTINATIONS),
+    settlementCatalogEnabled: z.boolean(),
+    capitalPoolCode: z.string().nullable(),
+    recoveryEnabled: z.boolean(),
+    recoveryPolicyId: Uuid.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'LoanProduct', description: 'A loan product (read-only over the API; defined by an operator).' });
+
+export const BorrowerSchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    clientReference: z.string().nullable(),
+    firstName: z.string().max(100),
+    lastName: z.string().max(100),
+    phone: z.string().max(20),
+    email: z.email().nullable(),
+    identityStatus: z.enum(['unclaimed', 'linked']),
+    linkedAt: Timestamp.nullable(),
+    userId: Uuid.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Borrower', description: 'A borrower of the organisation. The raw BVN is never returned or stored in clear.' });
+
+export const ProviderDirectoryItemSchema = z
+  .object({
+    id: Uuid.meta({ description: 'Use as `providerId` in pushes.' }),
+    code: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string().nullable(),
+    providerType: z.enum(PROVIDER_TYPES),
+    organisationType: z.string(),
+    receivesDrugs: z.boolean(),
+    receivesTests: z.boolean(),
+    isActive: z.boolean(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    localGovernment: z.string().nullable(),
+    country: z.string().nullable(),
+    organisationLogoUrl: z.string().nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'ProviderDirectoryItem', description: 'An active patient-serving provider of the public directory.' });
+
+export const PaginationSchema = z
+  .object({
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalPages: z.number().int(),
+    hasNext: z.boolean(),
+  })
+  .meta({ id: 'Pagination' });
+
+export const PoolBalanceSchema = z
+  .object({
+    code: z.string().meta({ description: 'The capital pool code products name in `capitalPoolCode`.' }),
+    currency: z.string().length(3),
+    balanceKobo: KoboAmount.meta({ description: 'Available to disburse, in kobo. Never negative.' }),
+    balanceNaira: z.number().meta({ description: 'Display mirror of balanceKobo. Never send it back or compute with it.' }),
+  })
+  .meta({ id: 'PoolBalance' });
+
+export const CapitalPositionSchema = z
+  .object({
+    pools: z.array(PoolBalanceSchema),
+    totalBalanceKobo: KoboAmount,
+    totalBalanceNaira: z.number().meta({ description: 'Display mirror of totalBalanceKobo.' }),
+  })
+  .meta({ id: 'CapitalPosition', description: 'Balances of the credential mode\'s capital pools, one entry per pool code.' });
+
+export const UsageRollupSchema = z
+  .object({
+    day: Timestamp.meta({ description: 'Start of the UTC day.' }),
+    requestCount: z.number().int().meta({ format: 'int64' }),
+    errorCount: z.number().int().meta({ format: 'int64', description: 'Requests answered 4xx or 5xx.' }),
+  })
+  .meta({ id: 'APIUsageDailyRollup' });

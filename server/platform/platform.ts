@@ -1,0 +1,94 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { Redis } from 'ioredis';
+import type { Config } from '../config';
+import { systemClock, type Clock } from '../integrations/clock';
+import { openDatabase, type Db, type Dialect } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { Secrets } from './domain/secrets';
+import { UsageMeter } from './domain/usage/usage-meter';
+import { Authenticator } from './http/authenticate';
+import { RateLimits } from './http/rate-limit';
+
+/** Everything a request or a worker needs, built once at start-up (the composition root). */
+export interface Platform {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  secrets: Secrets;
+  logger: Logger;
+  usage: UsageMeter;
+  authenticator: Authenticator;
+  rateLimits: RateLimits;
+  close(): Promise<void>;
+}
+
+export interface PlatformOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  /** PostgreSQL schema to use (tests isolate each app in its own schema). */
+  pgSchema?: string;
+  /** SQLite file; defaults to DATA_DIR/platform.sqlite. */
+  sqliteFile?: string;
+}
+
+/** The master key from config, or one generated once and kept beside the SQLite file. */
+function resolveMasterKey(config: Config, logger: Logger): string {
+  if (config.MASTER_KEY) return config.MASTER_KEY;
+  const file = path.join(config.DATA_DIR, 'master.key');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  const key = crypto.randomBytes(32).toString('base64url');
+  try {
+    fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+    logger.warn({ file }, 'MASTER_KEY not set: generated one for this data directory (set MASTER_KEY in production)');
+    return key;
+  } catch {
+    // Another process created it first.
+    return fs.readFileSync(file, 'utf8').trim();
+  }
+}
+
+export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
+  const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
+  const clock = overrides.clock ?? systemClock;
+  const handle = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    sqliteFile: overrides.sqliteFile ?? path.join(config.DATA_DIR, 'platform.sqlite'),
+    poolSize: config.DATABASE_POOL_SIZE,
+    pgSchema: overrides.pgSchema,
+  });
+  await migrateToLatest(handle.db, handle.dialect);
+  const secrets = new Secrets(resolveMasterKey(config, logger));
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
+  const usage = new UsageMeter(handle.db, clock);
+  usage.start(config.USAGE_FLUSH_INTERVAL_MS);
+  return {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    clock,
+    secrets,
+    logger,
+    usage,
+    authenticator: new Authenticator(handle.db, secrets, clock, config.AUTH_CACHE_TTL_MS),
+    rateLimits: new RateLimits(
+      {
+        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+        reads: config.RATE_LIMIT_READS,
+        writes: config.RATE_LIMIT_WRITES,
+        burst: config.RATE_LIMIT_BURST,
+      },
+      redis,
+    ),
+    async close() {
+      await usage.stop();
+      redis?.disconnect();
+      await handle.close();
+    },
+  };
+}
