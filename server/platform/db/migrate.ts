@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Dialect, Db } from './database';
 import * as foundation from './migrations/0001-foundation';
+import * as preapprovals from './migrations/0002-preapprovals';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -15,6 +16,7 @@ type MigrationModule = { up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> 
 /** Applied in key order; never edit one that has shipped, add the next. */
 const migrations: Record<string, MigrationModule> = {
   '0001-foundation': foundation,
+  '0002-preapprovals': preapprovals,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -175,6 +175,33 @@ export interface PlatformStateTable {
   updatedAt: string;
 }
 
+export interface PreapprovalsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  borrowerId: string;
+  assessmentId: string;
+  clientReference: string | null;
+  recommendation: string;
+  approvedAmountKobo: number;
+  interestRateBps: number | null;
+  tenorDays: number | null;
+  repaymentFrequency: string | null;
+  confidence: string | null;
+  riskBand: string | null;
+  trustScore: number | null;
+  status: string;
+  expiresAt: string | null;
+  loanId: string | null;
+  providerOrgId: string | null;
+  nin: string | null;
+  /** The pushed decision with the BVN removed; kept for audit, never echoed. */
+  decisionPayload: Json;
+  enrichedPayload: Json;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
@@ -188,4 +215,5 @@ export interface Database {
   ledgerPostings: LedgerPostingsTable;
   events: EventsTable;
   platformState: PlatformStateTable;
+  preapprovals: PreapprovalsTable;
 }

@@ -38,6 +38,24 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** Well-formed but unusable input. */
   unprocessable: 422,
+  /** Push: `decision.metadata.assessment_id` missing or not a string of 1-255 characters. */
+  assessment_id_required: 422,
+  /** Push: `decision.metadata.bvn` missing or not exactly 11 digits. */
+  bvn_invalid: 422,
+  /** Push: `decision.metadata.nin` present but not 11-15 characters. */
+  nin_invalid: 422,
+  /** Push: `decision.decision.recommendation` missing. */
+  recommendation_required: 422,
+  /** Push: `decision.decision.approved_amount` missing (approvals) or not convertible to whole kobo. */
+  approved_amount_invalid: 422,
+  /** Push: `decision.decision.conditions.interest_rate` not convertible to whole basis points. */
+  interest_rate_invalid: 422,
+  /** Push: `decision.decision.conditions.tenor_days` not a whole number of days (1-3650). */
+  tenor_days_invalid: 422,
+  /** Push: `decision.decision.conditions.repayment_frequency` not daily, weekly, biweekly or monthly. */
+  repayment_frequency_invalid: 422,
+  /** Push: `providerId` is not an active provider of the directory. */
+  provider_not_found: 422,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

@@ -136,3 +136,78 @@ export const UsageRollupSchema = z
     errorCount: z.number().int().meta({ format: 'int64', description: 'Requests answered 4xx or 5xx.' }),
   })
   .meta({ id: 'APIUsageDailyRollup' });
+
+export const PREAPPROVAL_STATUS_VALUES = ['received', 'offer_issued', 'accepted', 'declined', 'expired', 'disbursed'] as const;
+
+export const PreapprovalSchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    borrowerId: Uuid,
+    assessmentId: z.string().meta({ description: 'From `decision.metadata.assessment_id`; the idempotency key of the push.' }),
+    clientReference: z.string().nullable(),
+    recommendation: z.string().meta({ description: '`decision.recommendation` lower-cased, e.g. `approve`, `decline`.' }),
+    approvedAmountKobo: KoboAmount.meta({ description: 'The pushed naira amount converted exactly to kobo at ingest (0 for a decline without an amount).' }),
+    interestRateBps: z.number().int().nullable().meta({ description: 'The pushed percent converted exactly to basis points.' }),
+    tenorDays: z.number().int().nullable(),
+    repaymentFrequency: z.string().nullable(),
+    confidence: z.string().nullable(),
+    riskBand: z.string().nullable(),
+    trustScore: z.number().int().nullable(),
+    status: z.enum(PREAPPROVAL_STATUS_VALUES),
+    expiresAt: Timestamp.nullable().meta({ description: 'When an unconsumed pre-approval lapses (tenant-configured); not set on declines.' }),
+    loanId: Uuid.nullable(),
+    providerOrgId: Uuid.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Preapproval', description: 'A pushed credit decision. The pushed payloads are never echoed back.' });
+
+export const PreapprovalAckSchema = z
+  .object({
+    preapprovalId: Uuid,
+    assessmentId: z.string(),
+    borrowerId: Uuid,
+    recommendation: z.string(),
+    approvedAmountKobo: KoboAmount,
+    status: z.enum(PREAPPROVAL_STATUS_VALUES),
+    expiresAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'PreapprovalAck', description: 'Acknowledgement of a push, the same on a replay.' });
+
+export const PushPreapprovalBody = z
+  .object({
+    borrower: z
+      .object({
+        firstName: z.string().trim().min(1).max(100),
+        lastName: z.string().trim().min(1).max(100),
+        phone: z.string().trim().regex(/^\+?[0-9][0-9 ()-]{5,19}$/, 'a phone number of at most 20 characters').max(20),
+        email: z.email().max(150).nullable().optional(),
+      })
+      .strict(),
+    decision: z
+      .record(z.string(), z.unknown())
+      .meta({
+        description:
+          'The partner\'s credit-decision payload, verbatim. Must carry `metadata.assessment_id`, `metadata.bvn` (11 digits) and ' +
+          '`decision.recommendation`; `decision.approved_amount` (naira, at most 2 decimals, required unless declining) and ' +
+          '`decision.conditions` {`interest_rate` percent (at most 2 decimals), `tenor_days`, `repayment_frequency`} are summarised. ' +
+          '`confidence`, `risk_band`, `trust_score` (or `trust_score.score` / `breakdown.risk_band`) are recorded for audit. ' +
+          'The BVN is matched, kept only as a keyed hash and scrubbed from the stored payload.',
+        example: {
+          metadata: { assessment_id: 'asm_01J9Z3', bvn: '22222222222' },
+          decision: {
+            recommendation: 'APPROVE',
+            approved_amount: 150000.5,
+            conditions: { interest_rate: 4.5, tenor_days: 90, repayment_frequency: 'monthly' },
+          },
+          confidence: 'high',
+          risk_band: 'B',
+          trust_score: 712,
+        },
+      }),
+    clientReference: z.string().max(255).optional(),
+    enriched: z.record(z.string(), z.unknown()).optional().meta({ description: 'Enriched payload, verbatim; kept for audit, never echoed.' }),
+    providerId: Uuid.optional().meta({ description: 'A provider id from GET /v1/providers; record-only.' }),
+  })
+  .strict();

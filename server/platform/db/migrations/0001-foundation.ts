@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /** Organisations, keys, idempotency, usage, products, borrowers, providers, ledger, outbox. */
@@ -112,10 +112,13 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
+  // One borrower per BVN within an organisation and mode; borrowers without a BVN are not matched.
   await db.schema
-    .createIndex('borrowers_bvn_idx')
+    .createIndex('borrowers_bvn_uq')
     .on('borrowers')
     .columns(['organisation_id', 'mode', 'bvn_hash'])
+    .unique()
+    .where(sql.ref('bvn_hash'), 'is not', null)
     .execute();
 
   await db.schema

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { loadConfig } from '../config';
+import { createPlatform, type Platform } from '../platform/platform';
+import { AppError } from '../platform/domain/errors';
+import { isUuid } from '../platform/domain/ids';
+import { bootstrapSandbox } from '../platform/domain/bootstrap';
+import { createApiKey, revokeApiKey } from '../platform/domain/api-keys/api-key';
+import { TenantSettingsSchema, configureOrganisation, createOrganisation } from '../platform/domain/organisations/organisation';
+import { createProduct } from '../platform/domain/products/product';
+import { fundPool } from '../platform/domain/pools/pool';
+import { createProvider } from '../platform/domain/providers/provider';
+
+/**
+ * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
+ * funding, the provider directory). `npm run -s admin -- <group> <action> [options] --json` prints
+ * exactly one JSON object on stdout; on bad input it prints `{error, message}`, explains on stderr
+ * and exits 2 (1 for anything unexpected).
+ */
+
+const USAGE = `usage: npm run -s admin -- <command> [options] --json
+
+  org create --name NAME [--no-loan-tenant] [--no-preapproved-lending]
+  org configure --org ID --input FILE.json
+  key create --org ID --mode test|live
+  key revoke --public-key PK
+  product create --org ID --input FILE.json
+  pool fund --org ID --pool CODE --amount-kobo N [--mode test|live]   (mode defaults to test)
+  provider create --input FILE.json
+  bootstrap`;
+
+class UsageError extends Error {}
+
+type Options = Record<string, string | boolean | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function uuidOption(options: Options, name: string): string {
+  const value = required(options, name);
+  if (!isUuid(value)) throw new UsageError(`--${name} must be a UUID`);
+  return value;
+}
+
+function modeOption(options: Options, name: string, fallback?: 'test' | 'live'): 'test' | 'live' {
+  const value = options[name] ?? fallback;
+  if (value !== 'test' && value !== 'live') throw new UsageError(`--${name} must be test or live`);
+  return value;
+}
+
+function readInput(options: Options): unknown {
+  const file = required(options, 'input');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read --input file ${file}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`--input file ${file} is not valid JSON`);
+  }
+}
+
+async function run(platform: Platform, command: string, options: Options): Promise<unknown> {
+  const { db, secrets } = platform;
+  const now = platform.clock.now();
+  switch (command) {
+    case 'org create':
+      return createOrganisation(db, {
+        name: required(options, 'name'),
+        loanTenant: !options['no-loan-tenant'],
+        preapprovedLending: !options['no-preapproved-lending'],
+        now,
+      });
+    case 'org configure': {
+      const parsed = TenantSettingsSchema.safeParse(readInput(options));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new UsageError(`input ${issue.path.join('.') || ''}: ${issue.message}`.replace('input : ', 'input: '));
+      }
+      return configureOrganisation(db, uuidOption(options, 'org'), parsed.data, now);
+    }
+    case 'key create': {
+      const key = await createApiKey(db, secrets, { organisationId: uuidOption(options, 'org'), mode: modeOption(options, 'mode'), now });
+      return { publicKey: key.publicKey, secretKey: key.secretKey, mode: key.mode, organisationId: key.organisationId, id: key.id };
+    }
+    case 'key revoke':
+      return revokeApiKey(db, required(options, 'public-key'), now);
+    case 'product create':
+      return createProduct(db, { organisationId: uuidOption(options, 'org'), input: readInput(options), now });
+    case 'pool fund': {
+      const amount = required(options, 'amount-kobo');
+      if (!/^\d+$/.test(amount)) throw new UsageError('--amount-kobo must be a positive whole number of kobo');
+      return db.transaction().execute((trx) =>
+        fundPool(trx, {
+          organisationId: uuidOption(options, 'org'),
+          mode: modeOption(options, 'mode', 'test'),
+          code: required(options, 'pool'),
+          amountKobo: Number(amount),
+          now,
+        }),
+      );
+    }
+    case 'provider create':
+      return createProvider(db, readInput(options), now);
+    case 'bootstrap':
+      return (await bootstrapSandbox(db, secrets, now)).result;
+    default:
+      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        name: { type: 'string' },
+        org: { type: 'string' },
+        mode: { type: 'string' },
+        input: { type: 'string' },
+        pool: { type: 'string' },
+        'amount-kobo': { type: 'string' },
+        'public-key': { type: 'string' },
+        'no-loan-tenant': { type: 'boolean' },
+        'no-preapproved-lending': { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    return fail(new UsageError(`${(error as Error).message}\n${USAGE}`), true);
+  }
+  const json = Boolean(parsed.values.json);
+  const command = parsed.positionals.join(' ');
+  if (!command) return fail(new UsageError(USAGE), json);
+
+  const config = loadConfig({ ...process.env, BOOTSTRAP_SANDBOX: 'false' });
+  // Logs go to stderr so stdout holds only the result.
+  const logger = pino({ level: 'warn' }, pino.destination(2));
+  const platform = await createPlatform(config, { logger });
+  try {
+    const result = await run(platform, command, parsed.values);
+    process.stdout.write(`${JSON.stringify(result, null, json ? undefined : 2)}\n`);
+    return 0;
+  } catch (error) {
+    return fail(error, json);
+  } finally {
+    await platform.close();
+  }
+}
+
+function fail(error: unknown, json: boolean): number {
+  const known = error instanceof UsageError || error instanceof AppError;
+  const code = error instanceof AppError ? error.code : error instanceof UsageError ? 'invalid_request' : 'INTERNAL_ERROR';
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`admin: ${message}\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ error: code, message: message.split('\n')[0] })}\n`);
+  return known ? 2 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => process.exit(fail(error, process.argv.includes('--json'))),
+);

@@ -1,0 +1,111 @@
+import type { Executor } from '../../db/database';
+import type { Mode, PreapprovalsTable } from '../../db/schema';
+import { notFound } from '../errors';
+
+export const PREAPPROVAL_STATUSES = ['received', 'offer_issued', 'accepted', 'declined', 'expired', 'disbursed'] as const;
+export type PreapprovalStatus = (typeof PREAPPROVAL_STATUSES)[number];
+
+/** The public Preapproval resource. Pushed payloads, the BVN hash and the NIN stay inside. */
+export interface Preapproval {
+  id: string;
+  organisationId: string;
+  borrowerId: string;
+  assessmentId: string;
+  clientReference: string | null;
+  recommendation: string;
+  approvedAmountKobo: number;
+  interestRateBps: number | null;
+  tenorDays: number | null;
+  repaymentFrequency: string | null;
+  confidence: string | null;
+  riskBand: string | null;
+  trustScore: number | null;
+  status: PreapprovalStatus;
+  expiresAt: string | null;
+  loanId: string | null;
+  providerOrgId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PreapprovalAck {
+  preapprovalId: string;
+  assessmentId: string;
+  borrowerId: string;
+  recommendation: string;
+  approvedAmountKobo: number;
+  status: PreapprovalStatus;
+  expiresAt: string | null;
+}
+
+export function toPreapproval(row: PreapprovalsTable): Preapproval {
+  return {
+    id: row.id,
+    organisationId: row.organisationId,
+    borrowerId: row.borrowerId,
+    assessmentId: row.assessmentId,
+    clientReference: row.clientReference,
+    recommendation: row.recommendation,
+    approvedAmountKobo: row.approvedAmountKobo,
+    interestRateBps: row.interestRateBps,
+    tenorDays: row.tenorDays,
+    repaymentFrequency: row.repaymentFrequency,
+    confidence: row.confidence,
+    riskBand: row.riskBand,
+    trustScore: row.trustScore,
+    status: row.status as PreapprovalStatus,
+    expiresAt: row.expiresAt,
+    loanId: row.loanId,
+    providerOrgId: row.providerOrgId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function toAck(p: Preapproval): PreapprovalAck {
+  return {
+    preapprovalId: p.id,
+    assessmentId: p.assessmentId,
+    borrowerId: p.borrowerId,
+    recommendation: p.recommendation,
+    approvedAmountKobo: p.approvedAmountKobo,
+    status: p.status,
+    expiresAt: p.expiresAt,
+  };
+}
+
+type Scope = { organisationId: string; mode: Mode };
+
+export async function findPreapprovalByAssessment(db: Executor, scope: Scope, assessmentId: string) {
+  const row = await db
+    .selectFrom('preapprovals')
+    .selectAll()
+    .where('organisationId', '=', scope.organisationId)
+    .where('mode', '=', scope.mode)
+    .where('assessmentId', '=', assessmentId)
+    .executeTakeFirst();
+  return row && toPreapproval(row);
+}
+
+export async function getPreapproval(db: Executor, scope: Scope, id: string): Promise<Preapproval> {
+  const row = await db
+    .selectFrom('preapprovals')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organisationId', '=', scope.organisationId)
+    .where('mode', '=', scope.mode)
+    .executeTakeFirst();
+  if (!row) throw notFound('pre-approval');
+  return toPreapproval(row);
+}
+
+export async function listPreapprovals(db: Executor, scope: Scope, options: { status?: PreapprovalStatus; limit: number }) {
+  let query = db
+    .selectFrom('preapprovals')
+    .selectAll()
+    .where('organisationId', '=', scope.organisationId)
+    .where('mode', '=', scope.mode);
+  if (options.status) query = query.where('status', '=', options.status);
+  const rows = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  return rows.map(toPreapproval);
+}
