@@ -61,7 +61,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     poolSize: config.DATABASE_POOL_SIZE,
     pgSchema: overrides.pgSchema,
   });
-  await migrateToLatest(handle.db, handle.dialect);
+  await migrateToLatest(handle.db, handle.dialect, overrides.pgSchema);
   const secrets = new Secrets(resolveMasterKey(config, logger));
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));

@@ -26,7 +26,7 @@ export function columnTypes(dialect: Dialect): ColumnTypes {
 }
 
 /** Brings the schema to the latest version; safe to call from several processes at once. */
-export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
+export async function migrateToLatest(db: Db, dialect: Dialect, pgSchema?: string): Promise<void> {
   const types = columnTypes(dialect);
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
@@ -35,7 +35,8 @@ export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
       );
     },
   };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  // Naming the schema keeps Kysely from mistaking another schema's bookkeeping tables for ours.
+  const { error, results } = await new Migrator({ db, provider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRoutes } from '../../server/platform/http/routes';
+import { createProduct } from '../../server/platform/domain/products/product';
+import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
+import { productInput } from '../support/factories';
+
+let app: TestApp;
+let owner: Tenant;
+let stranger: Tenant;
+const ids: Record<string, string> = {};
+
+/** For every route with an `{id}`, how to make a record of the owner's (test mode) for it. */
+const makeRecord: Record<string, () => Promise<string>> = {
+  '/v1/products/{id}': async () =>
+    (await createProduct(app.platform.db, { organisationId: owner.organisationId, input: productInput(), now: new Date() })).id,
+  '/v1/borrowers/{id}': async () => (await client(app, owner.test).post('/v1/preapprovals', pushBody())).body.data.borrowerId,
+  '/v1/preapprovals/{id}': async () => (await client(app, owner.test).post('/v1/preapprovals', pushBody())).body.data.preapprovalId,
+};
+
+const idRoutes = apiRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));
+
+beforeAll(async () => {
+  app = await startTestApp();
+  owner = await createTenant(app);
+  stranger = await createTenant(app);
+  for (const route of idRoutes) ids[route.path] = await makeRecord[route.path]!();
+});
+afterAll(() => app.stop());
+
+describe('tenant isolation', () => {
+  it('has a record factory for every {id} route (add one when you add a route)', () => {
+    expect(idRoutes.map((r) => r.path).sort()).toEqual(Object.keys(makeRecord).sort());
+  });
+
+  it.each(idRoutes.map((r) => r.path))('GET %s: the owner sees the record', async (path) => {
+    const res = await client(app, owner.test).get(path.replace('{id}', ids[path]!));
+    expect(res.status).toBe(200);
+    expect(res.body.data.id).toBe(ids[path]);
+  });
+
+  it.each(idRoutes.map((r) => r.path))('GET %s: another organisation gets 404 NOT_FOUND and no data', async (path) => {
+    const res = await client(app, stranger.test).get(path.replace('{id}', ids[path]!));
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND' });
+  });
+
+  it.each(idRoutes.filter((r) => r.path !== '/v1/products/{id}').map((r) => r.path))(
+    'GET %s: the owner\'s live key does not see a test-mode record',
+    async (path) => {
+      const res = await client(app, owner.live).get(path.replace('{id}', ids[path]!));
+      expect(res.status).toBe(404);
+    },
+  );
+
+  it.each(idRoutes.map((r) => r.path))('GET %s with a malformed id answers 400 INVALID_ID', async (path) => {
+    const res = await client(app, owner.test).get(path.replace('{id}', 'not-a-uuid'));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('INVALID_ID');
+  });
+
+  it('lists only the caller\'s own records', async () => {
+    const mine = await client(app, owner.test).get('/v1/preapprovals');
+    const theirs = await client(app, stranger.test).get('/v1/preapprovals');
+    expect(mine.body.data.preapprovals.length).toBeGreaterThan(0);
+    expect(mine.body.data.preapprovals.every((p: { organisationId: string }) => p.organisationId === owner.organisationId)).toBe(true);
+    expect(theirs.body.data.preapprovals).toEqual([]);
+    const products = await client(app, stranger.test).get('/v1/products');
+    expect(products.body.data).toEqual([]);
+  });
+});

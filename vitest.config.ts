@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One suite, run per database: `unit` once, the API suite on SQLite always and on PostgreSQL
+ * when TEST_DATABASE_URL is set (CI sets it). Test names are prefixed with the project name.
+ */
+const postgres = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 2,
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { name: 'sqlite', include: ['test/api/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } },
+      ...(postgres
+        ? [{ test: { name: 'postgres', include: ['test/api/**/*.test.ts', 'test/postgres/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
+        : []),
+    ],
+  },
+});
