@@ -186,8 +186,9 @@ export const PushPreapprovalBody = z
       })
       .strict(),
     decision: z
-      .record(z.string(), z.unknown())
+      .looseObject({})
       .meta({
+        additionalProperties: true,
         description:
           'The partner\'s credit-decision payload, verbatim. Must carry `metadata.assessment_id`, `metadata.bvn` (11 digits) and ' +
           '`decision.recommendation`; `decision.approved_amount` (naira, at most 2 decimals, required unless declining) and ' +
@@ -207,7 +208,7 @@ export const PushPreapprovalBody = z
         },
       }),
     clientReference: z.string().max(255).optional(),
-    enriched: z.record(z.string(), z.unknown()).optional().meta({ description: 'Enriched payload, verbatim; kept for audit, never echoed.' }),
+    enriched: z.looseObject({}).optional().meta({ additionalProperties: true, description: 'Enriched payload, verbatim; kept for audit, never echoed.' }),
     providerId: Uuid.optional().meta({ description: 'A provider id from GET /v1/providers; record-only.' }),
   })
   .strict();
