@@ -13,10 +13,10 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { test: { name: 'sqlite', include: ['test/api/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sqlite', include: ['test/api/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } },
       ...(postgres
-        ? [{ test: { name: 'postgres', include: ['test/api/**/*.test.ts', 'test/postgres/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
+        ? [{ extends: true as const, test: { name: 'postgres', include: ['test/api/**/*.test.ts', 'test/postgres/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
         : []),
     ],
   },

@@ -60,6 +60,8 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
 export interface StartOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** Where logs go (silent by default). */
+  logger?: pino.Logger;
 }
 
 /** The real app, in process, on a free loopback port, on the database this project runs against. */
@@ -78,7 +80,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const config = loadConfig(env);
   const platform = await createPlatform(config, {
     clock: options.clock,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     pgSchema: database.pgSchema,
     sqliteFile: path.join(database.dataDir, 'platform.sqlite'),
   });
@@ -182,7 +184,7 @@ export function pushBody(overrides: { assessmentId?: string; bvn?: string; recom
       },
       decision: {
         recommendation: overrides.recommendation ?? 'APPROVE',
-        approved_amount: overrides.amount ?? 150000.5,
+        approved_amount: 'amount' in overrides ? overrides.amount : 150000.5,
         conditions: { interest_rate: 4.5, tenor_days: 90, repayment_frequency: 'monthly' },
       },
       confidence: 'high',

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect, Db } from './database';
 import * as foundation from './migrations/0001-foundation';
 import * as preapprovals from './migrations/0002-preapprovals';
@@ -36,7 +36,11 @@ export async function migrateToLatest(db: Db, dialect: Dialect, pgSchema?: strin
     },
   };
   // Naming the schema keeps Kysely from mistaking another schema's bookkeeping tables for ours.
-  const { error, results } = await new Migrator({ db, provider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) }).migrateToLatest();
+  const schema =
+    dialect === 'postgres'
+      ? (pgSchema ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema)
+      : undefined;
+  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);

@@ -75,7 +75,7 @@ function describeIssue(where: string, error: z.ZodError): string {
   return `${field}: ${issue.message}`;
 }
 
-function checkAccess(access: Access, auth: AuthContext): void {
+export function checkAccess(access: Access, auth: AuthContext): void {
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
   if (!org.loanTenant) {

@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestApp, type TestApp } from '../support/harness';
+import { productInput } from '../support/factories';
+
+const exec = promisify(execFile);
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { AUTH_CACHE_TTL_MS: '0' } });
+});
+afterAll(() => app.stop());
+
+interface CliResult {
+  code: number;
+  json: any;
+  stdout: string;
+  stderr: string;
+}
+
+async function admin(...args: string[]): Promise<CliResult> {
+  const bin = path.resolve('node_modules/.bin/tsx');
+  const env = { ...process.env, ...app.env, LOG_LEVEL: 'warn' };
+  const result = await exec(bin, ['server/cli/admin.ts', ...args, '--json'], { env, timeout: 60_000 }).catch((e) => e);
+  const stdout: string = result.stdout ?? '';
+  const lines = stdout.trim().split('\n').filter(Boolean);
+  expect(lines, `stdout must hold exactly one JSON object: ${stdout}`).toHaveLength(1);
+  return { code: result.code ?? 0, json: JSON.parse(lines[0]!), stdout, stderr: result.stderr ?? '' };
+}
+
+function inputFile(name: string, value: unknown): string {
+  const file = path.join(app.dataDir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(value));
+  return file;
+}
+
+describe('admin CLI', () => {
+  let orgId: string;
+
+  it('org create prints the organisation; the flags withhold permissions', async () => {
+    const [org, restricted] = await Promise.all([
+      admin('org', 'create', '--name', 'Acme Lending'),
+      admin('org', 'create', '--name', 'Restricted', '--no-loan-tenant', '--no-preapproved-lending'),
+    ]);
+    expect(org.code).toBe(0);
+    expect(org.json).toMatchObject({ id: expect.any(String), name: 'Acme Lending', loanTenant: true, preapprovedLending: true });
+    expect(restricted.json).toMatchObject({ loanTenant: false, preapprovedLending: false });
+    orgId = org.json.id;
+  });
+
+  it('key create prints a key pair that authenticates; key revoke makes it answer 401', async () => {
+    const key = await admin('key', 'create', '--org', orgId, '--mode', 'live');
+    expect(key.json).toMatchObject({ publicKey: expect.stringMatching(/^pk_live_/), secretKey: expect.stringMatching(/^sk_live_/) });
+    const api = client(app, { publicKey: key.json.publicKey, secretKey: key.json.secretKey });
+    expect((await api.get('/v1/products')).status).toBe(200);
+    const revoked = await admin('key', 'revoke', '--public-key', key.json.publicKey);
+    expect(revoked.json.revokedAt).toEqual(expect.any(String));
+    expect((await api.get('/v1/products')).status).toBe(401);
+  });
+
+  it('product create validates, enforces a unique code, and the product shows over the API', async () => {
+    const input = productInput({ code: 'CLI_FLAT' });
+    const [created, bad] = await Promise.all([
+      admin('product', 'create', '--org', orgId, '--input', inputFile('product', input)),
+      admin('product', 'create', '--org', orgId, '--input', inputFile('bad', { ...input, code: 'X', minAmountKobo: 10, maxAmountKobo: 5 })),
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ code: 'CLI_FLAT', approvalMode: 'partner_pushed', organisationId: orgId });
+    expect(bad.code).not.toBe(0);
+    expect(bad.json).toMatchObject({ error: 'invalid_request', message: expect.stringContaining('minAmountKobo') });
+    const duplicate = await admin('product', 'create', '--org', orgId, '--input', inputFile('product', input));
+    expect(duplicate.code).not.toBe(0);
+    expect(duplicate.json.error).toBe('ALREADY_EXISTS');
+    const key = await admin('key', 'create', '--org', orgId, '--mode', 'test');
+    const products = await client(app, key.json).get('/v1/products');
+    expect(products.body.data.map((p: { code: string }) => p.code)).toEqual(['CLI_FLAT']);
+  });
+
+  it('org configure sets tenant settings and refuses unknown or ill-typed ones', async () => {
+    const ok = await admin('org', 'configure', '--org', orgId, '--input', inputFile('settings', { autoIssueOffers: true, maxInterestRateBps: 4800, preapprovalTtlSeconds: 3600 }));
+    expect(ok.json).toMatchObject({ autoIssueOffers: true, maxInterestRateBps: 4800, preapprovalTtlSeconds: 3600 });
+    const bad = await admin('org', 'configure', '--org', orgId, '--input', inputFile('bad-settings', { maxInterestRateBps: 'high' }));
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('maxInterestRateBps');
+  });
+
+  it('pool fund credits the pool; the API shows the new balance; bad amounts are refused', async () => {
+    const funded = await admin('pool', 'fund', '--org', orgId, '--pool', 'MAIN', '--amount-kobo', '250000');
+    expect(funded.json).toEqual({ code: 'MAIN', currency: 'NGN', balanceKobo: 250000, balanceNaira: 2500 });
+    const again = await admin('pool', 'fund', '--org', orgId, '--pool', 'MAIN', '--amount-kobo', '50');
+    expect(again.json.balanceKobo).toBe(250050);
+    const bad = await admin('pool', 'fund', '--org', orgId, '--pool', 'MAIN', '--amount-kobo', '12.5');
+    expect(bad.code).not.toBe(0);
+    const key = await admin('key', 'create', '--org', orgId, '--mode', 'test');
+    const balance = await client(app, key.json).get('/v1/pools/balance');
+    expect(balance.body.data.pools).toEqual([{ code: 'MAIN', currency: 'NGN', balanceKobo: 250050, balanceNaira: 2500.5 }]);
+  });
+
+  it('provider create adds a directory entry', async () => {
+    const created = await admin('provider', 'create', '--input', inputFile('provider', { code: 'CLI-LAB', name: 'CLI Lab', providerType: 'laboratory', state: 'Lagos' }));
+    expect(created.json).toMatchObject({ code: 'CLI-LAB', receivesTests: true, receivesDrugs: false, isActive: true });
+  });
+
+  it('bootstrap creates the sandbox once and returns the same thing again', async () => {
+    const first = await admin('bootstrap');
+    const second = await admin('bootstrap');
+    expect(second.json).toEqual(first.json);
+    expect(first.json.products).toHaveLength(8);
+    expect(new Set(first.json.products.map((p: { approvalMode: string }) => p.approvalMode))).toEqual(
+      new Set(['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed']),
+    );
+    expect(first.json.pool.balanceKobo).toBeGreaterThan(0);
+    const products = await client(app, first.json.keys).get('/v1/products');
+    expect(products.body.data).toHaveLength(8);
+  });
+
+  it('exits non-zero with a clear message on bad input', async () => {
+    const [unknown, missing, badId] = await Promise.all([
+      admin('frobnicate'),
+      admin('key', 'create', '--mode', 'test'),
+      admin('key', 'create', '--org', 'nope', '--mode', 'test'),
+    ]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('unknown command');
+    expect(missing.json.message).toContain('--org is required');
+    expect(badId.json.message).toContain('--org must be a UUID');
+  });
+});
