@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
  * when TEST_DATABASE_URL is set (CI sets it). Test names are prefixed with the project name.
  */
 const postgres = process.env.TEST_DATABASE_URL;
+const redis = process.env.TEST_REDIS_URL;
 
 export default defineConfig({
   test: {
@@ -18,6 +19,7 @@ export default defineConfig({
       ...(postgres
         ? [{ extends: true as const, test: { name: 'postgres', include: ['test/api/**/*.test.ts', 'test/postgres/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
         : []),
+      ...(redis ? [{ extends: true as const, test: { name: 'redis', include: ['test/redis/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } }] : []),
     ],
   },
 });

@@ -52,6 +52,21 @@ function resolveMasterKey(config: Config, logger: Logger): string {
   }
 }
 
+/** Waits for Redis so the first requests already share the budget; carries on without it after `ms`. */
+async function waitUntilReady(redis: Redis, ms: number, logger: Logger): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      logger.warn('redis not ready in time; rate limits use memory until it is');
+      resolve();
+    }, ms);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
   const clock = overrides.clock ?? systemClock;
@@ -65,6 +80,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const secrets = new Secrets(resolveMasterKey(config, logger));
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
+  if (redis) await waitUntilReady(redis, 5_000, logger);
   const usage = new UsageMeter(handle.db, clock);
   usage.start(config.USAGE_FLUSH_INTERVAL_MS);
   return {

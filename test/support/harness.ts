@@ -19,6 +19,7 @@ export interface TestApp {
   platform: Platform;
   web: WebServer;
   dataDir: string;
+  pgSchema?: string;
   /** Connection string for a child process (the CLI) to reach the same database. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -90,11 +91,30 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     platform,
     web,
     dataDir: database.dataDir,
+    pgSchema: database.pgSchema,
     env: { ...database.env, MASTER_KEY: TEST_MASTER_KEY },
     async stop() {
       await web.stop();
       await platform.close();
       await database.drop();
+    },
+  };
+}
+
+/** Another process's worth of platform (own caches, own limiter) on the same database as `app`. */
+export async function startSecondInstance(app: TestApp, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const config = loadConfig({ ...app.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BOOTSTRAP_SANDBOX: 'false', ...env });
+  const platform = await createPlatform(config, {
+    logger: pino({ level: 'silent' }),
+    pgSchema: app.pgSchema,
+    sqliteFile: path.join(app.dataDir, 'platform.sqlite'),
+  });
+  const web = await startWebServer(platform, { port: 0, host: '127.0.0.1' });
+  return {
+    url: web.url,
+    async stop() {
+      await web.stop();
+      await platform.close();
     },
   };
 }
