@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config';
 import { startWebServer } from './app';
 import { createPlatform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
+import { startHousekeeping } from './workers/housekeeping';
 
 /** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
 async function main(): Promise<void> {
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${banner}\n\n`);
   }
   const web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
+  const stopHousekeeping = startHousekeeping(platform);
   log.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
 
   let stopping = false;
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'draining');
     try {
+      stopHousekeeping();
       await web.stop();
       await platform.close();
       log.info('stopped cleanly');

@@ -90,3 +90,16 @@ describe('OpenAPI document', () => {
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
   });
 });
+
+describe('failures', () => {
+  it('when the database is gone, then 500 INTERNAL_ERROR names the request id and leaks no detail', async () => {
+    const broken = await startTestApp();
+    const owner = await createTenant(broken);
+    await broken.platform.db.destroy();
+    const res = await client(broken, owner.test).get('/v1/products', { 'X-Request-Id': 'req-500-check' });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ status: 500, success: false, error: 'INTERNAL_ERROR', message: expect.stringContaining('req-500-check') });
+    expect(res.body.message).not.toMatch(/select|sqlite|postgres|driver|destroy/i);
+    await broken.web.stop();
+  });
+});

@@ -163,3 +163,17 @@ describe('Idempotency-Key', () => {
     expect(new Date(row.expiresAt).getTime() - new Date(row.createdAt).getTime()).toBeGreaterThanOrEqual(24 * 3600_000);
   });
 });
+
+describe('retention', () => {
+  it('purges keys only once they are past their retention', async () => {
+    const { purgeExpiredIdempotencyKeys } = await import('../../server/platform/http/idempotency');
+    const key = uniqueKey();
+    await client(app, tenant.test).post('/v1/preapprovals', pushBody(), keyHeader(key));
+    const count = async () =>
+      (await app.platform.db.selectFrom('idempotencyKeys').select('id').where('idempotencyKey', '=', key).execute()).length;
+    await purgeExpiredIdempotencyKeys(app.platform.db, new Date(Date.now() + 23 * 3600_000));
+    expect(await count()).toBe(1);
+    await purgeExpiredIdempotencyKeys(app.platform.db, new Date(Date.now() + 25 * 3600_000));
+    expect(await count()).toBe(0);
+  });
+});

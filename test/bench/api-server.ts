@@ -1,0 +1,48 @@
+/**
+ * The process the `api` benchmark loads: the real platform (SQLite, fresh data dir, sandbox
+ * bootstrapped) and, in the same process, a bare Express "hello" app as the baseline.
+ * Prints one JSON line with both URLs and the sandbox keys, then serves until killed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import pino from 'pino';
+import { loadConfig } from '../../server/config';
+import { startWebServer } from '../../server/app';
+import { createPlatform } from '../../server/platform/platform';
+import { bootstrapSandbox } from '../../server/platform/domain/bootstrap';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  // The benchmark measures throughput, not the limiter's refusal: give the one key room.
+  RATE_LIMIT_READS: '100000000',
+  BOOTSTRAP_SANDBOX: 'false',
+});
+// Request logging stays on at info, written to /dev/null, so its cost is part of the figure.
+const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: '/dev/null', sync: false }));
+const platform = await createPlatform(config, { logger });
+const { result } = await bootstrapSandbox(platform.db, platform.secrets, new Date());
+const web = await startWebServer(platform, { port: 0, host: '127.0.0.1' });
+
+const bare = express();
+bare.get('/hello', (_req, res) => {
+  res.json({ hello: 'world' });
+});
+const bareServer = bare.listen(0, '127.0.0.1');
+await new Promise((r) => bareServer.once('listening', r));
+const barePort = (bareServer.address() as { port: number }).port;
+
+process.stdout.write(
+  `${JSON.stringify({ apiUrl: web.url, bareUrl: `http://127.0.0.1:${barePort}`, keys: result.keys, pid: process.pid })}\n`,
+);
+process.on('SIGTERM', async () => {
+  bareServer.close();
+  await web.stop();
+  await platform.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+});

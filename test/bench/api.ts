@@ -1,0 +1,115 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const TSX = path.resolve('node_modules/.bin/tsx');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 32;
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, pipelining: 1 });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+function rssMb(pid: number): number {
+  return Math.round(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024);
+}
+
+/** Time from spawning `npm start` (tsx server/main.ts) on a fresh data dir to the first 200 from /healthz. */
+async function timeToHealthy(dataDir: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(TSX, ['server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not listening after 30 s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+  });
+  for (;;) {
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const elapsed = performance.now() - started;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  return Math.round(elapsed);
+}
+
+export async function api(): Promise<void> {
+  const server = spawn(TSX, ['test/bench/api-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info' } });
+  const info = await new Promise<{ apiUrl: string; bareUrl: string; keys: { publicKey: string; secretKey: string }; pid: number }>((resolve) => {
+    let buffer = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line));
+    });
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const idleRss = rssMb(info.pid);
+  const auth = { 'X-API-Public-Key': info.keys.publicKey, 'X-API-Secret-Key': info.keys.secretKey };
+
+  // Warm both paths, then alternate baseline and API runs so drift in machine load hits both.
+  await autocannon({ url: `${info.bareUrl}/hello`, connections: 8, duration: 2 });
+  await autocannon({ url: `${info.apiUrl}/v1/products`, connections: 8, duration: 2, headers: auth });
+  const bare1 = await load(`${info.bareUrl}/hello`);
+  const api1 = await load(`${info.apiUrl}/v1/products`, auth);
+  const bare2 = await load(`${info.bareUrl}/hello`);
+  const api2 = await load(`${info.apiUrl}/v1/products`, auth);
+  const loadedRss = rssMb(info.pid);
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-start-'));
+  const firstStart = await timeToHealthy(dataDir);
+  const secondStart = await timeToHealthy(dataDir);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  const bareRps = Math.round((bare1.rps + bare2.rps) / 2);
+  const apiRps = Math.round((api1.rps + api2.rps) / 2);
+  const rows = [
+    ['run', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+    ['bare express GET /hello #1', bare1.rps, bare1.p50, bare1.p99, bare1.errors, bare1.non2xx],
+    ['GET /v1/products (auth) #1', api1.rps, api1.p50, api1.p99, api1.errors, api1.non2xx],
+    ['bare express GET /hello #2', bare2.rps, bare2.p50, bare2.p99, bare2.errors, bare2.non2xx],
+    ['GET /v1/products (auth) #2', api2.rps, api2.p50, api2.p99, api2.errors, api2.non2xx],
+  ];
+  console.log(`\napi benchmark: ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} cores\n`);
+  for (const r of rows) console.log(`${String(r[0]).padEnd(30)}${r.slice(1).map((c) => String(c).padStart(10)).join('')}`);
+  const ratio = apiRps / bareRps;
+  const p99 = Math.max(api1.p99, api2.p99);
+  console.log(`
+API throughput / bare throughput: ${(ratio * 100).toFixed(1)}%   (target >= 50%)  ${ratio >= 0.5 ? 'PASS' : 'FAIL'}
+API p99 at ${CONNECTIONS} connections:       ${p99} ms        (target < 10 ms)  ${p99 < 10 ? 'PASS' : 'FAIL'}
+idle RSS:                            ${idleRss} MB        (target < 150 MB) ${idleRss < 150 ? 'PASS' : 'FAIL'}   (after load: ${loadedRss} MB)
+npm start to healthy, first start:   ${firstStart} ms      (target < 3000 ms) ${firstStart < 3000 ? 'PASS' : 'FAIL'}
+npm start to healthy, second start:  ${secondStart} ms`);
+}
