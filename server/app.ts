@@ -1,10 +1,8 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { sql } from 'kysely';
 import { publicBaseUrl } from './config';
 import { AppError } from './platform/domain/errors';
@@ -13,9 +11,8 @@ import { authenticateMiddleware } from './platform/http/authenticate';
 import { errorBody, sendError } from './platform/http/envelope';
 import { buildOpenApiDocument } from './platform/http/openapi';
 import { mountRoutes, type RouteSpec } from './platform/http/route';
+import { requestIdOf, requestLog, requestLogger } from './platform/http/request-log';
 import { apiRoutes } from './platform/http/routes';
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 function docsPage(): string {
   return `<!doctype html>
@@ -37,14 +34,15 @@ const DOCS_INIT = `Scalar.createApiReference('#app', { url: '/api-docs/lending-v
 
 function errorHandler(platform: Platform) {
   // Express recognises error middleware by its four parameters.
-  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const log = requestLog(res, platform.logger);
     if (res.headersSent) {
-      req.log?.error({ err: error }, 'error after the response started');
+      log.error({ err: error }, 'error after the response started');
       res.destroy();
       return;
     }
     if (error instanceof AppError) {
-      if (error.status >= 500) req.log?.error({ err: error, detail: error.detail }, error.message);
+      if (error.status >= 500) log.error({ err: error, detail: error.detail }, error.message);
       sendError(res, error.status, error.code, error.message);
       return;
     }
@@ -65,11 +63,11 @@ function errorHandler(platform: Platform) {
       sendError(res, bodyError.status, 'invalid_request', 'The request could not be read.');
       return;
     }
-    const requestId = res.getHeader('x-request-id');
-    (req.log ?? platform.logger).error({ err: error, requestId }, 'unhandled error');
+    const requestId = requestIdOf(res);
+    log.error({ err: error }, 'unhandled error');
     res
       .status(500)
-      .json(errorBody(500, 'INTERNAL_ERROR', `Something went wrong on our side (request ${String(requestId)}). It is safe to retry.`));
+      .json(errorBody(500, 'INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}). It is safe to retry.`));
   };
 }
 
@@ -87,23 +85,7 @@ export function createApp(platform: Platform, options: { baseUrl: string }): App
   app.set('trust proxy', false);
   app.disable('x-powered-by');
 
-  app.use(
-    pinoHttp({
-      logger: platform.logger,
-      genReqId(req, res) {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Never log credentials or bodies: request line, status and timing are enough.
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(requestLogger(platform.logger));
   app.use(helmet({ contentSecurityPolicy: { directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } } }));
 
   app.get('/healthz', async (_req, res) => {

@@ -41,6 +41,8 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(200),
   /** How long an authenticated key stays cached in the process (revocation elsewhere takes at most this long). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** How long a process serves an organisation's product list from memory (0 disables the cache). */
+  PRODUCT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   /** How often in-memory usage counters are written to the database. */
   USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   /** How long idempotency keys are kept (never less than 24 hours). */

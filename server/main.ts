@@ -1,14 +1,39 @@
 import { ConfigError, loadConfig } from './config';
-import { startWebServer } from './app';
-import { createPlatform } from './platform/platform';
+import { startWebServer, type WebServer } from './app';
+import { createPlatform, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
 import { startHousekeeping } from './workers/housekeeping';
 
 /** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
+let platform: Platform | undefined;
+let web: WebServer | undefined;
+let stopHousekeeping: (() => void) | undefined;
+let stopping = false;
+
+/** Drains whatever has started so far; safe to call at any point of start-up. */
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  platform?.logger.info({ signal }, 'draining');
+  try {
+    stopHousekeeping?.();
+    await web?.stop();
+    await platform?.close();
+    platform?.logger.info('stopped cleanly');
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`unclean shutdown: ${(error as Error).stack ?? error}\n`);
+    process.exit(1);
+  }
+}
+
 async function main(): Promise<void> {
+  // Handlers first, so a signal during start-up also ends in an orderly exit.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
   const config = loadConfig();
-  const platform = await createPlatform(config);
-  const log = platform.logger;
+  platform = await createPlatform(config);
   if (config.BOOTSTRAP_SANDBOX) {
     const { created, result } = await bootstrapSandbox(platform.db, platform.secrets, platform.clock.now());
     const banner = [
@@ -21,28 +46,10 @@ async function main(): Promise<void> {
     ].join('\n');
     process.stdout.write(`\n${banner}\n\n`);
   }
-  const web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
-  const stopHousekeeping = startHousekeeping(platform);
-  log.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'draining');
-    try {
-      stopHousekeeping();
-      await web.stop();
-      await platform.close();
-      log.info('stopped cleanly');
-      process.exit(0);
-    } catch (error) {
-      log.error({ err: error }, 'unclean shutdown');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (stopping) return;
+  web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
+  stopHousekeeping = startHousekeeping(platform);
+  platform.logger.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
 }
 
 main().catch((error) => {

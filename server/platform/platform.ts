@@ -9,6 +9,7 @@ import { openDatabase, type Db, type Dialect } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { Secrets } from './domain/secrets';
 import { UsageMeter } from './domain/usage/usage-meter';
+import { ProductCatalogue } from './domain/products/product-catalogue';
 import { Authenticator } from './http/authenticate';
 import { RateLimits } from './http/rate-limit';
 
@@ -21,6 +22,7 @@ export interface Platform {
   secrets: Secrets;
   logger: Logger;
   usage: UsageMeter;
+  products: ProductCatalogue;
   authenticator: Authenticator;
   rateLimits: RateLimits;
   close(): Promise<void>;
@@ -91,6 +93,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     secrets,
     logger,
     usage,
+    products: new ProductCatalogue(handle.db, clock, config.PRODUCT_CACHE_TTL_MS),
     authenticator: new Authenticator(handle.db, secrets, clock, config.AUTH_CACHE_TTL_MS),
     rateLimits: new RateLimits(
       {

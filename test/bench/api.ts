@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { build } from 'esbuild';
 
-const TSX = path.resolve('node_modules/.bin/tsx');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 
@@ -31,10 +31,16 @@ function rssMb(pid: number): number {
   return Math.round(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024);
 }
 
-/** Time from spawning `npm start` (tsx server/main.ts) on a fresh data dir to the first 200 from /healthz. */
-async function timeToHealthy(dataDir: string): Promise<number> {
+/** Bundles an entry point the way `npm start` runs the server (esbuild, packages external, plain node). */
+async function bundle(entry: string, outfile: string): Promise<string> {
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile, logLevel: 'warning' });
+  return outfile;
+}
+
+/** Time from spawning the server (what `npm start` runs after its build) on a fresh data dir to the first 200 from /healthz. */
+async function timeToHealthy(dataDir: string, mainJs: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(TSX, ['server/main.ts'], {
+  const child = spawn(process.execPath, [mainJs], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -64,7 +70,9 @@ async function timeToHealthy(dataDir: string): Promise<number> {
 }
 
 export async function api(): Promise<void> {
-  const server = spawn(TSX, ['test/bench/api-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info' } });
+  const serverJs = await bundle('test/bench/api-server.ts', 'dist/bench/api-server.js');
+  const mainJs = await bundle('server/main.ts', 'dist/bench/main.js');
+  const server = spawn(process.execPath, [serverJs], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info' } });
   const info = await new Promise<{ apiUrl: string; bareUrl: string; keys: { publicKey: string; secretKey: string }; pid: number }>((resolve) => {
     let buffer = '';
     server.stdout.on('data', (chunk: Buffer) => {
@@ -89,8 +97,8 @@ export async function api(): Promise<void> {
   await new Promise((r) => server.once('exit', r));
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-start-'));
-  const firstStart = await timeToHealthy(dataDir);
-  const secondStart = await timeToHealthy(dataDir);
+  const firstStart = await timeToHealthy(dataDir, mainJs);
+  const secondStart = await timeToHealthy(dataDir, mainJs);
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   const bareRps = Math.round((bare1.rps + bare2.rps) / 2);

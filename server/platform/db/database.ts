@@ -49,12 +49,28 @@ function sqliteValue(value: unknown): unknown {
   return value;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The shape Kysely's SQLite dialect expects, over better-sqlite3, with prepared statements cached
+ * by SQL text (Kysely prepares on every query otherwise; the cache is bounded, oldest out first).
+ */
 function wrapSqlite(database: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = database.prepare(sql);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const convert = (params: readonly unknown[]) => params.map(sqliteValue);
   return {
     close: () => database.close(),
     prepare(sql: string) {
-      const statement = database.prepare(sql);
-      const convert = (params: readonly unknown[]) => params.map(sqliteValue);
+      const statement = prepared(sql);
       return {
         reader: statement.reader,
         all: (params: readonly unknown[]) => statement.all(convert(params)),

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { getBorrower } from '../../domain/borrowers/borrower';
 import { koboToNaira } from '../../domain/money';
 import { poolBalances } from '../../domain/pools/pool';
-import { getProduct, listProducts } from '../../domain/products/product';
 import { PROVIDER_SORT_COLUMNS, listProviders } from '../../domain/providers/provider';
 import { defineRoute } from '../route';
 import {
@@ -25,11 +24,13 @@ export const catalogueRoutes = [
     operationId: 'listProducts',
     tag: 'Products',
     summary: 'List loan products',
-    description: 'Products are defined by an operator (dashboard or `admin product create`); they are read-only over the API.',
+    description:
+      'Products are defined by an operator (dashboard or `admin product create`); they are read-only over the API. ' +
+      'A product an operator adds or changes shows within a few seconds (each process caches the list for `PRODUCT_CACHE_TTL_MS`).',
     access: 'tenant',
     response: { status: 200, description: 'The organisation\'s loan products.', data: z.array(LoanProductSchema) },
-    async handle({ db, auth }) {
-      return { message: 'Products retrieved', data: await listProducts(db, auth.organisationId) };
+    async handle({ auth, platform }) {
+      return { message: 'Products retrieved', data: await platform.products.list(auth.organisationId) };
     },
   }),
   defineRoute({
@@ -42,8 +43,8 @@ export const catalogueRoutes = [
     params: IdParams,
     response: { status: 200, description: 'The product.', data: LoanProductSchema },
     errors: ['NOT_FOUND', 'INVALID_ID'],
-    async handle({ db, auth, params }) {
-      return { message: 'Product retrieved', data: await getProduct(db, auth.organisationId, params.id) };
+    async handle({ auth, params, platform }) {
+      return { message: 'Product retrieved', data: await platform.products.get(auth.organisationId, params.id) };
     },
   }),
   defineRoute({
