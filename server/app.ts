@@ -12,6 +12,8 @@ import { errorBody, sendError } from './platform/http/envelope';
 import { buildOpenApiDocument } from './platform/http/openapi';
 import { mountRoutes, type RouteSpec } from './platform/http/route';
 import { requestIdOf, requestLog, requestLogger } from './platform/http/request-log';
+import { verifyOfferLetterLink } from './platform/domain/loans/offer-letter-link';
+import { offerLetterPdf } from './platform/domain/loans/offer-letter-document';
 import { apiRoutes } from './platform/http/routes';
 
 function docsPage(): string {
@@ -120,6 +122,24 @@ export function createApp(platform: Platform, options: { baseUrl: string }): App
   app.get('/api-docs/assets/standalone.js', (_req, res) => res.sendFile(scalarBundle, { maxAge: '1d' }));
   app.get('/api-docs/assets/init.js', (_req, res) => res.type('application/javascript').send(DOCS_INIT));
 
+  // Signed offer-letter links: no API key, the signature is the authorisation.
+  app.get('/offer-letters/:file', async (req, res) => {
+    const match = /^([0-9a-f-]{36})\.pdf$/.exec(req.params.file);
+    const link = { loanId: match?.[1] ?? '', documentReference: String(req.query.ref ?? ''), expires: String(req.query.expires ?? ''), signature: String(req.query.signature ?? '') };
+    if (!match || !verifyOfferLetterLink(platform.secrets, link, platform.clock.now())) {
+      throw new AppError('LINK_INVALID', 'This offer-letter link is invalid or has expired; request a new one.');
+    }
+    const loan = await platform.db.selectFrom('loans').selectAll().where('id', '=', link.loanId).executeTakeFirst();
+    const pdf = loan && (await offerLetterPdf(platform.db, loan, link.documentReference, {
+      coolingOffDays: platform.config.COOLING_OFF_DAYS,
+      complaintsEmail: platform.config.COMPLAINTS_EMAIL,
+    }));
+    if (!pdf) throw new AppError('NOT_FOUND', 'No such offer letter.');
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.setHeader('Content-Disposition', `inline; filename="offer-${link.documentReference}.pdf"`);
+    res.type('application/pdf').send(pdf);
+  });
+
   const api = express.Router();
   api.use(authenticateMiddleware(platform.authenticator));
   api.use((_req, res, next) => {
@@ -163,7 +183,8 @@ export async function startWebServer(platform: Platform, listen: { port: number;
     server.listen(listen.port, listen.host, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
-  const handle = createApp(platform, { baseUrl: publicBaseUrl(platform.config, port) });
+  platform.baseUrl = publicBaseUrl(platform.config, port);
+  const handle = createApp(platform, { baseUrl: platform.baseUrl });
   server.on('request', handle.app);
   server.keepAliveTimeout = 65_000;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;

@@ -49,6 +49,16 @@ export const ConfigSchema = z.object({
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(24),
   /** An idempotency key left "in flight" longer than this (a crashed request) may be executed again. */
   IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Lifetime of a signed offer-letter link. */
+  OFFER_LETTER_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** Days after disbursement within which a borrower may cancel by repaying the principal (printed on the offer). */
+  COOLING_OFF_DAYS: z.coerce.number().int().min(0).max(30).default(3),
+  /** Complaints contact printed on every offer letter. */
+  COMPLAINTS_EMAIL: z.email().default('complaints@lending.example'),
+  /** The platform's share of each insurance premium, in basis points of the premium. */
+  INSURANCE_COMMISSION_BPS: z.coerce.number().int().min(0).max(10_000).default(1_500),
+  /** How often the sweep looks for pre-approvals past their lapse time. */
+  EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */
   BOOTSTRAP_SANDBOX: bool.default(true),
   /** Grace period for in-flight requests on SIGTERM. */

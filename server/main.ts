@@ -2,12 +2,12 @@ import { ConfigError, loadConfig } from './config';
 import { startWebServer, type WebServer } from './app';
 import { createPlatform, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
-import { startHousekeeping } from './workers/housekeeping';
+import { startExpirySweep, startHousekeeping } from './workers/housekeeping';
 
 /** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
 let platform: Platform | undefined;
 let web: WebServer | undefined;
-let stopHousekeeping: (() => void) | undefined;
+let stopWorkers: Array<() => void> = [];
 let stopping = false;
 
 /** Drains whatever has started so far; safe to call at any point of start-up. */
@@ -16,7 +16,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   platform?.logger.info({ signal }, 'draining');
   try {
-    stopHousekeeping?.();
+    for (const stop of stopWorkers) stop();
     await web?.stop();
     await platform?.close();
     platform?.logger.info('stopped cleanly');
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   }
   if (stopping) return;
   web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
-  stopHousekeeping = startHousekeeping(platform);
+  stopWorkers = [startHousekeeping(platform), startExpirySweep(platform)];
   platform.logger.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
 }
 

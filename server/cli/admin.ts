@@ -7,10 +7,12 @@ import { AppError } from '../platform/domain/errors';
 import { isUuid } from '../platform/domain/ids';
 import { bootstrapSandbox } from '../platform/domain/bootstrap';
 import { createApiKey, revokeApiKey } from '../platform/domain/api-keys/api-key';
-import { TenantSettingsSchema, configureOrganisation, createOrganisation } from '../platform/domain/organisations/organisation';
+import { TenantSettingsSchema, configureOrganisation, createOrganisation, getOrganisation } from '../platform/domain/organisations/organisation';
 import { createProduct } from '../platform/domain/products/product';
 import { fundPool } from '../platform/domain/pools/pool';
 import { createProvider } from '../platform/domain/providers/provider';
+import { OperatorLoanInputSchema, createOperatorLoan } from '../platform/domain/loans/create-operator-loan';
+import { toLoan } from '../platform/domain/loans/loan';
 
 /**
  * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
@@ -28,6 +30,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
   product create --org ID --input FILE.json
   pool fund --org ID --pool CODE --amount-kobo N [--mode test|live]   (mode defaults to test)
   provider create --input FILE.json
+  loan create --org ID --mode test|live --input FILE.json
   bootstrap`;
 
 class UsageError extends Error {}
@@ -109,6 +112,19 @@ async function run(platform: Platform, command: string, options: Options): Promi
     }
     case 'provider create':
       return createProvider(db, readInput(options), now);
+    case 'loan create': {
+      const parsed = OperatorLoanInputSchema.safeParse(readInput(options));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new UsageError(`input ${issue.path.join('.')}: ${issue.message}`);
+      }
+      const scope = { organisationId: uuidOption(options, 'org'), mode: modeOption(options, 'mode') };
+      await getOrganisation(db, scope.organisationId);
+      const loan = await db.transaction().execute((trx) =>
+        createOperatorLoan({ db: trx, platform, now, scope, actor: 'operator' }, parsed.data),
+      );
+      return toLoan(loan);
+    }
     case 'bootstrap':
       return (await bootstrapSandbox(db, secrets, now)).result;
     default:

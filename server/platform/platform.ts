@@ -12,6 +12,9 @@ import { UsageMeter } from './domain/usage/usage-meter';
 import { ProductCatalogue } from './domain/products/product-catalogue';
 import { Authenticator } from './http/authenticate';
 import { RateLimits } from './http/rate-limit';
+import { SandboxAmlScreen, type AmlScreen } from '../integrations/aml';
+import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
+import { SandboxInsurer, type Insurer } from '../integrations/insurance';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
 export interface Platform {
@@ -25,6 +28,11 @@ export interface Platform {
   products: ProductCatalogue;
   authenticator: Authenticator;
   rateLimits: RateLimits;
+  aml: AmlScreen;
+  identity: IdentityVerifier;
+  insurer: Insurer;
+  /** Public origin for links the service hands out; set when the HTTP server knows its port. */
+  baseUrl: string;
   close(): Promise<void>;
 }
 
@@ -104,6 +112,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       },
       redis,
     ),
+    aml: new SandboxAmlScreen(),
+    identity: new SandboxIdentityVerifier(),
+    insurer: new SandboxInsurer(),
+    baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
       await usage.stop();
       redis?.disconnect();

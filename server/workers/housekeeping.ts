@@ -1,5 +1,6 @@
 import type { Platform } from '../platform/platform';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency';
+import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preapprovals';
 
 /**
  * Periodic clean-up that is safe to run in every process at once: deletes idempotency keys past
@@ -15,6 +16,30 @@ export function startHousekeeping(platform: Platform, intervalMs = 3_600_000): (
     }
   };
   const timer = setInterval(() => void run(), intervalMs);
+  timer.unref();
+  void run();
+  return () => clearInterval(timer);
+}
+
+/** Lapses unconsumed pre-approvals past `expiresAt` (emits `preapproval.expired`). Restartable. */
+export function startExpirySweep(platform: Platform): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      let moved: number;
+      do {
+        moved = await expirePreapprovals(platform.db, platform.clock.now());
+        if (moved > 0) platform.logger.info({ expired: moved }, 'pre-approvals expired');
+      } while (moved > 0);
+    } catch (error) {
+      platform.logger.warn({ err: error }, 'expiry sweep failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void run(), platform.config.EXPIRY_SWEEP_INTERVAL_MS);
   timer.unref();
   void run();
   return () => clearInterval(timer);

@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect, Db } from './database';
 import * as foundation from './migrations/0001-foundation';
 import * as preapprovals from './migrations/0002-preapprovals';
+import * as loans from './migrations/0003-loans';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -9,6 +10,7 @@ export interface ColumnTypes {
   bigint: 'bigint' | 'integer';
   timestamp: 'timestamptz' | 'text';
   json: 'jsonb' | 'text';
+  blob: 'bytea' | 'blob';
 }
 
 type MigrationModule = { up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> };
@@ -17,12 +19,13 @@ type MigrationModule = { up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> 
 const migrations: Record<string, MigrationModule> = {
   '0001-foundation': foundation,
   '0002-preapprovals': preapprovals,
+  '0003-loans': loans,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
   return dialect === 'postgres'
-    ? { bool: 'boolean', bigint: 'bigint', timestamp: 'timestamptz', json: 'jsonb' }
-    : { bool: 'integer', bigint: 'integer', timestamp: 'text', json: 'text' };
+    ? { bool: 'boolean', bigint: 'bigint', timestamp: 'timestamptz', json: 'jsonb', blob: 'bytea' }
+    : { bool: 'integer', bigint: 'integer', timestamp: 'text', json: 'text', blob: 'blob' };
 }
 
 /** Brings the schema to the latest version; safe to call from several processes at once. */

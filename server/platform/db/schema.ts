@@ -202,6 +202,149 @@ export interface PreapprovalsTable {
   updatedAt: string;
 }
 
+export interface LoansTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  borrowerId: string;
+  loanProductId: string;
+  preapprovalId: string | null;
+  status: string;
+  approvalMode: string;
+  kycTier: string;
+  settlementDestination: string;
+  capitalPoolCode: string;
+  currency: string;
+  tenorDays: number;
+  repaymentFrequency: string;
+  interestRateBps: number;
+  amountRequestedKobo: number;
+  principalKobo: number;
+  principalBalanceKobo: number;
+  amountPaidKobo: number;
+  outstandingKobo: number;
+  disbursedAmountKobo: number | null;
+  disbursedAt: string | null;
+  disbursementReference: string | null;
+  approvedAt: string | null;
+  approvalNotes: string | null;
+  rejectionReason: string | null;
+  termsAcceptedAt: string | null;
+  offerLetterIssuedAt: string | null;
+  pricingSnapshotId: string | null;
+  /** The current offer's reference; consent must name it. */
+  documentReference: string | null;
+  offerVersion: number;
+  activeMandateId: string | null;
+  hasActiveMandate: Bool;
+  applicationUrl: string | null;
+  clientReference: string | null;
+  metadata: Json;
+  cancelledBy: string | null;
+  cancellationReason: string | null;
+  cancelledAt: string | null;
+  declineReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PricingSnapshotsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  documentReference: string;
+  pricing: Json;
+  createdAt: string;
+}
+
+export interface LoanScheduleItemsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  installmentNumber: number;
+  dueDate: string;
+  principalKobo: number;
+  interestKobo: number;
+  feeKobo: number;
+  totalKobo: number;
+  amountPaidKobo: number;
+  paidAt: string | null;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface KycAttestationsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  borrowerId: string;
+  loanId: string | null;
+  attestedAt: string;
+  attestedByKey: string;
+  attestedChecks: Json;
+  schemaVersion: number;
+  amlScreenStatus: string;
+  amlScreenDetail: string | null;
+  amlScreenedAt: string | null;
+  sampledForAudit: Bool;
+  auditOutcome: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface KycSubmissionsTable {
+  id: string;
+  loanId: string;
+  bvnHash: string;
+  outcome: string;
+  documents: Json;
+  createdAt: string;
+}
+
+export interface LoanConsentsTable {
+  id: string;
+  loanId: string;
+  kind: 'accept' | 'decline';
+  signatureFullName: string;
+  signatureEmail: string | null;
+  ipAddress: string;
+  userAgent: string;
+  signedAt: string;
+  documentReference: string;
+  reason: string | null;
+  recordedBy: string;
+  createdAt: string;
+}
+
+export interface OfferLettersTable {
+  id: string;
+  loanId: string;
+  documentReference: string;
+  variant: 'offer' | 'signed';
+  pdf: Buffer;
+  createdAt: string;
+}
+
+export interface LoanInsurancePoliciesTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  provider: string;
+  status: string;
+  triggeredBy: string;
+  premiumBearer: string;
+  premiumKobo: number;
+  commissionKobo: number;
+  policyReference: string | null;
+  errorMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
@@ -216,4 +359,12 @@ export interface Database {
   events: EventsTable;
   platformState: PlatformStateTable;
   preapprovals: PreapprovalsTable;
+  loans: LoansTable;
+  pricingSnapshots: PricingSnapshotsTable;
+  loanScheduleItems: LoanScheduleItemsTable;
+  kycAttestations: KycAttestationsTable;
+  kycSubmissions: KycSubmissionsTable;
+  loanConsents: LoanConsentsTable;
+  offerLetters: OfferLettersTable;
+  loanInsurancePolicies: LoanInsurancePoliciesTable;
 }

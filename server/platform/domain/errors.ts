@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   ORGANISATION_DISABLED: 403,
   /** A tenant feature switch needed by the route is off. */
   FEATURE_DISABLED: 403,
+  /** A signed link is tampered with or expired; ask for a new one. */
+  LINK_INVALID: 403,
   /** A live key called a sandbox (`/v1/test/*`) route. */
   SANDBOX_ONLY: 403,
   /** Record does not exist or belongs to another tenant or mode. */
@@ -28,6 +30,28 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_CONFLICT: 409,
   /** A request with this idempotency key is still running. */
   IDEMPOTENCY_KEY_IN_USE: 409,
+  /** The loan is not in a state that allows this transition; re-read the loan. */
+  invalid_loan_state: 409,
+  /** The consent names an offer that is no longer the current one; show the borrower the current offer. */
+  stale_document_reference: 409,
+  /** The loan has been disbursed: it can no longer be cancelled. */
+  loan_already_disbursed: 400,
+  /** The route applies to another KYC tier (managed-tier KYC, delegated-tier attestation). */
+  wrong_kyc_tier: 400,
+  /** The loan's approval mode does not allow this approval path. */
+  approval_mode_mismatch: 409,
+  /** The pre-approval is not in a state that allows this (declined or expired). */
+  invalid_preapproval_state: 409,
+  /** The capital pool does not hold enough to disburse this loan; nothing was changed. */
+  insufficient_pool_funds: 409,
+  /** The pushed rate is above the tenant's cap (never clamped). */
+  interest_rate_bps_above_tenant_cap: 422,
+  /** The amount or tenor is outside the product's limits. */
+  outside_product_limits: 422,
+  /** The pre-approval cannot be priced (no tenor, no rate, declined or expired). */
+  preapproval_not_offerable: 422,
+  /** The product cannot be used here (wrong approval mode, inactive, or no capital pool). */
+  product_not_usable: 422,
   /** A record with this natural key (for example a product code) exists already. */
   ALREADY_EXISTS: 409,
   /** A balance would go below zero (the capital pool is never overdrawn). */

@@ -15,7 +15,25 @@ export type AccountKind =
   /** Partner capital available to lend, per pool code. Never negative. */
   | 'capital_pool'
   /** Where pool funding comes from (the partner's contributed capital). Contra account, negative. */
-  | 'capital_contributions';
+  | 'capital_contributions'
+  /** Principal the borrower owes on one loan (code: loan id). */
+  | 'loan_receivable'
+  /** Cash that left a pool and is held for a settlement destination until paid out. Never negative. */
+  | 'settlement_cash'
+  /** What the platform owes a borrower in their wallet (code: borrower id). Liability, negative. */
+  | 'borrower_wallet'
+  /** Disbursed funds owed to a borrower's bank account, awaiting payout (code: borrower id). */
+  | 'borrower_payable'
+  /** Owed to a merchant / provider (code: provider id or `unassigned`). */
+  | 'merchant_wallet'
+  /** Owed to the organisation (code: organisation id). */
+  | 'organisation_wallet'
+  /** Premiums owed to insurers (code: insurer name). */
+  | 'insurance_payable'
+  /** Borrower-borne premiums paid on the borrower's behalf, recovered through the loan's fees (code: loan id). */
+  | 'insurance_receivable'
+  /** The platform's own revenue, e.g. insurance commission (code: revenue line). */
+  | 'platform_revenue';
 
 export interface AccountRef {
   organisationId: string;
@@ -36,6 +54,15 @@ export interface LedgerAccount {
 const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   capital_pool: false,
   capital_contributions: true,
+  loan_receivable: false,
+  settlement_cash: false,
+  borrower_wallet: true,
+  borrower_payable: true,
+  merchant_wallet: true,
+  organisation_wallet: true,
+  insurance_payable: true,
+  insurance_receivable: false,
+  platform_revenue: true,
 };
 
 export async function findAccount(db: Executor, ref: AccountRef): Promise<LedgerAccount | undefined> {

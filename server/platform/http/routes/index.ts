@@ -1,6 +1,7 @@
 import type { RouteSpec } from '../route';
 import { catalogueRoutes } from './catalogue';
 import { preapprovalRoutes } from './preapprovals';
+import { loanRoutes } from './loans';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes];

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { getPreapproval, listPreapprovals } from '../../domain/preapprovals/preapproval';
 import { pushPreapproval } from '../../domain/preapprovals/push-preapproval';
+import { issuePreapprovalOffer } from '../../domain/preapprovals/issue-preapproval-offer';
+import { preapprovalFunnel } from '../../domain/loans/funnel';
+import { toLoan } from '../../domain/loans/loan';
+import { AppError } from '../../domain/errors';
+import { loanContext } from './loans';
+import { LoanSchema, PreapprovalFunnelSchema } from '../loan-schemas';
 import { defineRoute } from '../route';
 import {
   IdParams,
@@ -33,7 +39,8 @@ export const preapprovalRoutes = [
       'approved_amount_invalid',
       'interest_rate_invalid',
     ],
-    async handle({ db, auth, body, platform, now }) {
+    async handle(ctx) {
+      const { db, auth, body, platform, now } = ctx;
       const result = await pushPreapproval(db, {
         organisation: auth.organisation,
         mode: auth.mode,
@@ -45,6 +52,16 @@ export const preapprovalRoutes = [
         secrets: platform.secrets,
         now,
       });
+      if (result.created && auth.organisation.autoIssueOffers && result.ack.status === 'received') {
+        // Auto-issue checks everything before writing, so a refusal leaves the push recorded as `received`.
+        try {
+          await issuePreapprovalOffer(loanContext(ctx), { organisation: auth.organisation, preapprovalId: result.ack.preapprovalId });
+          return { status: 202, message: 'Pre-approval received; offer issued', data: { ...result.ack, status: 'offer_issued' } };
+        } catch (error) {
+          if (!(error instanceof AppError) || error.status >= 500) throw error;
+          platform.logger.info({ preapprovalId: result.ack.preapprovalId, error: error.code }, 'auto-issue refused; pre-approval stays received');
+        }
+      }
       return result.created
         ? { status: 202, message: 'Pre-approval received', data: result.ack }
         : { status: 200, message: 'Pre-approval already received for this assessment', data: result.ack };
@@ -67,6 +84,46 @@ export const preapprovalRoutes = [
     async handle({ db, auth, query }) {
       const preapprovals = await listPreapprovals(db, auth, { status: query.status, limit: query.limit });
       return { message: 'Pre-approvals retrieved', data: { preapprovals } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/preapprovals/funnel',
+    operationId: 'getPreapprovalFunnel',
+    tag: 'Pre-approvals',
+    summary: 'Pre-approval funnel',
+    description: 'Computed by one SQL aggregation over the credential mode\'s pre-approvals and their loans.',
+    access: 'preapproval',
+    response: { status: 200, description: 'The funnel.', data: PreapprovalFunnelSchema },
+    async handle({ db, auth }) {
+      return { message: 'Funnel retrieved', data: await preapprovalFunnel(db, auth) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/preapprovals/{id}/issue-offer',
+    operationId: 'issuePreapprovalOffer',
+    tag: 'Pre-approvals',
+    summary: 'Issue the offer for a pre-approval',
+    description:
+      'Creates the loan from the pushed economics (amount, rate, tenor, frequency) on a `partner_pushed` product (`productId`, or the tenant\'s default), ' +
+      'checks the rate against the tenant cap (422 `interest_rate_bps_above_tenant_cap`, never clamped) and the amount and tenor against the product ' +
+      '(422 `outside_product_limits`), records the pushed evidence as the Tier A attestation and screens it, freezes the pricing snapshot, builds the schedule, ' +
+      'issues the offer and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. A screen hit leaves the loan `under_review` with no offer. ' +
+      'Idempotent: once a loan exists it is returned. Declined or expired pre-approvals: 409 `invalid_preapproval_state`. ' +
+      'Sandbox: a borrower whose last name is `Sanctioned` screens as a hit.',
+    access: 'preapproval',
+    params: IdParams,
+    body: z.object({ productId: z.uuid().optional() }).strict(),
+    response: { status: 200, description: 'The loan.', data: LoanSchema },
+    errors: ['NOT_FOUND', 'INVALID_ID', 'invalid_preapproval_state', 'interest_rate_bps_above_tenant_cap', 'outside_product_limits', 'preapproval_not_offerable', 'product_not_usable'],
+    async handle(ctx) {
+      const { loan, created } = await issuePreapprovalOffer(loanContext(ctx), {
+        organisation: ctx.auth.organisation,
+        preapprovalId: ctx.params.id,
+        productId: ctx.body.productId,
+      });
+      return { message: created ? 'Offer issued' : 'Offer already issued', data: toLoan(loan) };
     },
   }),
   defineRoute({

@@ -1,0 +1,31 @@
+import type { Mode } from '../platform/db/schema';
+
+export type KycOutcome = 'verified' | 'failed' | 'pending';
+
+export interface KycCheckResult {
+  outcome: KycOutcome;
+  documents: Array<{ type: string; status: string }>;
+}
+
+/** Identity verification (BVN, NIN) run by the service for managed-tier loans. */
+export interface IdentityVerifier {
+  verify(request: { bvn: string; nin?: string; dateOfBirth?: string; mode: Mode; previousAttempts: number }): Promise<KycCheckResult>;
+}
+
+/**
+ * The sandbox verifier. Test mode: BVN 22222222222 verifies, 00000000000 fails, 11111111111 is
+ * pending on its first submission and verifies on the next; any other BVN verifies. Live mode
+ * never honours these values: with no live provider configured every check stays pending.
+ */
+export class SandboxIdentityVerifier implements IdentityVerifier {
+  async verify(request: { bvn: string; nin?: string; mode: Mode; previousAttempts: number }): Promise<KycCheckResult> {
+    const documents = (status: string) => [
+      { type: 'bvn', status },
+      ...(request.nin ? [{ type: 'nin', status }] : []),
+    ];
+    if (request.mode === 'live') return { outcome: 'pending', documents: documents('pending') };
+    if (request.bvn === '00000000000') return { outcome: 'failed', documents: documents('failed') };
+    if (request.bvn === '11111111111' && request.previousAttempts === 0) return { outcome: 'pending', documents: documents('pending') };
+    return { outcome: 'verified', documents: documents('verified') };
+  }
+}

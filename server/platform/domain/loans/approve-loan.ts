@@ -1,0 +1,83 @@
+import type { LoansTable } from '../../db/schema';
+import { AppError } from '../errors';
+import { attestAndScreen, emitAttested, type KycAttestation } from './attestation';
+import { issueLoanOffer } from './issue-loan-offer';
+import { getLoanRow, invalidState, transitionLoan } from './loan';
+import type { LoanContext } from './loan-context';
+import { FROM } from './transitions';
+
+export interface ApproveLoanOptions {
+  loanId: string;
+  notes?: string;
+  attestation?: { schemaVersion: number; attestedChecks: Record<string, unknown> };
+}
+
+export interface ApproveLoanResult {
+  approved: boolean;
+  loan: LoansTable;
+  attestation?: KycAttestation;
+}
+
+async function productOf(ctx: LoanContext, loan: LoansTable) {
+  return ctx.db.selectFrom('loanProducts').selectAll().where('id', '=', loan.loanProductId).executeTakeFirstOrThrow();
+}
+
+/**
+ * The tenant approves a loan of the `tenant` approval mode: freeze pricing, build the schedule,
+ * issue the offer. With an attestation (delegated tier only) the borrower is screened first; a
+ * hit parks the loan `under_review` for a human and nothing is approved.
+ */
+export async function approveLoan(ctx: LoanContext, options: ApproveLoanOptions): Promise<ApproveLoanResult> {
+  let loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+  if (loan.approvalMode !== 'tenant') {
+    throw new AppError('approval_mode_mismatch', `This loan's approval mode is ${loan.approvalMode}; only tenant-mode loans are approved through the API.`);
+  }
+  const from = loan.kycTier === 'managed' ? FROM.approveManaged : FROM.approveDelegated;
+  if (!(from as readonly string[]).includes(loan.status)) throw invalidState(loan.status, 'awaiting_acceptance');
+  if (options.attestation && loan.kycTier !== 'delegated') {
+    throw new AppError('wrong_kyc_tier', 'Attestations apply to delegated-tier (Tier A) loans only; this loan is managed-tier.');
+  }
+  const product = await productOf(ctx, loan);
+  const extra = { approvalNotes: options.notes ?? null };
+  if (!options.attestation) return { approved: true, loan: await issueLoanOffer(ctx, loan, product, from, extra) };
+
+  const attestation = await attestAndScreen(ctx, loan, options.attestation);
+  if (attestation.amlScreenStatus === 'hit') {
+    loan = await transitionLoan(ctx.db, loan, from, { status: 'under_review', approvalNotes: options.notes ?? null }, ctx.now);
+    await emitAttested(ctx, loan, attestation);
+    return { approved: false, loan, attestation };
+  }
+  loan = await transitionLoan(ctx.db, loan, from, { status: 'attested' }, ctx.now);
+  await emitAttested(ctx, loan, attestation);
+  return { approved: true, loan: await issueLoanOffer(ctx, loan, product, ['attested'], extra), attestation };
+}
+
+/** The lender says no before the borrower has accepted. Rejecting a rejected loan changes nothing. */
+export async function rejectLoan(ctx: LoanContext, options: { loanId: string; reason?: string; notes?: string }): Promise<LoansTable> {
+  const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+  if (loan.status === 'rejected') return loan;
+  return transitionLoan(
+    ctx.db,
+    loan,
+    FROM.reject,
+    { status: 'rejected', rejectionReason: options.reason ?? null, approvalNotes: options.notes ?? loan.approvalNotes },
+    ctx.now,
+  );
+}
+
+/** A separate Tier A attestation: clear moves the loan to `attested`, a hit to `under_review`. */
+export async function attestLoan(
+  ctx: LoanContext,
+  options: { loanId: string; attestedChecks: Record<string, unknown>; schemaVersion: number },
+): Promise<KycAttestation> {
+  const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+  if (loan.kycTier !== 'delegated') {
+    throw new AppError('wrong_kyc_tier', 'Attestations apply to delegated-tier (Tier A) loans only; submit KYC for managed-tier loans.');
+  }
+  if (!(FROM.attest as readonly string[]).includes(loan.status)) throw invalidState(loan.status, 'attested');
+  const attestation = await attestAndScreen(ctx, loan, options);
+  const next = attestation.amlScreenStatus === 'hit' ? 'under_review' : 'attested';
+  const moved = await transitionLoan(ctx.db, loan, FROM.attest, { status: next }, ctx.now);
+  await emitAttested(ctx, moved, attestation);
+  return attestation;
+}

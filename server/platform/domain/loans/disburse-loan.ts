@@ -1,0 +1,92 @@
+import type { LoansTable } from '../../db/schema';
+import { AppError } from '../errors';
+import { ensureAccount, postTransaction, type AccountKind } from '../ledger/ledger';
+import { getLoanRow, transitionLoan } from './loan';
+import type { LoanContext } from './loan-context';
+import { emitLoanEvent } from './loan-events';
+import { insureLoan } from './insurance';
+import { loadSnapshot, writeSchedule } from './pricing-snapshot';
+import { FROM } from './transitions';
+
+/** Where disbursed money is owed, by settlement destination. */
+async function destinationAccount(ctx: LoanContext, loan: LoansTable) {
+  const owner = { organisationId: loan.organisationId, mode: loan.mode };
+  let kind: AccountKind;
+  let code: string;
+  switch (loan.settlementDestination) {
+    case 'borrower_wallet':
+      [kind, code] = ['borrower_wallet', loan.borrowerId];
+      break;
+    case 'merchant_wallet': {
+      const provider = loan.preapprovalId
+        ? await ctx.db.selectFrom('preapprovals').select('providerOrgId').where('id', '=', loan.preapprovalId).executeTakeFirst()
+        : undefined;
+      [kind, code] = ['merchant_wallet', provider?.providerOrgId ?? 'unassigned'];
+      break;
+    }
+    case 'tenant_wallet':
+      [kind, code] = ['organisation_wallet', loan.organisationId];
+      break;
+    default:
+      [kind, code] = ['borrower_payable', loan.borrowerId];
+  }
+  return ensureAccount(ctx.db, { ...owner, kind, code }, ctx.now);
+}
+
+/**
+ * Releases the principal from the product's capital pool, in the same transaction that marks the
+ * loan disbursed: the pool debit is guarded in its UPDATE, so an insufficient pool refuses the
+ * whole disbursement (409, nothing changed), also under concurrent disbursements. The schedule is
+ * rebuilt from today, automatic-insurance products are insured, and the loan becomes `active`.
+ */
+export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<LoansTable> {
+  const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
+  const at = ctx.now.toISOString();
+  const reference = `DSB-${loan.id}`;
+  const disbursed = await transitionLoan(
+    ctx.db,
+    loan,
+    FROM.disburse,
+    { status: 'active', disbursedAt: at, disbursedAmountKobo: loan.principalKobo, disbursementReference: reference },
+    ctx.now,
+  );
+  const owner = { organisationId: loan.organisationId, mode: loan.mode };
+  const pool = await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now);
+  const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
+  const cash = await ensureAccount(ctx.db, { ...owner, kind: 'settlement_cash', code: loan.settlementDestination }, ctx.now);
+  const destination = await destinationAccount(ctx, loan);
+  try {
+    await postTransaction(ctx.db, {
+      ...owner,
+      reference,
+      kind: 'disbursement',
+      description: `loan ${loan.id} disbursed to ${loan.settlementDestination}`,
+      postings: [
+        { accountId: pool.id, amountKobo: -loan.principalKobo },
+        { accountId: cash.id, amountKobo: loan.principalKobo },
+        { accountId: receivable.id, amountKobo: loan.principalKobo },
+        { accountId: destination.id, amountKobo: -loan.principalKobo },
+      ],
+      now: ctx.now,
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS') {
+      throw new AppError('insufficient_pool_funds', `Capital pool ${loan.capitalPoolCode} does not hold ${loan.principalKobo} kobo; nothing was disbursed.`);
+    }
+    throw error;
+  }
+  const snapshot = await loadSnapshot(ctx.db, loan.pricingSnapshotId!);
+  await writeSchedule(ctx, disbursed, snapshot, ctx.now);
+  if (loan.preapprovalId) {
+    await ctx.db.updateTable('preapprovals').set({ status: 'disbursed', updatedAt: at }).where('id', '=', loan.preapprovalId).execute();
+  }
+  const policy = snapshot.terms.insuranceMode === 'automatic' && snapshot.priced.insurancePremiumKobo > 0 ? await insureLoan(ctx, disbursed, 'automatic') : undefined;
+  await emitLoanEvent(ctx, 'loan.disbursed', disbursed, {
+    disbursedAmountKobo: disbursed.disbursedAmountKobo,
+    disbursedAt: at,
+    disbursementReference: reference,
+    settlementDestination: disbursed.settlementDestination,
+    insurancePolicyId: policy?.id ?? null,
+  });
+  return disbursed;
+}

@@ -1,0 +1,41 @@
+import type { LoanProductsTable, LoansTable } from '../../db/schema';
+import type { LoanContext } from './loan-context';
+import { emitOfferIssued } from './loan-events';
+import { transitionLoan, type LoanStatus } from './loan';
+import { freezeSnapshot, termsOf, writeSchedule } from './pricing-snapshot';
+
+/**
+ * Freezes the pricing, builds the schedule (dates from today until disbursement rebuilds them),
+ * makes the offer current and announces it: the common end of approve and issue-offer.
+ */
+export async function issueLoanOffer(
+  ctx: LoanContext,
+  loan: LoansTable,
+  product: LoanProductsTable,
+  from: readonly LoanStatus[],
+  extra: Partial<LoansTable> = {},
+): Promise<LoansTable> {
+  const version = loan.offerVersion + 1;
+  const snapshot = await freezeSnapshot(ctx, loan, termsOf(product), version);
+  await writeSchedule(ctx, loan, snapshot, ctx.now);
+  const at = ctx.now.toISOString();
+  const offered = await transitionLoan(
+    ctx.db,
+    loan,
+    from,
+    {
+      ...extra,
+      status: 'awaiting_acceptance',
+      pricingSnapshotId: snapshot.id,
+      documentReference: snapshot.documentReference,
+      offerVersion: version,
+      offerLetterIssuedAt: at,
+      approvedAt: at,
+      principalBalanceKobo: loan.principalKobo,
+      outstandingKobo: snapshot.priced.totalRepayableKobo,
+    },
+    ctx.now,
+  );
+  await emitOfferIssued(ctx, offered);
+  return offered;
+}

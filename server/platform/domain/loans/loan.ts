@@ -1,0 +1,164 @@
+import type { Executor } from '../../db/database';
+import { fromJson } from '../../db/database';
+import type { LoansTable, Mode } from '../../db/schema';
+import { AppError, notFound } from '../errors';
+
+export const LOAN_STATUSES = [
+  'pending',
+  'kyc_required',
+  'kyc_pending',
+  'kyc_completed',
+  'attested',
+  'under_review',
+  'approved',
+  'rejected',
+  'awaiting_acceptance',
+  'terms_accepted',
+  'terms_declined',
+  'disbursed',
+  'active',
+  'completed',
+  'defaulted',
+  'cancelled',
+] as const;
+export type LoanStatus = (typeof LOAN_STATUSES)[number];
+
+export type Scope = { organisationId: string; mode: Mode };
+
+/** The public Loan resource, built field by field; internal columns stay inside. */
+export interface Loan {
+  id: string;
+  organisationId: string;
+  borrowerId: string;
+  loanProductId: string;
+  status: LoanStatus;
+  approvalMode: string;
+  kycTier: string;
+  settlementDestination: string;
+  currency: string;
+  tenorDays: number;
+  repaymentFrequency: string;
+  interestRateBps: number;
+  amountRequestedKobo: number;
+  principalKobo: number;
+  principalBalanceKobo: number;
+  amountPaidKobo: number;
+  outstandingKobo: number;
+  disbursedAmountKobo: number | null;
+  disbursedAt: string | null;
+  disbursementReference: string | null;
+  approvedAt: string | null;
+  approvalNotes: string | null;
+  rejectionReason: string | null;
+  termsAcceptedAt: string | null;
+  offerLetterIssuedAt: string | null;
+  pricingSnapshotId: string | null;
+  documentReference: string | null;
+  activeMandateId: string | null;
+  hasActiveMandate: boolean;
+  applicationUrl: string | null;
+  clientReference: string | null;
+  metadata: Record<string, unknown> | null;
+  cancelledBy: string | null;
+  cancellationReason: string | null;
+  preapprovalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toLoan(row: LoansTable): Loan {
+  return {
+    id: row.id,
+    organisationId: row.organisationId,
+    borrowerId: row.borrowerId,
+    loanProductId: row.loanProductId,
+    status: row.status as LoanStatus,
+    approvalMode: row.approvalMode,
+    kycTier: row.kycTier,
+    settlementDestination: row.settlementDestination,
+    currency: row.currency,
+    tenorDays: row.tenorDays,
+    repaymentFrequency: row.repaymentFrequency,
+    interestRateBps: row.interestRateBps,
+    amountRequestedKobo: row.amountRequestedKobo,
+    principalKobo: row.principalKobo,
+    principalBalanceKobo: row.principalBalanceKobo,
+    amountPaidKobo: row.amountPaidKobo,
+    outstandingKobo: row.outstandingKobo,
+    disbursedAmountKobo: row.disbursedAmountKobo,
+    disbursedAt: row.disbursedAt,
+    disbursementReference: row.disbursementReference,
+    approvedAt: row.approvedAt,
+    approvalNotes: row.approvalNotes,
+    rejectionReason: row.rejectionReason,
+    termsAcceptedAt: row.termsAcceptedAt,
+    offerLetterIssuedAt: row.offerLetterIssuedAt,
+    pricingSnapshotId: row.pricingSnapshotId,
+    documentReference: row.documentReference,
+    activeMandateId: row.activeMandateId,
+    hasActiveMandate: Boolean(row.hasActiveMandate),
+    applicationUrl: row.applicationUrl,
+    clientReference: row.clientReference,
+    metadata: fromJson<Record<string, unknown>>(row.metadata),
+    cancelledBy: row.cancelledBy,
+    cancellationReason: row.cancellationReason,
+    preapprovalId: row.preapprovalId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function findLoanRow(db: Executor, scope: Scope, id: string): Promise<LoansTable | undefined> {
+  return db
+    .selectFrom('loans')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organisationId', '=', scope.organisationId)
+    .where('mode', '=', scope.mode)
+    .executeTakeFirst();
+}
+
+export async function getLoanRow(db: Executor, scope: Scope, id: string): Promise<LoansTable> {
+  const row = await findLoanRow(db, scope, id);
+  if (!row) throw notFound('loan');
+  return row;
+}
+
+export async function getLoan(db: Executor, scope: Scope, id: string): Promise<Loan> {
+  return toLoan(await getLoanRow(db, scope, id));
+}
+
+export async function listLoans(db: Executor, scope: Scope, options: { status?: LoanStatus; limit: number }): Promise<Loan[]> {
+  let query = db.selectFrom('loans').selectAll().where('organisationId', '=', scope.organisationId).where('mode', '=', scope.mode);
+  if (options.status) query = query.where('status', '=', options.status);
+  const rows = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  return rows.map(toLoan);
+}
+
+/**
+ * Moves a loan from one of `from` to a new status with other column changes, as one conditional
+ * UPDATE: if another request moved the loan first, nothing is written and the caller gets 409.
+ * This is the only way loan status changes, so concurrent transitions cannot both win.
+ */
+export async function transitionLoan(
+  db: Executor,
+  loan: LoansTable,
+  from: readonly LoanStatus[],
+  changes: Partial<LoansTable> & { status: LoanStatus },
+  now: Date,
+): Promise<LoansTable> {
+  if (!from.includes(loan.status as LoanStatus)) throw invalidState(loan.status, changes.status);
+  const updatedAt = now.toISOString();
+  const result = await db
+    .updateTable('loans')
+    .set({ ...changes, updatedAt })
+    .where('id', '=', loan.id)
+    .where('status', '=', loan.status)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw invalidState('changed concurrently', changes.status);
+  return { ...loan, ...changes, updatedAt };
+}
+
+export function invalidState(current: string, target: string): AppError {
+  return new AppError('invalid_loan_state', `The loan is ${current}; it cannot move to ${target}. Re-read the loan.`);
+}

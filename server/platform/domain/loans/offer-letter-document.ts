@@ -1,0 +1,96 @@
+import type { Executor } from '../../db/database';
+import type { LoansTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/database';
+import { newId } from '../ids';
+import { renderOfferLetter, type OfferLetterData } from '../offer-letter/render-offer-letter';
+import { dueDates } from '../pricing/schedule-dates';
+import { loadSnapshot } from './pricing-snapshot';
+
+export interface LetterSettings {
+  coolingOffDays: number;
+  complaintsEmail: string;
+}
+
+/**
+ * The offer letter is a pure function of the frozen snapshot (and, once accepted, the consent),
+ * so it is rendered on first request and kept: the `offer` variant at approval, the `signed`
+ * variant after acceptance, each stored once per document reference.
+ */
+export async function offerLetterPdf(db: Executor, loan: LoansTable, documentReference: string, settings: LetterSettings): Promise<Buffer | undefined> {
+  const snapshotRow = await db
+    .selectFrom('pricingSnapshots')
+    .select('id')
+    .where('loanId', '=', loan.id)
+    .where('documentReference', '=', documentReference)
+    .executeTakeFirst();
+  if (!snapshotRow) return undefined;
+  const consent = await db
+    .selectFrom('loanConsents')
+    .selectAll()
+    .where('loanId', '=', loan.id)
+    .where('kind', '=', 'accept')
+    .where('documentReference', '=', documentReference)
+    .executeTakeFirst();
+  const variant = consent ? 'signed' : 'offer';
+  const stored = await db
+    .selectFrom('offerLetters')
+    .select('pdf')
+    .where('loanId', '=', loan.id)
+    .where('documentReference', '=', documentReference)
+    .where('variant', '=', variant)
+    .executeTakeFirst();
+  if (stored) return Buffer.from(stored.pdf);
+
+  const snapshot = await loadSnapshot(db, snapshotRow.id);
+  const borrower = await db.selectFrom('borrowers').select(['firstName', 'lastName', 'phone', 'email']).where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
+  const lender = await db.selectFrom('organisations').select('name').where('id', '=', loan.organisationId).executeTakeFirstOrThrow();
+  const dates = dueDates(new Date(snapshot.createdAt), snapshot.priced.instalments);
+  const data: OfferLetterData = {
+    documentReference,
+    issuedAt: snapshot.createdAt,
+    lender: { name: lender.name, complaintsEmail: settings.complaintsEmail },
+    borrower,
+    loan: {
+      id: loan.id,
+      currency: loan.currency,
+      principalKobo: snapshot.priced.input.principalKobo,
+      tenorDays: snapshot.priced.input.tenorDays,
+      repaymentFrequency: snapshot.priced.input.repaymentFrequency ?? 'monthly',
+      interestModel: snapshot.terms.interestModel,
+      annualRateBps: snapshot.priced.input.annualRateBps,
+    },
+    costs: {
+      processingFeeKobo: snapshot.priced.processingFeeKobo,
+      insurancePremiumKobo: snapshot.priced.borrowerInsurancePremiumKobo,
+      lateFeeBps: snapshot.terms.lateFeeBps,
+      totalInterestKobo: snapshot.priced.totalInterestKobo,
+      totalFeesKobo: snapshot.priced.totalFeesKobo,
+      costOfCreditKobo: snapshot.priced.costOfCreditKobo,
+      totalRepayableKobo: snapshot.priced.totalRepayableKobo,
+      aprBps: snapshot.priced.aprBps,
+    },
+    schedule: snapshot.priced.instalments.map((row, i) => ({ ...row, dueDate: dates[i]! })),
+    coolingOffDays: settings.coolingOffDays,
+    signature: consent
+      ? {
+          signatureFullName: consent.signatureFullName,
+          signatureEmail: consent.signatureEmail,
+          signedAt: consent.signedAt,
+          ipAddress: consent.ipAddress,
+          userAgent: consent.userAgent,
+          documentReference: consent.documentReference,
+        }
+      : undefined,
+  };
+  const pdf = await renderOfferLetter(data);
+  try {
+    await db
+      .insertInto('offerLetters')
+      .values({ id: newId(), loanId: loan.id, documentReference, variant, pdf, createdAt: new Date().toISOString() })
+      .onConflict((oc) => oc.columns(['loanId', 'documentReference', 'variant']).doNothing())
+      .execute();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  return pdf;
+}

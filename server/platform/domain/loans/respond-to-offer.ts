@@ -1,0 +1,99 @@
+import type { LoansTable } from '../../db/schema';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { getLoanRow, transitionLoan } from './loan';
+import type { LoanContext } from './loan-context';
+import { emitLoanEvent } from './loan-events';
+import { FROM } from './transitions';
+
+/** Evidence of the borrower's signature, as the partner's surface (or our checkout) observed it. */
+export interface BorrowerConsent {
+  signatureFullName: string;
+  ipAddress: string;
+  userAgent: string;
+  signedAt: string;
+  documentReference: string;
+  signatureEmail?: string | null;
+}
+
+async function recordConsent(ctx: LoanContext, loan: LoansTable, kind: 'accept' | 'decline', consent: BorrowerConsent, reason: string | null) {
+  await ctx.db
+    .insertInto('loanConsents')
+    .values({
+      id: newId(),
+      loanId: loan.id,
+      kind,
+      signatureFullName: consent.signatureFullName,
+      signatureEmail: consent.signatureEmail ?? null,
+      ipAddress: consent.ipAddress,
+      userAgent: consent.userAgent,
+      signedAt: consent.signedAt,
+      documentReference: consent.documentReference,
+      reason,
+      recordedBy: ctx.actor,
+      createdAt: ctx.now.toISOString(),
+    })
+    .execute();
+}
+
+function checkReference(loan: LoansTable, consent: BorrowerConsent): void {
+  if (consent.documentReference !== loan.documentReference) {
+    throw new AppError(
+      'stale_document_reference',
+      'consent.documentReference does not name the current offer; show the borrower the current offer letter and ask again.',
+    );
+  }
+}
+
+async function setPreapprovalStatus(ctx: LoanContext, loan: LoansTable, status: string): Promise<void> {
+  if (!loan.preapprovalId) return;
+  await ctx.db.updateTable('preapprovals').set({ status, updatedAt: ctx.now.toISOString() }).where('id', '=', loan.preapprovalId).execute();
+}
+
+/** The borrower accepts the current offer. Accepting it again with the same reference changes nothing. */
+export async function acceptTerms(ctx: LoanContext, loanId: string, consent: BorrowerConsent): Promise<LoansTable> {
+  const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
+  if (loan.status === 'terms_accepted' && consent.documentReference === loan.documentReference) return loan;
+  if (loan.status === 'awaiting_acceptance') checkReference(loan, consent);
+  const accepted = await transitionLoan(ctx.db, loan, FROM.respondToOffer, { status: 'terms_accepted', termsAcceptedAt: ctx.now.toISOString() }, ctx.now);
+  await recordConsent(ctx, accepted, 'accept', consent, null);
+  await setPreapprovalStatus(ctx, accepted, 'accepted');
+  await emitLoanEvent(ctx, 'loan.offer.accepted', accepted, { documentReference: consent.documentReference, termsAcceptedAt: accepted.termsAcceptedAt });
+  return accepted;
+}
+
+/** The borrower declines the offer: terminal. Declining again changes nothing. */
+export async function declineTerms(ctx: LoanContext, loanId: string, consent: BorrowerConsent, reason: string | null): Promise<LoansTable> {
+  const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
+  if (loan.status === 'terms_declined') return loan;
+  if (loan.status === 'awaiting_acceptance') checkReference(loan, consent);
+  const declined = await transitionLoan(ctx.db, loan, FROM.respondToOffer, { status: 'terms_declined', declineReason: reason }, ctx.now);
+  await recordConsent(ctx, declined, 'decline', consent, reason);
+  await setPreapprovalStatus(ctx, declined, 'declined');
+  await emitLoanEvent(ctx, 'loan.offer.declined', declined, { documentReference: consent.documentReference, reason });
+  return declined;
+}
+
+/**
+ * Either side calls the loan off before disbursement. Cancelling a cancelled loan changes nothing;
+ * once money has moved it is refused with 400.
+ */
+export async function cancelLoan(
+  ctx: LoanContext,
+  options: { loanId: string; reason: string | null; cancelledBy: 'tenant' | 'borrower' | 'admin' },
+): Promise<LoansTable> {
+  const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+  if (loan.status === 'cancelled') return loan;
+  if (['disbursed', 'active', 'completed', 'defaulted'].includes(loan.status)) {
+    throw new AppError('loan_already_disbursed', 'The loan has been disbursed and can no longer be cancelled; it can only be repaid.');
+  }
+  const cancelled = await transitionLoan(
+    ctx.db,
+    loan,
+    FROM.cancel,
+    { status: 'cancelled', cancelledBy: options.cancelledBy, cancellationReason: options.reason, cancelledAt: ctx.now.toISOString() },
+    ctx.now,
+  );
+  await emitLoanEvent(ctx, 'loan.cancelled', cancelled, { cancelledBy: options.cancelledBy, reason: options.reason });
+  return cancelled;
+}

@@ -1,0 +1,173 @@
+import {
+  formatBpsPercent,
+  formatDateTimeWat,
+  formatDueDate,
+  formatKoboAmount,
+  formatLongDate,
+  formatNairaPdf,
+  formatRepaymentFrequency,
+  instantOf,
+  plural,
+} from './format-offer-letter';
+import { facts, factsHeight, heading, paragraph, renderLetterPdf, table, title, type Column, type FactRows, type Pdf } from './letter-pdf';
+
+export { formatNaira, formatNairaPdf } from './format-offer-letter';
+
+/** Everything a loan offer letter shows. Amounts are integer kobo, rates integer basis points. */
+export interface OfferLetterData {
+  /** Identifies this offer; printed on every page. */
+  documentReference: string;
+  /** ISO date-time; also the PDF's CreationDate, which keeps the bytes reproducible. */
+  issuedAt: string;
+  lender: { name: string; complaintsEmail: string; complaintsPhone?: string };
+  borrower: { firstName: string; lastName: string; phone: string; email?: string | null };
+  loan: {
+    id: string;
+    /** 'NGN'; the only currency the letter can show, since amounts are in kobo. */
+    currency: string;
+    principalKobo: number;
+    tenorDays: number;
+    /** daily | weekly | biweekly | monthly */
+    repaymentFrequency: string;
+    interestModel: 'flat' | 'reducing_balance';
+    annualRateBps: number;
+  };
+  costs: {
+    processingFeeKobo: number;
+    /** Borrower-borne premium (0 if none). */
+    insurancePremiumKobo: number;
+    /** Charged on an instalment left unpaid on its due date, as a share of the unpaid amount. */
+    lateFeeBps: number;
+    totalInterestKobo: number;
+    totalFeesKobo: number;
+    costOfCreditKobo: number;
+    totalRepayableKobo: number;
+    /** Effective annual rate, basis points. */
+    aprBps: number;
+  };
+  schedule: Array<{ installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; totalKobo: number }>;
+  coolingOffDays: number;
+  /** Present when the letter is re-rendered after acceptance. */
+  signature?: {
+    signatureFullName: string;
+    signatureEmail?: string | null;
+    signedAt: string;
+    ipAddress: string;
+    userAgent: string;
+    documentReference: string;
+  };
+}
+
+type Instalment = OfferLetterData['schedule'][number];
+
+export const OFFER_LETTER_TITLE = 'Loan offer and key facts statement';
+/** The order every repayment is applied in; the ledger's allocation must match this sentence. */
+export const ALLOCATION_ORDER = 'fees, then interest, then principal, oldest instalment first';
+
+const INTEREST_METHODS: Record<OfferLetterData['loan']['interestModel'], string> = {
+  flat: 'Flat: interest is charged on the full principal for the whole tenor, even as you repay',
+  reducing_balance: 'Reducing balance: interest is charged only on the principal you still owe',
+};
+
+const SCHEDULE_COLUMNS: ReadonlyArray<Column<Instalment>> = [
+  { header: 'No.', width: 35, align: 'right', cell: (row) => String(row.installmentNumber) },
+  { header: 'Due date', width: 85, align: 'left', cell: (row) => formatDueDate(row.dueDate) },
+  { header: 'Principal (NGN)', width: 95, align: 'right', cell: (row) => formatKoboAmount(row.principalKobo) },
+  { header: 'Interest (NGN)', width: 95, align: 'right', cell: (row) => formatKoboAmount(row.interestKobo) },
+  { header: 'Fees (NGN)', width: 80, align: 'right', cell: (row) => formatKoboAmount(row.feeKobo) },
+  { header: 'Total (NGN)', width: 105, align: 'right', cell: (row) => formatKoboAmount(row.totalKobo) },
+];
+
+/**
+ * Renders the offer as a PDF key facts statement: the figures first, then the borrower's rights,
+ * the acceptance record (or a line saying it is not yet accepted) and the full repayment schedule.
+ */
+export async function renderOfferLetter(data: OfferLetterData): Promise<Buffer> {
+  if (data.loan.currency !== 'NGN') throw new RangeError(`offer letters show NGN amounts only, got ${data.loan.currency}`);
+  const createdAt = instantOf(data.issuedAt, 'issuedAt');
+  const options = {
+    title: OFFER_LETTER_TITLE,
+    author: data.lender.name,
+    subject: `Offer ${data.documentReference}`,
+    createdAt,
+    footer: (page: number, pages: number) =>
+      `${data.lender.name}  |  Document reference ${data.documentReference}  |  Page ${page} of ${pages}`,
+  };
+  return renderLetterPdf(options, (doc) => drawOfferLetter(doc, data));
+}
+
+function drawOfferLetter(doc: Pdf, data: OfferLetterData): void {
+  const { lender, borrower, loan, costs } = data;
+  title(doc, OFFER_LETTER_TITLE, [
+    `Document reference: ${data.documentReference}`,
+    `Issued: ${formatLongDate(data.issuedAt)}`,
+  ]);
+
+  facts(doc, [
+    ['Lender', lender.name],
+    ['Borrower', `${borrower.firstName} ${borrower.lastName}`],
+    ['Borrower phone', borrower.phone],
+    ...(borrower.email ? [['Borrower e-mail', borrower.email] as const] : []),
+    ['Loan reference', loan.id],
+  ]);
+
+  heading(doc, 'Key facts');
+  facts(doc, [
+    ['Amount borrowed (principal)', formatNairaPdf(loan.principalKobo)],
+    ['Tenor', plural(loan.tenorDays, 'day')],
+    ['Repayment frequency', `${formatRepaymentFrequency(loan.repaymentFrequency)} (${plural(data.schedule.length, 'instalment')})`],
+    ['Interest rate', `${formatBpsPercent(loan.annualRateBps)} per year`],
+    ['Interest method', INTEREST_METHODS[loan.interestModel]],
+    ['Annual percentage rate (APR)', `${formatBpsPercent(costs.aprBps)} per year, the yearly cost of the loan including interest and fees`],
+  ]);
+
+  heading(doc, 'Costs');
+  facts(doc, [
+    ['Processing fee', formatNairaPdf(costs.processingFeeKobo)],
+    ['Insurance premium', costs.insurancePremiumKobo > 0 ? formatNairaPdf(costs.insurancePremiumKobo) : `${formatNairaPdf(0)} (none)`],
+    ['Late fee', `${formatBpsPercent(costs.lateFeeBps)} of the unpaid instalment, charged if an instalment is not paid in full by its due date`],
+    ['Total interest', formatNairaPdf(costs.totalInterestKobo)],
+    ['Total fees', formatNairaPdf(costs.totalFeesKobo)],
+    ['Total cost of credit', `${formatNairaPdf(costs.costOfCreditKobo)} (interest and fees)`],
+    ['Total amount repayable', formatNairaPdf(costs.totalRepayableKobo)],
+  ]);
+
+  heading(doc, 'How your repayments are applied');
+  paragraph(doc, `Every payment you make is applied to ${ALLOCATION_ORDER}.`);
+
+  heading(doc, 'Your right to cancel');
+  paragraph(
+    doc,
+    `You can cancel this loan within ${plural(data.coolingOffDays, 'day')} of receiving the money. ` +
+      `To cancel, tell us and repay the principal of ${formatNairaPdf(loan.principalKobo)}. ` +
+      'If you cancel within this time you pay no interest and no fees.',
+  );
+
+  heading(doc, 'Complaints');
+  const phone = lender.complaintsPhone ? ` or call ${lender.complaintsPhone}` : '';
+  paragraph(doc, `If you are unhappy with this loan or our service, e-mail ${lender.complaintsEmail}${phone}. Quote the document reference ${data.documentReference}.`);
+
+  drawAcceptance(doc, data.signature);
+
+  heading(doc, 'Repayment schedule');
+  table(doc, SCHEDULE_COLUMNS, data.schedule, 'Repayment schedule (continued)');
+}
+
+/** The acceptance record is kept on one page, so the evidence of signing reads as one block. */
+function drawAcceptance(doc: Pdf, signature: OfferLetterData['signature']): void {
+  if (!signature) {
+    heading(doc, 'Acceptance');
+    paragraph(doc, 'This offer has not yet been accepted.');
+    return;
+  }
+  const record: FactRows = [
+    ['Signed at', `${formatDateTimeWat(signature.signedAt)} (${signature.signedAt})`],
+    ...(signature.signatureEmail ? [['E-mail', signature.signatureEmail] as const] : []),
+    ['IP address', signature.ipAddress],
+    ['User agent', signature.userAgent],
+    ['Document reference', signature.documentReference],
+  ];
+  heading(doc, 'Acceptance', 20 + factsHeight(doc, record));
+  paragraph(doc, `Accepted electronically by ${signature.signatureFullName}`, { bold: true });
+  facts(doc, record);
+}

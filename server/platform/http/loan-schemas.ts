@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { LOAN_STATUSES } from '../domain/loans/loan';
+import { KoboAmount, Timestamp, Uuid } from './schemas';
+
+export const LoanStatusSchema = z.enum(LOAN_STATUSES).meta({
+  id: 'LoanStatus',
+  description:
+    'pending → (attested | kyc_required → kyc_completed) → awaiting_acceptance → terms_accepted → active (after disbursement) → completed | defaulted. ' +
+    'Side exits: under_review (AML hit, needs a human), rejected, terms_declined, cancelled (before disbursement). ' +
+    '`approved` and `disbursed` are not resting states here: approval issues the offer at once, disbursement makes the loan `active`.',
+});
+
+export const LoanSchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    borrowerId: Uuid,
+    loanProductId: Uuid,
+    status: LoanStatusSchema,
+    approvalMode: z.enum(['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed']),
+    kycTier: z.enum(['delegated', 'managed']),
+    settlementDestination: z.enum(['borrower_wallet', 'borrower_bank_account', 'merchant_wallet', 'tenant_wallet']),
+    currency: z.string(),
+    tenorDays: z.number().int(),
+    repaymentFrequency: z.enum(['daily', 'weekly', 'biweekly', 'monthly']).meta({ description: 'Addition: the instalment frequency priced.' }),
+    interestRateBps: z.number().int().meta({ description: 'Addition: the annual nominal rate this loan is priced at (pushed or product rate).' }),
+    amountRequestedKobo: KoboAmount,
+    principalKobo: KoboAmount.meta({ description: 'Approved principal; equals requested unless re-priced.' }),
+    principalBalanceKobo: KoboAmount,
+    amountPaidKobo: KoboAmount,
+    outstandingKobo: KoboAmount.meta({ description: 'Principal + cost of credit (interest and borrower-borne fees, late fees once charged) − paid. Before an offer: the principal.' }),
+    disbursedAmountKobo: KoboAmount.nullable(),
+    disbursedAt: Timestamp.nullable(),
+    disbursementReference: z.string().nullable(),
+    approvedAt: Timestamp.nullable(),
+    approvalNotes: z.string().nullable(),
+    rejectionReason: z.string().nullable(),
+    termsAcceptedAt: Timestamp.nullable(),
+    offerLetterIssuedAt: Timestamp.nullable(),
+    pricingSnapshotId: Uuid.nullable(),
+    documentReference: z.string().nullable().meta({ description: 'Addition: the current offer\'s reference; a consent must name it.' }),
+    activeMandateId: Uuid.nullable(),
+    hasActiveMandate: z.boolean(),
+    applicationUrl: z.string().nullable(),
+    clientReference: z.string().nullable(),
+    metadata: z.looseObject({}).nullable().meta({ additionalProperties: true }),
+    cancelledBy: z.enum(['tenant', 'borrower', 'admin']).nullable().meta({ description: 'Who called the loan off (string, nullable).' }),
+    cancellationReason: z.string().nullable(),
+    preapprovalId: Uuid.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Loan' });
+
+export const ScheduleItemSchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    loanId: Uuid,
+    installmentNumber: z.number().int(),
+    dueDate: Timestamp,
+    principalKobo: KoboAmount,
+    interestKobo: KoboAmount,
+    feeKobo: KoboAmount,
+    totalKobo: KoboAmount,
+    amountPaidKobo: KoboAmount,
+    paidAt: Timestamp.nullable(),
+    status: z.enum(['pending', 'paid', 'partial', 'overdue', 'waived']),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'LoanRepaymentScheduleItem' });
+
+export const KycAttestationSchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    borrowerId: Uuid,
+    loanId: Uuid.nullable(),
+    attestedAt: Timestamp,
+    attestedByKey: z.string().meta({ description: 'Masked public key of the attesting credential.' }),
+    attestedChecks: z.looseObject({}).meta({ additionalProperties: true }),
+    schemaVersion: z.number().int(),
+    amlScreenStatus: z.enum(['pending', 'clear', 'hit']),
+    amlScreenDetail: z.string().nullable(),
+    amlScreenedAt: Timestamp.nullable(),
+    sampledForAudit: z.boolean(),
+    auditOutcome: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'KYCAttestation' });
+
+export const LoanKycResultSchema = z
+  .object({
+    outcome: z.enum(['verified', 'failed', 'pending']),
+    loanStatus: LoanStatusSchema,
+    documents: z.array(z.object({ type: z.string(), status: z.string() })),
+  })
+  .meta({ id: 'LoanKYCResult' });
+
+export const OfferLetterLinkSchema = z
+  .object({
+    url: z.string().meta({ format: 'uri', description: 'Signed, short-lived; needs no API key. A tampered or expired link answers 403.' }),
+    expiresAt: Timestamp,
+    documentReference: z.string(),
+  })
+  .meta({ id: 'OfferLetterLink' });
+
+export const InsurancePolicySchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    loanId: Uuid,
+    provider: z.string(),
+    status: z.enum(['pending', 'active', 'failed']),
+    triggeredBy: z.enum(['automatic', 'manual']),
+    premiumBearer: z.enum(['borrower', 'tenant']),
+    premiumKobo: KoboAmount,
+    commissionKobo: KoboAmount.meta({ description: 'The platform\'s share of the premium.' }),
+    policyReference: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'LoanInsurancePolicy' });
+
+export const BorrowerConsentSchema = z
+  .object({
+    signatureFullName: z.string().trim().min(2).max(200).meta({ description: 'The typed name is the signature.' }),
+    ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'Borrower\'s IP as seen by the partner.' }),
+    userAgent: z.string().min(1).max(400),
+    signedAt: z.iso.datetime({ offset: true }).meta({ description: 'At the partner\'s clock.' }),
+    documentReference: z.string().min(1).max(200).meta({ description: 'From the offer-letter link; must name the current offer.' }),
+    signatureEmail: z.email().max(150).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'BorrowerConsent', description: 'Evidence of the borrower\'s signature, stored with the loan.' });
+
+export const PreapprovalFunnelSchema = z
+  .object({
+    pushed: z.number().int(),
+    awaitingOffer: z.number().int(),
+    offerIssued: z.number().int(),
+    acceptedByBorrower: z.number().int(),
+    declinedByBorrower: z.number().int(),
+    declinedByPartner: z.number().int(),
+    expired: z.number().int(),
+    disbursed: z.number().int(),
+    approvedAmountKobo: KoboAmount,
+    disbursedAmountKobo: KoboAmount,
+    repaidAmountKobo: KoboAmount,
+    outstandingKobo: KoboAmount,
+  })
+  .meta({
+    id: 'PreapprovalFunnel',
+    description:
+      'Counts are cumulative by the furthest stage reached (a disbursed pre-approval also counts as offered and accepted). Only loans from pushed decisions count.',
+  });

@@ -1,0 +1,316 @@
+import { z } from 'zod';
+import { maskPublicKey } from '../../domain/api-keys/api-key';
+import { approveLoan, attestLoan, rejectLoan } from '../../domain/loans/approve-loan';
+import { disburseLoan } from '../../domain/loans/disburse-loan';
+import { getInsurance, triggerInsurance } from '../../domain/loans/insurance';
+import { getLoan, getLoanRow, listLoans, toLoan } from '../../domain/loans/loan';
+import type { LoanContext } from '../../domain/loans/loan-context';
+import { signOfferLetterLink } from '../../domain/loans/offer-letter-link';
+import { acceptTerms, cancelLoan, declineTerms } from '../../domain/loans/respond-to-offer';
+import { submitKyc } from '../../domain/loans/submit-kyc';
+import { AppError } from '../../domain/errors';
+import { defineRoute, type HandlerContext } from '../route';
+import { IdParams, limitParam } from '../schemas';
+import {
+  BorrowerConsentSchema,
+  InsurancePolicySchema,
+  KycAttestationSchema,
+  LoanKycResultSchema,
+  LoanSchema,
+  LoanStatusSchema,
+  OfferLetterLinkSchema,
+  ScheduleItemSchema,
+} from '../loan-schemas';
+
+export function loanContext(ctx: HandlerContext<unknown, unknown, unknown>): LoanContext {
+  return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: ctx.auth, actor: maskPublicKey(ctx.auth.publicKey) };
+}
+
+const Reason = z.string().trim().min(1).max(500);
+const AttestationInput = z
+  .object({
+    attestedChecks: z.looseObject({}).meta({ additionalProperties: true, description: 'e.g. {bvnVerified: true, idType: "nin", idLast4: "1234", creditCheck: {...}}' }),
+    schemaVersion: z.number().int().min(1).max(1000).default(1),
+  })
+  .strict();
+
+const LOAN_ERRORS = ['NOT_FOUND', 'INVALID_ID', 'invalid_loan_state'] as const;
+
+export const loanRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/loans',
+    operationId: 'listLoans',
+    tag: 'Loans',
+    summary: 'List loans',
+    description: 'Newest first.',
+    access: 'tenant',
+    query: z.object({ status: LoanStatusSchema.optional(), limit: limitParam(100) }),
+    response: { status: 200, description: 'Loans, newest first.', data: z.array(LoanSchema) },
+    async handle({ db, auth, query }) {
+      return { message: 'Loans retrieved', data: await listLoans(db, auth, { status: query.status, limit: query.limit }) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/loans/{id}',
+    operationId: 'getLoan',
+    tag: 'Loans',
+    summary: 'Get a loan',
+    access: 'tenant',
+    params: IdParams,
+    response: { status: 200, description: 'The loan.', data: LoanSchema },
+    errors: ['NOT_FOUND', 'INVALID_ID'],
+    async handle({ db, auth, params }) {
+      return { message: 'Loan retrieved', data: await getLoan(db, auth, params.id) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/approve',
+    operationId: 'approveLoan',
+    tag: 'Loans',
+    summary: 'Approve a loan (tenant approval mode)',
+    description:
+      'From `pending` or `attested` (delegated tier) or `kyc_completed` (managed tier): freezes the pricing snapshot, builds the schedule, ' +
+      'issues the offer (`awaiting_acceptance`) and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. ' +
+      'With `attestation` (delegated tier only) the borrower is screened first and the answer is `{approved, loan, attestation}`: ' +
+      'a screen hit answers 200 with `approved: false` and the loan `under_review` (a human decides; do not retry). Other states: 409.',
+    access: 'tenant',
+    params: IdParams,
+    body: z
+      .object({ notes: z.string().max(1000).optional(), reason: z.string().max(500).optional(), attestation: AttestationInput.optional() })
+      .strict(),
+    response: {
+      status: 200,
+      description: 'The loan; with an attestation `{approved, loan, attestation}`.',
+      data: z.union([LoanSchema, z.object({ approved: z.boolean(), loan: LoanSchema.optional(), attestation: KycAttestationSchema })]),
+    },
+    errors: [...LOAN_ERRORS, 'approval_mode_mismatch', 'wrong_kyc_tier'],
+    async handle(ctx) {
+      const result = await approveLoan(loanContext(ctx), { loanId: ctx.params.id, notes: ctx.body.notes ?? ctx.body.reason, attestation: ctx.body.attestation });
+      if (!ctx.body.attestation) return { message: 'Loan approved; offer issued', data: toLoan(result.loan) };
+      return {
+        message: result.approved ? 'Loan approved; offer issued' : 'Screen hit: the loan is under review and no offer was issued',
+        data: { approved: result.approved, loan: toLoan(result.loan), attestation: result.attestation },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/reject',
+    operationId: 'rejectLoan',
+    tag: 'Loans',
+    summary: 'Reject a loan',
+    description: 'Terminal. Allowed until the borrower has accepted the offer; rejecting a rejected loan changes nothing. Other states: 409.',
+    access: 'tenant',
+    params: IdParams,
+    body: z.object({ notes: z.string().max(1000).optional(), reason: z.string().max(500).optional() }).strict(),
+    response: { status: 200, description: 'The rejected loan.', data: LoanSchema },
+    errors: [...LOAN_ERRORS],
+    async handle(ctx) {
+      const loan = await rejectLoan(loanContext(ctx), { loanId: ctx.params.id, reason: ctx.body.reason, notes: ctx.body.notes });
+      return { message: 'Loan rejected', data: toLoan(loan) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/attestation',
+    operationId: 'attestLoan',
+    tag: 'Loans',
+    summary: 'Attest KYC (Tier A)',
+    description:
+      'Delegated-tier loans only (400 `wrong_kyc_tier` otherwise), from `pending` or `attested`. The service records the evidence, runs its AML screen and emits ' +
+      '`loan.kyc.attested`: clear → `attested`, hit → `under_review`.',
+    access: 'tenant',
+    params: IdParams,
+    body: AttestationInput,
+    response: { status: 201, description: 'The attestation with its screen verdict.', data: KycAttestationSchema },
+    errors: [...LOAN_ERRORS, 'wrong_kyc_tier'],
+    async handle(ctx) {
+      const attestation = await attestLoan(loanContext(ctx), { loanId: ctx.params.id, ...ctx.body });
+      return { status: 201, message: 'Attestation recorded', data: attestation };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/kyc',
+    operationId: 'submitLoanKyc',
+    tag: 'Loans',
+    summary: 'Submit KYC (managed tier)',
+    description:
+      'Managed-tier loans only (400 `wrong_kyc_tier` for delegated). `verified` moves `kyc_required` → `kyc_completed`; `failed` (also 200) and ' +
+      '`pending` leave the loan as it is: submit again or poll. Sandbox (test keys): BVN 22222222222 verifies, 00000000000 fails, ' +
+      '11111111111 is pending on the first submission and verifies on the second, any other BVN verifies. Live mode never honours these values. ' +
+      'The BVN is kept only as a keyed hash.',
+    access: 'tenant',
+    params: IdParams,
+    body: z
+      .object({
+        bvn: z.string().regex(/^\d{11}$/, 'exactly 11 digits'),
+        nin: z.string().min(11).max(15).optional(),
+        dateOfBirth: z.string().max(20).optional(),
+        address: z.string().max(255).optional(),
+      })
+      .strict(),
+    response: { status: 200, description: 'The outcome and the loan status after it.', data: LoanKycResultSchema },
+    errors: [...LOAN_ERRORS, 'wrong_kyc_tier'],
+    async handle(ctx) {
+      return { message: 'KYC submitted', data: await submitKyc(loanContext(ctx), ctx.params.id, ctx.body) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/accept-terms',
+    operationId: 'acceptLoanTerms',
+    tag: 'Loans',
+    summary: 'Accept the offer (with the borrower\'s consent)',
+    description:
+      'From `awaiting_acceptance`; `consent.documentReference` must name the current offer (409 `stale_document_reference` otherwise). ' +
+      'The consent is stored as evidence and the offer letter is re-rendered with the signature block. Emits `loan.offer.accepted`. ' +
+      'Accepting again with the same reference returns the loan unchanged.',
+    access: 'tenant',
+    params: IdParams,
+    body: z.object({ consent: BorrowerConsentSchema }).strict(),
+    response: { status: 200, description: 'The loan, `terms_accepted`.', data: LoanSchema },
+    errors: [...LOAN_ERRORS, 'stale_document_reference'],
+    async handle(ctx) {
+      return { message: 'Offer accepted', data: toLoan(await acceptTerms(loanContext(ctx), ctx.params.id, ctx.body.consent)) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/decline-terms',
+    operationId: 'declineLoanTerms',
+    tag: 'Loans',
+    summary: 'Decline the offer (with the borrower\'s consent)',
+    description: 'From `awaiting_acceptance` to `terms_declined` (terminal: push a new decision to try again). Emits `loan.offer.declined`. Idempotent.',
+    access: 'tenant',
+    params: IdParams,
+    body: z.object({ consent: BorrowerConsentSchema, reason: z.string().max(500).optional() }).strict(),
+    response: { status: 200, description: 'The loan, `terms_declined`.', data: LoanSchema },
+    errors: [...LOAN_ERRORS, 'stale_document_reference'],
+    async handle(ctx) {
+      const loan = await declineTerms(loanContext(ctx), ctx.params.id, ctx.body.consent, ctx.body.reason ?? null);
+      return { message: 'Offer declined', data: toLoan(loan) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/cancel',
+    operationId: 'cancelLoan',
+    tag: 'Loans',
+    summary: 'Cancel a loan before disbursement',
+    description:
+      'From creation through `terms_accepted`, offer or no offer; `cancelledBy` is `tenant` for API calls. Idempotent. Once disbursed: 400 `loan_already_disbursed`. ' +
+      'Rejected or declined loans: 409. Emits `loan.cancelled`.',
+    access: 'tenant',
+    params: IdParams,
+    body: z.object({ reason: Reason.optional() }).strict(),
+    response: { status: 200, description: 'The cancelled loan.', data: LoanSchema },
+    errors: [...LOAN_ERRORS, 'loan_already_disbursed'],
+    async handle(ctx) {
+      const loan = await cancelLoan(loanContext(ctx), { loanId: ctx.params.id, reason: ctx.body.reason ?? null, cancelledBy: 'tenant' });
+      return { message: 'Loan cancelled', data: toLoan(loan) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/disburse',
+    operationId: 'disburseLoan',
+    tag: 'Loans',
+    summary: 'Disburse from the capital pool',
+    description:
+      'Only from `terms_accepted`. Debits the product\'s capital pool in the same transaction that marks the loan disbursed (double-entry: pool, loan receivable, ' +
+      'settlement destination); an insufficient pool answers 409 `insufficient_pool_funds` and changes nothing. Rebuilds the schedule with due dates counted from ' +
+      'today, insures automatic-insurance products, moves the loan to `active` and emits `loan.disbursed`. No body.',
+    access: 'tenant',
+    params: IdParams,
+    response: { status: 200, description: 'The loan, `active`.', data: LoanSchema },
+    errors: [...LOAN_ERRORS, 'insufficient_pool_funds'],
+    async handle(ctx) {
+      return { message: 'Loan disbursed', data: toLoan(await disburseLoan(loanContext(ctx), ctx.params.id)) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/loans/{id}/offer-letter',
+    operationId: 'getOfferLetterLink',
+    tag: 'Loans',
+    summary: 'Get a fresh offer-letter link',
+    description:
+      'A new signed link on every call (lifetime `OFFER_LETTER_LINK_TTL_SECONDS`, 15 minutes by default); request a new one rather than caching. ' +
+      'Before acceptance the letter is the offer; after, it carries the signature block. 404 before an offer exists.',
+    access: 'tenant',
+    params: IdParams,
+    response: { status: 200, description: 'The link.', data: OfferLetterLinkSchema },
+    errors: ['NOT_FOUND', 'INVALID_ID'],
+    async handle({ db, auth, params, platform, now }) {
+      const loan = await getLoanRow(db, auth, params.id);
+      if (!loan.documentReference) throw new AppError('NOT_FOUND', 'This loan has no offer yet.');
+      const link = signOfferLetterLink(platform.secrets, {
+        baseUrl: platform.baseUrl,
+        loanId: loan.id,
+        documentReference: loan.documentReference,
+        now,
+        ttlSeconds: platform.config.OFFER_LETTER_LINK_TTL_SECONDS,
+      });
+      return { message: 'Offer letter link issued', data: link };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/loans/{id}/schedule',
+    operationId: 'getLoanSchedule',
+    tag: 'Loans',
+    summary: 'Repayment schedule',
+    description:
+      'Rows always sum exactly to the loan\'s totals: amounts are rounded half-to-even to the kobo and the last instalment absorbs every residue. ' +
+      'Before disbursement due dates count from approval; disbursement rebuilds them from the disbursement date. Empty before an offer.',
+    access: 'tenant',
+    params: IdParams,
+    response: { status: 200, description: 'Instalments in order.', data: z.array(ScheduleItemSchema) },
+    errors: ['NOT_FOUND', 'INVALID_ID'],
+    async handle({ db, auth, params }) {
+      await getLoanRow(db, auth, params.id);
+      const rows = await db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', params.id).orderBy('installmentNumber').execute();
+      return {
+        message: 'Schedule retrieved',
+        data: rows.map(({ mode: _mode, ...row }) => row),
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/loans/{id}/insurance',
+    operationId: 'getLoanInsurance',
+    tag: 'Loans',
+    summary: 'Insurance policy',
+    description: 'Automatic products insure at disbursement; manual products when the tenant triggers it. 404 when there is no policy.',
+    access: 'tenant',
+    params: IdParams,
+    response: { status: 200, description: 'The policy.', data: InsurancePolicySchema },
+    errors: ['NOT_FOUND', 'INVALID_ID'],
+    async handle({ db, auth, params }) {
+      return { message: 'Insurance policy retrieved', data: await getInsurance({ db, scope: auth }, params.id) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/insurance',
+    operationId: 'triggerLoanInsurance',
+    tag: 'Loans',
+    summary: 'Trigger insurance (manual products)',
+    description:
+      'Addition to the spec: buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. ' +
+      '`commissionKobo` is the platform\'s configurable share of the premium; a tenant-borne premium is charged to the organisation.',
+    access: 'tenant',
+    params: IdParams,
+    response: { status: 201, description: 'The policy.', data: InsurancePolicySchema },
+    errors: [...LOAN_ERRORS, 'product_not_usable'],
+    async handle(ctx) {
+      const { policy, created } = await triggerInsurance(loanContext(ctx), ctx.params.id);
+      return { status: created ? 201 : 200, message: created ? 'Loan insured' : 'Loan already insured', data: policy };
+    },
+  }),
+];

@@ -1,0 +1,301 @@
+import { extractText, extractTextItems, getDocumentProxy, getMeta } from 'unpdf';
+import { describe, expect, it } from 'vitest';
+import { formatDueDate, toWinAnsi } from '../../server/platform/domain/offer-letter/format-offer-letter';
+import {
+  formatNaira,
+  formatNairaPdf,
+  renderOfferLetter,
+  type OfferLetterData,
+} from '../../server/platform/domain/offer-letter/render-offer-letter';
+
+let sequence = 0;
+
+/** Daily, weekly… rows from 2025-01-01 whose totals all differ, so each row can be found by its total. */
+function scheduleOf(count: number, stepDays = 30): OfferLetterData['schedule'] {
+  return Array.from({ length: count }, (_, index) => {
+    const principalKobo = 833_333 + index;
+    const interestKobo = 250_000 - index;
+    const feeKobo = index % 3 === 0 ? 1_500 : 0;
+    return {
+      installmentNumber: index + 1,
+      dueDate: new Date(Date.UTC(2025, 0, 1 + index * stepDays)).toISOString().slice(0, 10),
+      principalKobo,
+      interestKobo,
+      feeKobo,
+      totalKobo: principalKobo + interestKobo + feeKobo,
+    };
+  });
+}
+
+function offerLetterData(overrides: Partial<OfferLetterData> = {}): OfferLetterData {
+  sequence += 1;
+  return {
+    documentReference: `OFR-2025-${String(sequence).padStart(6, '0')}`,
+    issuedAt: '2025-03-05T13:05:09.000Z',
+    lender: { name: 'Kudi Finance Ltd', complaintsEmail: 'complaints@kudi.example', complaintsPhone: '+234 700 000 1234' },
+    borrower: { firstName: 'Chiamaka', lastName: `Okafor${sequence}`, phone: '+2348012345678', email: 'chiamaka@example.com' },
+    loan: {
+      id: `loan_${sequence}`,
+      currency: 'NGN',
+      principalKobo: 10_000_000,
+      tenorDays: 360,
+      repaymentFrequency: 'monthly',
+      interestModel: 'reducing_balance',
+      annualRateBps: 3_050,
+    },
+    costs: {
+      processingFeeKobo: 150_000,
+      insurancePremiumKobo: 75_025,
+      lateFeeBps: 500,
+      totalInterestKobo: 1_693_400,
+      totalFeesKobo: 225_025,
+      costOfCreditKobo: 1_918_425,
+      totalRepayableKobo: 11_918_425,
+      aprBps: 3_912,
+    },
+    schedule: scheduleOf(12),
+    coolingOffDays: 3,
+    ...overrides,
+  };
+}
+
+const signature = {
+  signatureFullName: 'Chiamaka Okafor',
+  signatureEmail: 'chiamaka@example.com',
+  signedAt: '2025-03-05T14:00:00.000Z',
+  ipAddress: '2001:db8:85a3::8a2e:370:7334',
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 13; SM-A536B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) ' +
+    'Version/4.0 Chrome/122.0.6261.105 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/452.0.0.48.109;]',
+};
+
+/** Text of each page with runs of whitespace (including wrapped line breaks) made one space. */
+async function pagesOf(pdf: Buffer): Promise<string[]> {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: false });
+  return text.map((page) => ` ${page.replace(/\s+/g, ' ')} `);
+}
+
+const textOf = async (pdf: Buffer) => (await pagesOf(pdf)).join(' ');
+const compact = (text: string) => text.replace(/\s+/g, '');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+async function medianRenderMs(data: OfferLetterData, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    await renderOfferLetter(data);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+describe('renderOfferLetter', () => {
+  it('produces a complete PDF file', async () => {
+    const pdf = await renderOfferLetter(offerLetterData());
+
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.toString('latin1').trimEnd().endsWith('%%EOF')).toBe(true);
+  });
+
+  it('shows the key facts: parties, principal, tenor, rates, every fee and the totals', async () => {
+    const data = offerLetterData();
+
+    const text = await textOf(await renderOfferLetter(data));
+
+    for (const expected of [
+      'Loan offer and key facts statement',
+      data.documentReference,
+      'Issued: 5 March 2025',
+      'Kudi Finance Ltd',
+      `Chiamaka ${data.borrower.lastName}`,
+      '+2348012345678',
+      data.loan.id,
+      'NGN 100,000.00',
+      '360 days',
+      'Monthly (12 instalments)',
+      '30.50% per year',
+      'Reducing balance',
+      '39.12% per year',
+      'Processing fee NGN 1,500.00',
+      'Insurance premium NGN 750.25',
+      'Late fee 5.00% of the unpaid instalment',
+      'Total interest NGN 16,934.00',
+      'Total fees NGN 2,250.25',
+      'Total cost of credit NGN 19,184.25',
+      'Total amount repayable NGN 119,184.25',
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('lists every schedule row with its due date, principal, interest, fees and total', async () => {
+    const data = offerLetterData();
+
+    const text = await textOf(await renderOfferLetter(data));
+
+    for (const row of data.schedule) {
+      const amounts = [row.principalKobo, row.interestKobo, row.feeKobo, row.totalKobo].map((kobo) => formatNaira(kobo).slice(1));
+      expect(text).toContain(` ${row.installmentNumber} ${formatDueDate(row.dueDate)} ${amounts.join(' ')} `);
+    }
+  });
+
+  it('states the repayment allocation order, the cooling-off right and the complaints contact', async () => {
+    const data = offerLetterData({ coolingOffDays: 3 });
+
+    const text = await textOf(await renderOfferLetter(data));
+
+    expect(text).toContain('applied to fees, then interest, then principal, oldest instalment first');
+    expect(text).toContain('cancel this loan within 3 days of receiving the money');
+    expect(text).toContain('repay the principal of NGN 100,000.00');
+    expect(text).toContain('you pay no interest and no fees');
+    expect(text).toContain('complaints@kudi.example');
+    expect(text).toContain('+234 700 000 1234');
+  });
+
+  it('describes a flat-rate loan with no insurance and a one-day cooling-off period', async () => {
+    const data = offerLetterData({
+      loan: { ...offerLetterData().loan, interestModel: 'flat', repaymentFrequency: 'biweekly' },
+      costs: { ...offerLetterData().costs, insurancePremiumKobo: 0 },
+      coolingOffDays: 1,
+    });
+
+    const text = await textOf(await renderOfferLetter(data));
+
+    expect(text).toContain('Flat: interest is charged on the full principal');
+    expect(text).toContain('Every two weeks');
+    expect(text).toContain('Insurance premium NGN 0.00 (none)');
+    expect(text).toContain('within 1 day of receiving');
+  });
+
+  it('when the schedule has 730 daily instalments, then it flows onto further pages and lists every instalment', async () => {
+    const data = offerLetterData({ schedule: scheduleOf(730, 1), loan: { ...offerLetterData().loan, tenorDays: 730, repaymentFrequency: 'daily' } });
+
+    const pages = await pagesOf(await renderOfferLetter(data));
+
+    expect(pages.length).toBeGreaterThan(10);
+    const text = pages.join(' ');
+    for (const row of data.schedule) {
+      expect(text).toContain(` ${row.installmentNumber} ${formatDueDate(row.dueDate)} `);
+      expect(text).toContain(` ${formatNaira(row.totalKobo).slice(1)} `);
+    }
+    pages.forEach((page, index) => {
+      expect(page).toContain(`Document reference ${data.documentReference} | Page ${index + 1} of ${pages.length}`);
+    });
+    expect(pages[pages.length - 1]).toContain('Repayment schedule (continued)');
+  });
+
+  it('when the offer was accepted, then it shows the signature record', async () => {
+    const data = offerLetterData();
+    const signed = { ...data, signature: { ...signature, documentReference: data.documentReference } };
+
+    const pdf = await renderOfferLetter(signed);
+    const text = await textOf(pdf);
+
+    expect(text).toContain('Accepted electronically by Chiamaka Okafor');
+    expect(text).toContain('5 March 2025, 15:00:00 WAT (2025-03-05T14:00:00.000Z)');
+    expect(text).toContain('2001:db8:85a3::8a2e:370:7334');
+    expect(text).toContain('E-mail chiamaka@example.com');
+    expect(compact(text)).toContain(compact(signature.userAgent));
+    expect(text).toContain(`Document reference ${data.documentReference}`);
+    expect(text).not.toContain('not yet accepted');
+  });
+
+  it('wraps a long user agent inside the page margins', async () => {
+    const data = offerLetterData();
+    const signed = { ...data, signature: { ...signature, documentReference: data.documentReference } };
+
+    const { items } = await extractTextItems(await getDocumentProxy(new Uint8Array(await renderOfferLetter(signed))));
+
+    const all = items.flat();
+    const agentLines = all.filter((item) => item.str.length > 0 && signature.userAgent.includes(item.str.trim()) && item.str.trim().length > 20);
+    expect(new Set(agentLines.map((item) => Math.round(item.y))).size).toBeGreaterThan(1);
+    const A4_WIDTH = 595.28;
+    for (const item of all) expect(item.x + item.width).toBeLessThanOrEqual(A4_WIDTH - 50 + 1);
+  });
+
+  it('when the offer is not accepted yet, then it says so and shows no signature', async () => {
+    const text = await textOf(await renderOfferLetter(offerLetterData()));
+
+    expect(text).toContain('This offer has not yet been accepted.');
+    expect(text).not.toContain('Accepted electronically');
+  });
+
+  it('prints names outside WinAnsi legibly (Yoruba tone marks kept where the font has them)', async () => {
+    const data = offerLetterData({ borrower: { firstName: 'Adébáyọ̀', lastName: 'Ọládìpọ̀', phone: '+2348000000000', email: null } });
+
+    const text = await textOf(await renderOfferLetter(data));
+
+    expect(text).toContain('Adébáyò Oládìpò');
+    expect(text).not.toContain('Borrower e-mail');
+  });
+
+  it('is deterministic: the same offer gives the same bytes, dated by issuedAt', async () => {
+    const data = offerLetterData();
+
+    const first = await renderOfferLetter(data);
+    const second = await renderOfferLetter(data);
+    const { info } = await getMeta(new Uint8Array(first), { parseDates: true });
+
+    expect(first.equals(second)).toBe(true);
+    expect((info.CreationDate as Date).toISOString()).toBe('2025-03-05T13:05:09.000Z');
+    expect(info.Title).toBe('Loan offer and key facts statement');
+  });
+
+  it('refuses a currency other than NGN and amounts that are not whole kobo', async () => {
+    await expect(renderOfferLetter(offerLetterData({ loan: { ...offerLetterData().loan, currency: 'USD' } }))).rejects.toThrow(RangeError);
+    await expect(renderOfferLetter(offerLetterData({ costs: { ...offerLetterData().costs, processingFeeKobo: 10.5 } }))).rejects.toThrow(
+      /kobo amount/,
+    );
+  });
+
+  it('renders a typical 12-instalment letter quickly (median logged, not asserted)', async () => {
+    const data = offerLetterData();
+    await renderOfferLetter(data);
+
+    const typicalMs = await medianRenderMs(data, 20);
+    const longMs = await medianRenderMs(offerLetterData({ schedule: scheduleOf(730, 1) }), 5);
+
+    console.log(`offer letter render median: 12 instalments ${typicalMs.toFixed(1)} ms (20 runs), 730 instalments ${longMs.toFixed(1)} ms (5 runs)`);
+    expect(typicalMs).toBeGreaterThan(0);
+  });
+});
+
+describe('formatNaira', () => {
+  it.each([
+    [0, '₦0.00'],
+    [5, '₦0.05'],
+    [99, '₦0.99'],
+    [100, '₦1.00'],
+    [123456, '₦1,234.56'],
+    [100_000_00, '₦100,000.00'],
+    [10_000_000_000_00, '₦10,000,000,000.00'],
+  ])('formats %s kobo as %s', (kobo, expected) => {
+    expect(formatNaira(kobo)).toBe(expected);
+  });
+
+  it('refuses fractional and unsafe amounts', () => {
+    expect(() => formatNaira(1.5)).toThrow(RangeError);
+    expect(() => formatNaira(Number.MAX_SAFE_INTEGER + 1)).toThrow(RangeError);
+  });
+
+  it('has a PDF form with the ISO code, since the built-in fonts cannot draw ₦', () => {
+    expect(formatNairaPdf(123456)).toBe('NGN 1,234.56');
+  });
+});
+
+describe('toWinAnsi', () => {
+  it.each([
+    ['Okafor', 'Okafor'],
+    ['Ẹ̀mẹ́ka', 'Èméka'],
+    ['Ṣeun', 'Seun'],
+    ['Zoë – “€5”', 'Zoë – “€5”'],
+    ['tab\there', 'tab here'],
+    ['中', '?'],
+  ])('makes %j drawable as %j', (input, expected) => {
+    expect(toWinAnsi(input)).toBe(expected);
+  });
+});
