@@ -76,6 +76,8 @@ async function pagesOf(pdf: Buffer): Promise<string[]> {
 }
 
 const textOf = async (pdf: Buffer) => (await pagesOf(pdf)).join(' ');
+/** The text without the page footers, which repeat the document reference on every page. */
+const bodyOf = (text: string) => text.replace(/\| Document reference \S+ \| Page \d+ of \d+/g, '');
 const compact = (text: string) => text.replace(/\s+/g, '');
 
 function median(values: number[]): number {
@@ -200,7 +202,7 @@ describe('renderOfferLetter', () => {
     expect(text).toContain('2001:db8:85a3::8a2e:370:7334');
     expect(text).toContain('E-mail chiamaka@example.com');
     expect(compact(text)).toContain(compact(signature.userAgent));
-    expect(text).toContain(`Document reference ${data.documentReference}`);
+    expect(bodyOf(text)).toContain(`Document reference ${data.documentReference}`);
     expect(text).not.toContain('not yet accepted');
   });
 
@@ -222,6 +224,7 @@ describe('renderOfferLetter', () => {
 
     expect(text).toContain('This offer has not yet been accepted.');
     expect(text).not.toContain('Accepted electronically');
+    expect(bodyOf(text)).not.toMatch(/Document reference OFR/);
   });
 
   it('prints names outside WinAnsi legibly (Yoruba tone marks kept where the font has them)', async () => {

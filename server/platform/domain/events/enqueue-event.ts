@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database';
 import type { Mode } from '../../db/schema';
 import { toJson } from '../../db/database';
-import { newId } from '../ids';
+import { newOrderedId } from '../ids';
 
 export interface EnqueueEventOptions {
   organisationId: string;
@@ -18,7 +18,7 @@ export interface EnqueueEventOptions {
  * change it reports: both commit or neither does. Delivery reads the outbox afterwards.
  */
 export async function enqueueEvent(tx: Executor, options: EnqueueEventOptions): Promise<{ id: string }> {
-  const id = newId();
+  const id = newOrderedId();
   await tx
     .insertInto('events')
     .values({

@@ -50,12 +50,15 @@ export function annuityPayment(principalKobo: number, annualRateBps: number, per
  * instalment clears whatever principal remains, so its total may differ from A.
  *
  * Clamp: the lower bound never binds before the last row (A >= interest, see `annuityPayment`).
- * The upper bound binds only when the loan is fully repaid early: A − interest exceeds the
- * outstanding principal, that row takes exactly the outstanding, and every later row carries
- * zero principal and zero interest. Rounding A and each interest moves the balance by at most 1
- * kobo per period, so this cannot happen when Â / (1 + r) + 1 > ((1 + r)^(n−1) − 1) / r, with Â the
- * unrounded annuity (Â + 1 > n − 1 as r → 0); in practice only instalments of a few kobo (3 kobo
- * at 10 % over 5 monthly instalments: principal 1, 1, 1, 0, 0).
+ * The upper bound binds only when the loan is repaid early: A − interest exceeds the outstanding
+ * principal, that row takes exactly the outstanding, and every later row carries zero principal
+ * and zero interest (the last row then clears 0). Cause: rounding A and each interest moves the
+ * balance by at most 1 kobo a period, and that error compounds at (1 + r), so the clamp is
+ * impossible when Â / (1 + r) + 1 > ((1 + r)^(n−1) − 1) / r, with Â the unrounded annuity
+ * (Â + 1 > n − 1 as r → 0). In practice it hits instalments of a few hundred kobo or less at rates
+ * up to 100 % (3 kobo at 10 % over 5 monthly instalments: principal 1, 1, 1, 0, 0), and larger
+ * ones only at extreme rate × tenor, where the loan is nearly interest-only and the compounding
+ * is steep (e.g. 900 % weekly over two years).
  */
 export function reducingBalanceRows(
   principalKobo: number,
