@@ -3,9 +3,12 @@ import { apiRoutes } from '../../server/platform/http/routes';
 import { createProduct } from '../../server/platform/domain/products/product';
 import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { productInput } from '../support/factories';
+import { acceptedLoan, lendingTenant, offeredLoan } from '../support/lifecycle';
+import { validBodies } from '../support/valid-bodies';
 
 let app: TestApp;
 let owner: Tenant;
+let disbursedLoanId: string;
 let stranger: Tenant;
 const ids: Record<string, string> = {};
 
@@ -15,14 +18,21 @@ const makeRecord: Record<string, () => Promise<string>> = {
     (await createProduct(app.platform.db, { organisationId: owner.organisationId, input: productInput(), now: new Date() })).id,
   '/v1/borrowers/{id}': async () => (await client(app, owner.test).post('/v1/preapprovals', pushBody())).body.data.borrowerId,
   '/v1/preapprovals/{id}': async () => (await client(app, owner.test).post('/v1/preapprovals', pushBody())).body.data.preapprovalId,
+  '/v1/loans/{id}': async () => (await offeredLoan(app, owner)).loan.id,
+  '/v1/loans/{id}/offer-letter': async () => (await offeredLoan(app, owner)).loan.id,
+  '/v1/loans/{id}/schedule': async () => (await offeredLoan(app, owner)).loan.id,
+  '/v1/loans/{id}/insurance': async () => disbursedLoanId,
 };
 
 const idRoutes = apiRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));
 
 beforeAll(async () => {
   app = await startTestApp();
-  owner = await createTenant(app);
+  owner = await lendingTenant(app);
   stranger = await createTenant(app);
+  const { loan } = await acceptedLoan(app, owner);
+  await client(app, owner.test).post(`/v1/loans/${loan.id}/disburse`);
+  disbursedLoanId = loan.id;
   for (const route of idRoutes) ids[route.path] = await makeRecord[route.path]!();
 });
 afterAll(() => app.stop());
@@ -35,8 +45,23 @@ describe('tenant isolation', () => {
   it.each(idRoutes.map((r) => r.path))('GET %s: the owner sees the record', async (path) => {
     const res = await client(app, owner.test).get(path.replace('{id}', ids[path]!));
     expect(res.status).toBe(200);
-    expect(res.body.data.id).toBe(ids[path]);
+    if (path.split('/').length === 4) expect(res.body.data.id).toBe(ids[path]);
+    else expect(res.body.data).toBeTruthy();
   });
+
+  it.each(apiRoutes.filter((r) => r.method === 'post' && r.path.includes('{id}')).map((r) => r.path))(
+    'POST %s on another organisation\'s record answers 404 and changes nothing',
+    async (path) => {
+      const { loan, preapprovalId } = await offeredLoan(app, owner);
+      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : loan.id;
+      const before = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
+      const res = await client(app, stranger.test).post(path.replace('{id}', id), validBodies[path]!() ?? {});
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('NOT_FOUND');
+      const after = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
+      expect(after.body.data).toEqual(before.body.data);
+    },
+  );
 
   it.each(idRoutes.map((r) => r.path))('GET %s: another organisation gets 404 NOT_FOUND and no data', async (path) => {
     const res = await client(app, stranger.test).get(path.replace('{id}', ids[path]!));

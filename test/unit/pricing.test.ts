@@ -295,12 +295,11 @@ describe('priceLoan properties', () => {
         expect(loan.periodDays).toBe(period);
         expect(loan.instalmentCount).toBe(Math.ceil(input.tenorDays / period));
         expect(loan.instalments).toHaveLength(loan.instalmentCount);
-        loan.instalments.forEach((r, i) => {
-          expect(r.installmentNumber).toBe(i + 1);
-          expect(r.dayOffset).toBe(Math.min((i + 1) * period, input.tenorDays));
-          if (i > 0) expect(r.dayOffset).toBeGreaterThan(loan.instalments[i - 1]!.dayOffset);
-        });
-        expect(loan.instalments.at(-1)!.dayOffset).toBe(input.tenorDays);
+        const offsets = loan.instalments.map((r) => r.dayOffset);
+        expect(offsets).toEqual(offsets.map((_, i) => Math.min((i + 1) * period, input.tenorDays)));
+        expect(offsets.every((day, i) => i === 0 || day > offsets[i - 1]!)).toBe(true);
+        expect(offsets.at(-1)).toBe(input.tenorDays);
+        expect(loan.instalments.map((r) => r.installmentNumber)).toEqual(offsets.map((_, i) => i + 1));
       }),
       { numRuns: 400 },
     );

@@ -1,0 +1,24 @@
+import { pushBody } from './harness';
+
+const consent = {
+  signatureFullName: 'Ada Obi',
+  ipAddress: '102.89.34.7',
+  userAgent: 'Mozilla/5.0',
+  signedAt: '2026-11-26T10:00:00Z',
+  documentReference: 'OFR-x-1',
+};
+/** A valid body for every POST route; add one when you add a route (the bad-input and tenancy suites use it). */
+export const validBodies: Record<string, () => Record<string, unknown> | undefined> = {
+  '/v1/preapprovals': () => pushBody(),
+  '/v1/preapprovals/{id}/issue-offer': () => ({}),
+  '/v1/loans/{id}/approve': () => ({ notes: 'ok', attestation: { schemaVersion: 1, attestedChecks: { bvnVerified: true } } }),
+  '/v1/loans/{id}/reject': () => ({ reason: 'no' }),
+  '/v1/loans/{id}/attestation': () => ({ attestedChecks: { bvnVerified: true }, schemaVersion: 1 }),
+  '/v1/loans/{id}/kyc': () => ({ bvn: '22222222222', nin: '12345678901', dateOfBirth: '1990-01-01', address: '1 Marina' }),
+  '/v1/loans/{id}/accept-terms': () => ({ consent }),
+  '/v1/loans/{id}/decline-terms': () => ({ consent, reason: 'no' }),
+  '/v1/loans/{id}/cancel': () => ({ reason: 'no' }),
+  '/v1/loans/{id}/disburse': () => undefined,
+  '/v1/loans/{id}/insurance': () => undefined,
+};
+
