@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { productInput } from '../support/factories';
@@ -9,10 +10,17 @@ import { productInput } from '../support/factories';
 const exec = promisify(execFile);
 let app: TestApp;
 
+let bundle: string;
 beforeAll(async () => {
   app = await startTestApp({ env: { AUTH_CACHE_TTL_MS: '0' } });
+  // The same esbuild bundle `npm run admin` runs, built into a private folder inside the project.
+  bundle = path.resolve('dist', `test-cli-${path.basename(app.dataDir)}`, 'admin.js');
+  await build({ entryPoints: ['server/cli/admin.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile: bundle, logLevel: 'warning' });
 });
-afterAll(() => app.stop());
+afterAll(async () => {
+  fs.rmSync(path.dirname(bundle), { recursive: true, force: true });
+  await app.stop();
+});
 
 interface CliResult {
   code: number;
@@ -22,9 +30,8 @@ interface CliResult {
 }
 
 async function admin(...args: string[]): Promise<CliResult> {
-  const bin = path.resolve('node_modules/.bin/tsx');
   const env = { ...process.env, ...app.env, LOG_LEVEL: 'warn' };
-  const result = await exec(bin, ['server/cli/admin.ts', ...args, '--json'], { env, timeout: 60_000 }).catch((e) => e);
+  const result = await exec(process.execPath, [bundle, ...args, '--json'], { env, timeout: 60_000 }).catch((e) => e);
   const stdout: string = result.stdout ?? '';
   const lines = stdout.trim().split('\n').filter(Boolean);
   expect(lines, `stdout must hold exactly one JSON object: ${stdout}`).toHaveLength(1);
@@ -37,7 +44,7 @@ function inputFile(name: string, value: unknown): string {
   return file;
 }
 
-describe('admin CLI', () => {
+describe('admin CLI', { timeout: 90_000 }, () => {
   let orgId: string;
 
   it('org create prints the organisation; the flags withhold permissions', async () => {
@@ -115,6 +122,22 @@ describe('admin CLI', () => {
     expect(first.json.pool.balanceKobo).toBeGreaterThan(0);
     const products = await client(app, first.json.keys).get('/v1/products');
     expect(products.body.data).toHaveLength(8);
+  });
+
+  it('loan create brings in a loan in its initial state on a tenant-approval product', async () => {
+    const delegated = await admin('product', 'create', '--org', orgId, '--input', inputFile('tenant-product', productInput({ code: 'TENANT_D', approvalMode: 'tenant', kycTier: 'delegated' })));
+    const managed = await admin('product', 'create', '--org', orgId, '--input', inputFile('managed-product', productInput({ code: 'TENANT_M', approvalMode: 'tenant', kycTier: 'managed' })));
+    const body = (productId: string) => ({ borrower: { firstName: 'Tunde', lastName: 'Bello', phone: '+2348030000000', bvn: '22222222222' }, productId, amountKobo: 5_000_000, tenorDays: 60 });
+    const [a, b, bad] = await Promise.all([
+      admin('loan', 'create', '--org', orgId, '--mode', 'test', '--input', inputFile('loan-a', body(delegated.json.id))),
+      admin('loan', 'create', '--org', orgId, '--mode', 'test', '--input', inputFile('loan-b', body(managed.json.id))),
+      admin('loan', 'create', '--org', orgId, '--mode', 'test', '--input', inputFile('loan-bad', { ...body(delegated.json.id), amountKobo: 1 })),
+    ]);
+    expect(a.json).toMatchObject({ status: 'pending', approvalMode: 'tenant', kycTier: 'delegated', principalKobo: 5_000_000 });
+    expect(b.json).toMatchObject({ status: 'kyc_required', kycTier: 'managed' });
+    expect(b.json.borrowerId).toBe(a.json.borrowerId);
+    expect(bad.code).not.toBe(0);
+    expect(bad.json.error).toBe('outside_product_limits');
   });
 
   it('exits non-zero with a clear message on bad input', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
+import { lendingTenant, operatorLoan } from '../support/lifecycle';
 
 let app: TestApp;
 let tenant: Tenant;
@@ -88,10 +89,16 @@ describe('POST /v1/preapprovals', () => {
     expect((await api.get('/v1/preapprovals?status=bogus')).status).toBe(400);
   });
 
-  it('stores the BVN nowhere in clear: not in any table, not in the logs', async () => {
+  it('stores the BVN nowhere in clear: not in any table, not in the logs, after push, offer, KYC and acceptance', async () => {
     const bvn = '98765432109';
-    const res = await client(app, tenant.test).post('/v1/preapprovals', pushBody({ bvn }));
+    const lender = await lendingTenant(app);
+    const res = await client(app, lender.test).post('/v1/preapprovals', pushBody({ bvn }));
     expect(res.status).toBe(202);
+    const issued = await client(app, lender.test).post(`/v1/preapprovals/${res.body.data.preapprovalId}/issue-offer`, {});
+    expect(issued.status).toBe(200);
+    const kycBvn = '22222222222';
+    const managed = await operatorLoan(app, lender, { kycTier: 'managed' });
+    expect((await client(app, lender.test).post(`/v1/loans/${managed.id}/kyc`, { bvn: kycBvn })).body.data.outcome).toBe('verified');
     expect(JSON.stringify(res.body)).not.toContain(bvn);
     const tables = await app.platform.db.introspection.getTables();
     const own = tables.filter((t) => !t.name.startsWith('kysely_'));
@@ -99,10 +106,12 @@ describe('POST /v1/preapprovals', () => {
     for (const table of own) {
       const rows = await app.platform.db.selectFrom(table.name as never).selectAll().execute();
       expect(JSON.stringify(rows), `table ${table.name}`).not.toContain(bvn);
+      expect(JSON.stringify(rows), `table ${table.name}`).not.toContain(kycBvn);
     }
     expect(logLines.length).toBeGreaterThan(0);
     expect(logLines.join('\n')).not.toContain(bvn);
-    const stored = await client(app, tenant.test).get(`/v1/preapprovals/${res.body.data.preapprovalId}`);
+    expect(logLines.join('\n')).not.toContain(kycBvn);
+    const stored = await client(app, lender.test).get(`/v1/preapprovals/${res.body.data.preapprovalId}`);
     expect(JSON.stringify(stored.body)).not.toContain(bvn);
   });
 });
