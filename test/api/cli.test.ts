@@ -12,7 +12,8 @@ let app: TestApp;
 
 let bundle: string;
 beforeAll(async () => {
-  app = await startTestApp({ env: { AUTH_CACHE_TTL_MS: '0' } });
+  // No caches: each CLI change must show on the next API call here (cache lifetimes are tested elsewhere).
+  app = await startTestApp({ env: { AUTH_CACHE_TTL_MS: '0', PRODUCT_CACHE_TTL_MS: '0' } });
   // The same esbuild bundle `npm run admin` runs, built into a private folder inside the project.
   bundle = path.resolve('dist', `test-cli-${path.basename(app.dataDir)}`, 'admin.js');
   await build({ entryPoints: ['server/cli/admin.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile: bundle, logLevel: 'warning' });
