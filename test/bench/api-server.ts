@@ -20,6 +20,7 @@ const config = loadConfig({
   PORT: '0',
   // The benchmark measures throughput, not the limiter's refusal: give the one key room.
   RATE_LIMIT_READS: '100000000',
+  RATE_LIMIT_WRITES: '100000000',
   BOOTSTRAP_SANDBOX: 'false',
 });
 // Request logging stays on at info, written to /dev/null, so its cost is part of the figure.

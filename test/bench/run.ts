@@ -3,8 +3,9 @@
  * baseline measured in the same run (the machine is shared and noisy: compare within a run).
  */
 import { api } from './api';
+import { lifecycle } from './lifecycle';
 
-const benches: Record<string, () => Promise<void>> = { api };
+const benches: Record<string, () => Promise<void>> = { api, lifecycle };
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
 if (!bench) {
