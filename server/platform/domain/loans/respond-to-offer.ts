@@ -55,7 +55,9 @@ export async function acceptTerms(ctx: LoanContext, loanId: string, consent: Bor
   const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
   if (loan.status === 'terms_accepted' && consent.documentReference === loan.documentReference) return loan;
   if (loan.status === 'awaiting_acceptance') checkReference(loan, consent);
-  const accepted = await transitionLoan(ctx.db, loan, FROM.respondToOffer, { status: 'terms_accepted', termsAcceptedAt: ctx.now.toISOString() }, ctx.now);
+  // The signed letter (offer + signature block) is fixed from this moment; it is rendered on first fetch.
+  const at = ctx.now.toISOString();
+  const accepted = await transitionLoan(ctx.db, loan, FROM.respondToOffer, { status: 'terms_accepted', termsAcceptedAt: at, offerLetterIssuedAt: at }, ctx.now);
   await recordConsent(ctx, accepted, 'accept', consent, null);
   await setPreapprovalStatus(ctx, accepted, 'accepted');
   await emitLoanEvent(ctx, 'loan.offer.accepted', accepted, { documentReference: consent.documentReference, termsAcceptedAt: accepted.termsAcceptedAt });
