@@ -17,7 +17,8 @@ interface Server {
 }
 
 async function startServer(serverJs: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [serverJs], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info', ...env } });
+  const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...flags, serverJs], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info', ...env } });
   const info = await new Promise<{ apiUrl: string; keys: Server['keys'] }>((resolve) => {
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -120,6 +121,8 @@ export async function lifecycle(): Promise<void> {
   const sqlite = await startServer(serverJs, {});
   report('SQLite', await runLifecycles(sqlite));
   sqlite.child.kill('SIGTERM');
+  await new Promise((r) => sqlite.child.once('exit', r));
+  if (process.env.BENCH_SQLITE_ONLY) return;
 
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const schema = `bench_${crypto.randomBytes(4).toString('hex')}`;

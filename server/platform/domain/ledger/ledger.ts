@@ -8,8 +8,11 @@ import { kobo } from '../money';
 /**
  * Double-entry ledger. A balance is the sum of an account's postings; every transaction's postings
  * sum to zero, so the whole ledger always sums to zero. Postings are never updated or deleted.
- * Accounts that may not go negative (capital pools, wallets) are guarded in the same UPDATE that
- * moves their balance, so the check and the debit are one atomic statement on both databases.
+ * Accounts that may not go negative (capital pools, receivables) keep a running `balance_kobo`,
+ * guarded in the same UPDATE that moves it, so the check and the debit are one atomic statement
+ * on both databases. Accounts that may go negative keep no running balance (it is the sum of
+ * their postings, `accountBalance`): shared accounts such as the insurer's payable would otherwise
+ * be a row every disbursement must lock.
  */
 export type AccountKind =
   /** Partner capital available to lend, per pool code. Never negative. */
@@ -18,7 +21,7 @@ export type AccountKind =
   | 'capital_contributions'
   /** Principal the borrower owes on one loan (code: loan id). */
   | 'loan_receivable'
-  /** Cash that left a pool and is held for a settlement destination until paid out. Never negative. */
+  /** Cash that left a pool and is held for a settlement destination until paid out. */
   | 'settlement_cash'
   /** What the platform owes a borrower in their wallet (code: borrower id). Liability, negative. */
   | 'borrower_wallet'
@@ -48,14 +51,16 @@ export interface LedgerAccount {
   kind: string;
   code: string;
   currency: string;
+  /** Maintained only for accounts that may not go negative; use `accountBalance` otherwise. */
   balanceKobo: number;
+  allowNegative: boolean;
 }
 
 const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   capital_pool: false,
   capital_contributions: true,
   loan_receivable: false,
-  settlement_cash: false,
+  settlement_cash: true,
   borrower_wallet: true,
   borrower_payable: true,
   merchant_wallet: true,
@@ -66,14 +71,25 @@ const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
 };
 
 export async function findAccount(db: Executor, ref: AccountRef): Promise<LedgerAccount | undefined> {
-  return db
+  const row = await db
     .selectFrom('ledgerAccounts')
-    .select(['id', 'kind', 'code', 'currency', 'balanceKobo'])
+    .select(['id', 'kind', 'code', 'currency', 'balanceKobo', 'allowNegative'])
     .where('organisationId', '=', ref.organisationId)
     .where('mode', '=', ref.mode)
     .where('kind', '=', ref.kind)
     .where('code', '=', ref.code)
     .executeTakeFirst();
+  return row && { ...row, allowNegative: Boolean(row.allowNegative) };
+}
+
+/** Any account's balance: the sum of its postings. */
+export async function accountBalance(db: Executor, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('ledgerPostings')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amountKobo'), eb.lit(0)).as('balance'))
+    .where('accountId', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.balance);
 }
 
 /** Finds or opens the account; safe under concurrent callers. */
@@ -101,7 +117,7 @@ export async function ensureAccount(db: Executor, ref: AccountRef, now: Date): P
 }
 
 export interface Posting {
-  accountId: string;
+  account: Pick<LedgerAccount, 'id' | 'allowNegative'>;
   amountKobo: number;
 }
 
@@ -135,24 +151,25 @@ export async function postTransaction(db: Executor, options: PostTransactionOpti
       createdAt: at,
     })
     .execute();
-  // A fixed lock order (by account id) keeps concurrent transactions on PostgreSQL free of deadlocks.
-  const ordered = [...options.postings].sort((a, b) => a.accountId.localeCompare(b.accountId));
-  for (const posting of ordered) {
+  // Only guarded accounts are locked, in a fixed order (by id) so concurrent transactions on
+  // PostgreSQL cannot deadlock.
+  const guarded = options.postings.filter((p) => !p.account.allowNegative).sort((a, b) => a.account.id.localeCompare(b.account.id));
+  for (const posting of guarded) {
     const result = await db
       .updateTable('ledgerAccounts')
       .set({ balanceKobo: sql`balance_kobo + ${posting.amountKobo}`, updatedAt: at })
-      .where('id', '=', posting.accountId)
-      .where((eb) => eb.or([eb('allowNegative', '=', true), eb(sql`balance_kobo + ${posting.amountKobo}`, '>=', 0)]))
+      .where('id', '=', posting.account.id)
+      .where(sql`balance_kobo + ${posting.amountKobo}`, '>=', 0)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) {
       throw new AppError('INSUFFICIENT_FUNDS', 'the account does not hold enough funds for this movement', {
-        accountId: posting.accountId,
+        accountId: posting.account.id,
       });
     }
   }
   await db
     .insertInto('ledgerPostings')
-    .values(options.postings.map((p) => ({ id: newId(), transactionId, accountId: p.accountId, amountKobo: p.amountKobo, createdAt: at })))
+    .values(options.postings.map((p) => ({ id: newId(), transactionId, accountId: p.account.id, amountKobo: p.amountKobo, createdAt: at })))
     .execute();
   return { id: transactionId, reference: options.reference };
 }

@@ -50,11 +50,28 @@ export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<Lo
     { status: 'active', disbursedAt: at, disbursedAmountKobo: loan.principalKobo, disbursementReference: reference },
     ctx.now,
   );
+  const snapshot = await loadSnapshot(ctx.db, loan.pricingSnapshotId!);
+  await writeSchedule(ctx, disbursed, snapshot, ctx.now);
+  if (loan.preapprovalId) {
+    await ctx.db.updateTable('preapprovals').set({ status: 'disbursed', updatedAt: at }).where('id', '=', loan.preapprovalId).execute();
+  }
+  const policy =
+    snapshot.terms.insuranceMode === 'automatic' && snapshot.priced.insurancePremiumKobo > 0 ? await insureLoan(ctx, disbursed, 'automatic', snapshot) : undefined;
+  await emitLoanEvent(ctx, 'loan.disbursed', disbursed, {
+    disbursedAmountKobo: disbursed.disbursedAmountKobo,
+    disbursedAt: at,
+    disbursementReference: reference,
+    settlementDestination: disbursed.settlementDestination,
+    insurancePolicyId: policy?.id ?? null,
+  });
+
+  // The pool row is the one lock every disbursement of the pool contends for: take it last, so it
+  // is held only until commit.
   const owner = { organisationId: loan.organisationId, mode: loan.mode };
-  const pool = await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now);
   const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
   const cash = await ensureAccount(ctx.db, { ...owner, kind: 'settlement_cash', code: loan.settlementDestination }, ctx.now);
   const destination = await destinationAccount(ctx, loan);
+  const pool = await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now);
   try {
     await postTransaction(ctx.db, {
       ...owner,
@@ -62,10 +79,10 @@ export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<Lo
       kind: 'disbursement',
       description: `loan ${loan.id} disbursed to ${loan.settlementDestination}`,
       postings: [
-        { accountId: pool.id, amountKobo: -loan.principalKobo },
-        { accountId: cash.id, amountKobo: loan.principalKobo },
-        { accountId: receivable.id, amountKobo: loan.principalKobo },
-        { accountId: destination.id, amountKobo: -loan.principalKobo },
+        { account: pool, amountKobo: -loan.principalKobo },
+        { account: cash, amountKobo: loan.principalKobo },
+        { account: receivable, amountKobo: loan.principalKobo },
+        { account: destination, amountKobo: -loan.principalKobo },
       ],
       now: ctx.now,
     });
@@ -75,18 +92,5 @@ export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<Lo
     }
     throw error;
   }
-  const snapshot = await loadSnapshot(ctx.db, loan.pricingSnapshotId!);
-  await writeSchedule(ctx, disbursed, snapshot, ctx.now);
-  if (loan.preapprovalId) {
-    await ctx.db.updateTable('preapprovals').set({ status: 'disbursed', updatedAt: at }).where('id', '=', loan.preapprovalId).execute();
-  }
-  const policy = snapshot.terms.insuranceMode === 'automatic' && snapshot.priced.insurancePremiumKobo > 0 ? await insureLoan(ctx, disbursed, 'automatic') : undefined;
-  await emitLoanEvent(ctx, 'loan.disbursed', disbursed, {
-    disbursedAmountKobo: disbursed.disbursedAmountKobo,
-    disbursedAt: at,
-    disbursementReference: reference,
-    settlementDestination: disbursed.settlementDestination,
-    insurancePolicyId: policy?.id ?? null,
-  });
   return disbursed;
 }

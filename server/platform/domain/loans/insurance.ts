@@ -5,7 +5,7 @@ import { ensureAccount, postTransaction } from '../ledger/ledger';
 import { roundHalfEvenDiv } from '../pricing/rounding';
 import { getLoanRow, invalidState } from './loan';
 import type { LoanContext } from './loan-context';
-import { loadSnapshot } from './pricing-snapshot';
+import { loadSnapshot, type PricingSnapshot } from './pricing-snapshot';
 
 export interface LoanInsurancePolicy {
   id: string;
@@ -46,8 +46,12 @@ export function toPolicy(row: LoanInsurancePoliciesTable): LoanInsurancePolicy {
  * (recovered through the loan's fees) or charged to the organisation (tenant-borne); the insurer
  * is owed the premium less the platform's commission.
  */
-export async function insureLoan(ctx: LoanContext, loan: LoansTable, triggeredBy: 'automatic' | 'manual'): Promise<LoanInsurancePolicy> {
-  const snapshot = await loadSnapshot(ctx.db, loan.pricingSnapshotId!);
+export async function insureLoan(
+  ctx: LoanContext,
+  loan: LoansTable,
+  triggeredBy: 'automatic' | 'manual',
+  snapshot: PricingSnapshot,
+): Promise<LoanInsurancePolicy> {
   const premium = snapshot.priced.insurancePremiumKobo;
   const bearer = snapshot.terms.insurancePremiumBearer;
   const commission = Number(roundHalfEvenDiv(BigInt(premium) * BigInt(ctx.platform.config.INSURANCE_COMMISSION_BPS), 10_000n));
@@ -84,9 +88,9 @@ export async function insureLoan(ctx: LoanContext, loan: LoansTable, triggeredBy
       kind: 'insurance_premium',
       description: `${bearer}-borne premium for loan ${loan.id}`,
       postings: [
-        { accountId: payer.id, amountKobo: premium },
-        { accountId: insurer.id, amountKobo: -(premium - commission) },
-        ...(commission > 0 ? [{ accountId: revenue.id, amountKobo: -commission }] : []),
+        { account: payer, amountKobo: premium },
+        { account: insurer, amountKobo: -(premium - commission) },
+        ...(commission > 0 ? [{ account: revenue, amountKobo: -commission }] : []),
       ].filter((p) => p.amountKobo !== 0),
       now: ctx.now,
     });
@@ -111,5 +115,5 @@ export async function triggerInsurance(ctx: LoanContext, loanId: string): Promis
     throw new AppError('product_not_usable', 'Insurance is triggered by hand only for loans of manual-insurance products.');
   }
   if (!['disbursed', 'active'].includes(loan.status)) throw invalidState(loan.status, 'insured');
-  return { policy: await insureLoan(ctx, loan, 'manual'), created: true };
+  return { policy: await insureLoan(ctx, loan, 'manual', snapshot), created: true };
 }

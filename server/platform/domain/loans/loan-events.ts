@@ -21,10 +21,18 @@ export function loanEventBase(loan: LoansTable, assessmentId: string | null): Re
   };
 }
 
+/** Assessment ids never change: looked up once per request (one request emits several events). */
+const assessmentIds = new WeakMap<LoanContext, Map<string, string | null>>();
+
 export async function assessmentIdOf(ctx: LoanContext, loan: LoansTable): Promise<string | null> {
   if (!loan.preapprovalId) return null;
-  const row = await ctx.db.selectFrom('preapprovals').select('assessmentId').where('id', '=', loan.preapprovalId).executeTakeFirst();
-  return row?.assessmentId ?? null;
+  let known = assessmentIds.get(ctx);
+  if (!known) assessmentIds.set(ctx, (known = new Map()));
+  if (!known.has(loan.preapprovalId)) {
+    const row = await ctx.db.selectFrom('preapprovals').select('assessmentId').where('id', '=', loan.preapprovalId).executeTakeFirst();
+    known.set(loan.preapprovalId, row?.assessmentId ?? null);
+  }
+  return known.get(loan.preapprovalId)!;
 }
 
 export async function emitLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<void> {

@@ -39,8 +39,8 @@ export async function fundPool(db: Executor, options: FundPoolOptions): Promise<
     kind: 'pool_funding',
     description: `capital pool ${options.code} funded`,
     postings: [
-      { accountId: pool.id, amountKobo: kobo(options.amountKobo) },
-      { accountId: source.id, amountKobo: -options.amountKobo },
+      { account: pool, amountKobo: kobo(options.amountKobo) },
+      { account: source, amountKobo: -options.amountKobo },
     ],
     now: options.now,
   });
