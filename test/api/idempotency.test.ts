@@ -18,6 +18,20 @@ async function apiKeyId(publicKey: string): Promise<string> {
   return row.id;
 }
 
+/** Claims a key the way the request runner does, as if a request with it were in flight. */
+async function claim(key: string, body: unknown, options: { method?: string; path?: string; at?: Date } = {}) {
+  return claimIdempotencyKey(app.platform.db, {
+    apiKeyId: await apiKeyId(tenant.test.publicKey),
+    key,
+    method: options.method ?? 'POST',
+    path: options.path ?? '/v1/preapprovals',
+    body,
+    now: options.at ?? new Date(),
+    ttlHours: 24,
+    lockTimeoutSeconds: 60,
+  });
+}
+
 async function eventCount(organisationId: string): Promise<number> {
   const rows = await app.platform.db.selectFrom('events').select('id').where('organisationId', '=', organisationId).execute();
   return rows.length;
@@ -46,17 +60,7 @@ describe('Idempotency-Key', () => {
     const key = uniqueKey();
     const body = pushBody();
     await client(app, tenant.test).post('/v1/preapprovals', body, keyHeader(key));
-    const reuse = claimIdempotencyKey(app.platform.db, {
-      apiKeyId: await apiKeyId(tenant.test.publicKey),
-      key,
-      method,
-      path,
-      body,
-      now: new Date(),
-      ttlHours: 24,
-      lockTimeoutSeconds: 60,
-    });
-    await expect(reuse).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_CONFLICT', status: 409 });
+    await expect(claim(key, body, { method, path })).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_CONFLICT', status: 409 });
   });
 
   it('when the key is reused with a different body, then 409 IDEMPOTENCY_KEY_CONFLICT and nothing is written', async () => {
@@ -95,16 +99,7 @@ describe('Idempotency-Key', () => {
   it('when the first request is still in flight, then a replay answers 409 IDEMPOTENCY_KEY_IN_USE', async () => {
     const key = uniqueKey();
     const body = pushBody();
-    await claimIdempotencyKey(app.platform.db, {
-      apiKeyId: await apiKeyId(tenant.test.publicKey),
-      key,
-      method: 'POST',
-      path: '/v1/preapprovals',
-      body,
-      now: new Date(),
-      ttlHours: 24,
-      lockTimeoutSeconds: 60,
-    });
+    await claim(key, body);
     const res = await client(app, tenant.test).post('/v1/preapprovals', body, keyHeader(key));
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('IDEMPOTENCY_KEY_IN_USE');
@@ -113,16 +108,7 @@ describe('Idempotency-Key', () => {
   it('when an in-flight claim is older than the lock timeout (a crashed request), then the next request executes', async () => {
     const key = uniqueKey();
     const body = pushBody();
-    await claimIdempotencyKey(app.platform.db, {
-      apiKeyId: await apiKeyId(tenant.test.publicKey),
-      key,
-      method: 'POST',
-      path: '/v1/preapprovals',
-      body,
-      now: new Date(Date.now() - 10 * 60_000),
-      ttlHours: 24,
-      lockTimeoutSeconds: 60,
-    });
+    await claim(key, body, { at: new Date(Date.now() - 10 * 60_000) });
     const res = await client(app, tenant.test).post('/v1/preapprovals', body, keyHeader(key));
     expect(res.status).toBe(202);
   });
