@@ -41,6 +41,16 @@ describe('pre-approval expiry sweep', () => {
     expect((await api.get('/v1/preapprovals/funnel')).body.data.expired).toBe(1);
   });
 
+  it('an offer-letter link stops working once it expires (403, nothing served)', async () => {
+    const { loan } = await offeredLoan(app, tenant);
+    const link = (await client(app, tenant.test).get(`/v1/loans/${loan.id}/offer-letter`)).body.data;
+    expect((await fetch(link.url)).status).toBe(200);
+    clock.advance(app.platform.config.OFFER_LETTER_LINK_TTL_SECONDS * 1000 + 1000);
+    const expired = await fetch(link.url);
+    expect(expired.status).toBe(403);
+    expect(expired.headers.get('content-type')).not.toMatch(/pdf/);
+  });
+
   it('refuses issue-offer past expiresAt even before the sweep has run', async () => {
     const api = client(app, tenant.test);
     const pushed = await api.post('/v1/preapprovals', pushBody());

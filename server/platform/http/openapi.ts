@@ -33,6 +33,24 @@ replay while the first request is still running answers 409 \`IDEMPOTENCY_KEY_IN
 (GET) and writes, plus a burst allowance. Every response carries \`RateLimit-Policy\` and \`RateLimit\`
 (draft-ietf-httpapi-ratelimit-headers); a 429 carries \`Retry-After\` in seconds.
 
+**Pricing conventions.** All amounts are integer kobo, rounded half-to-even to the kobo on every computed amount; equal
+splits put the residue on the last part (flooring the equal parts instead when rounding would make the last negative), so
+schedule rows always sum exactly to the totals. The rate is annual nominal (the pushed rate for \`partner_pushed\` loans,
+otherwise the product's), pro-rated on a 365-day year over actual days. Instalments follow the repayment frequency
+(daily 1 day, weekly 7, biweekly 14, monthly 30; monthly when none): count = ceil(tenorDays / periodDays), the last period
+ending at tenorDays; due dates count from disbursement (from approval until then). \`flat\`: interest = principal × rate ×
+tenorDays / 365, split equally; principal split equally. \`reducing_balance\`: equal instalments (annuity at the regular
+period's rate = rate × periodDays / 365), each period's interest on the outstanding principal for its actual days, the last
+instalment clearing the principal. Processing fee = principal × processingFeeBps / 10,000 + processingFeeFlatKobo; a
+borrower-borne insurance premium = principal × insurancePremiumBps / 10,000; both are spread equally over the instalments.
+A late fee of lateFeeBps on an instalment's unpaid amount is added once when it becomes overdue. outstandingKobo =
+principal + cost of credit − paid. APR is the effective annual rate of the borrower's cash flows. Each issued offer freezes
+an immutable pricing snapshot with its own \`documentReference\`.
+
+**Sandbox (test keys).** KYC: BVN 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies,
+any other BVN verifies. AML: a borrower whose last name is \`Sanctioned\` (any case) screens as a hit. Live mode never
+honours these values.
+
 **Errors.** ${Object.entries(ERROR_STATUS)
   .map(([code, status]) => `\`${code}\` (${status})`)
   .join(', ')}.

@@ -92,28 +92,57 @@ export async function accountBalance(db: Executor, accountId: string): Promise<n
   return Number(row.balance);
 }
 
+/**
+ * Account ids never change once committed, so shared accounts (pools, insurer payables, revenue)
+ * are remembered per process. Only accounts read as already existing are remembered, never one
+ * this transaction created: that one would vanish if the transaction rolled back.
+ */
+const knownAccounts = new Map<string, LedgerAccount>();
+const createdHere = new WeakMap<Executor, Set<string>>();
+const accountKey = (ref: AccountRef) => `${ref.organisationId}|${ref.mode}|${ref.kind}|${ref.code}`;
+
 /** Finds or opens the account; safe under concurrent callers. */
 export async function ensureAccount(db: Executor, ref: AccountRef, now: Date): Promise<LedgerAccount> {
+  const key = accountKey(ref);
+  const known = knownAccounts.get(key);
+  if (known) return known;
   const existing = await findAccount(db, ref);
-  if (existing) return existing;
-  const at = now.toISOString();
+  if (existing) {
+    if (!createdHere.get(db)?.has(key)) knownAccounts.set(key, { ...existing, balanceKobo: 0 });
+    return existing;
+  }
   await db
     .insertInto('ledgerAccounts')
-    .values({
-      id: newId(),
-      organisationId: ref.organisationId,
-      mode: ref.mode,
-      kind: ref.kind,
-      code: ref.code,
-      currency: ref.currency ?? 'NGN',
-      balanceKobo: 0,
-      allowNegative: MAY_GO_NEGATIVE[ref.kind],
-      createdAt: at,
-      updatedAt: at,
-    })
+    .values(accountRow(ref, now))
     .onConflict((oc) => oc.columns(['organisationId', 'mode', 'kind', 'code']).doNothing())
     .execute();
+  let created = createdHere.get(db);
+  if (!created) createdHere.set(db, (created = new Set()));
+  created.add(key);
   return (await findAccount(db, ref))!;
+}
+
+/** Opens an account that cannot exist yet (one per loan, opened once by a guarded transition): one insert. */
+export async function openAccount(db: Executor, ref: AccountRef, now: Date): Promise<LedgerAccount> {
+  const row = accountRow(ref, now);
+  await db.insertInto('ledgerAccounts').values(row).execute();
+  return { id: row.id, kind: row.kind, code: row.code, currency: row.currency, balanceKobo: 0, allowNegative: row.allowNegative };
+}
+
+function accountRow(ref: AccountRef, now: Date) {
+  const at = now.toISOString();
+  return {
+    id: newId(),
+    organisationId: ref.organisationId,
+    mode: ref.mode,
+    kind: ref.kind,
+    code: ref.code,
+    currency: ref.currency ?? 'NGN',
+    balanceKobo: 0,
+    allowNegative: MAY_GO_NEGATIVE[ref.kind],
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 export interface Posting {

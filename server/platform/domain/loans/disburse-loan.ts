@@ -1,6 +1,6 @@
 import type { LoansTable } from '../../db/schema';
 import { AppError } from '../errors';
-import { ensureAccount, postTransaction, type AccountKind } from '../ledger/ledger';
+import { ensureAccount, openAccount, postTransaction, type AccountKind } from '../ledger/ledger';
 import { getLoanRow, transitionLoan } from './loan';
 import type { LoanContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
@@ -68,7 +68,7 @@ export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<Lo
   // The pool row is the one lock every disbursement of the pool contends for: take it last, so it
   // is held only until commit.
   const owner = { organisationId: loan.organisationId, mode: loan.mode };
-  const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
+  const receivable = await openAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
   const cash = await ensureAccount(ctx.db, { ...owner, kind: 'settlement_cash', code: loan.settlementDestination }, ctx.now);
   const destination = await destinationAccount(ctx, loan);
   const pool = await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now);

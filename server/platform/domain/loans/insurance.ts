@@ -1,7 +1,7 @@
 import type { LoanInsurancePoliciesTable, LoansTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { ensureAccount, postTransaction } from '../ledger/ledger';
+import { ensureAccount, openAccount, postTransaction } from '../ledger/ledger';
 import { roundHalfEvenDiv } from '../pricing/rounding';
 import { getLoanRow, invalidState } from './loan';
 import type { LoanContext } from './loan-context';
@@ -79,7 +79,7 @@ export async function insureLoan(
     const payer =
       bearer === 'tenant'
         ? await ensureAccount(ctx.db, { ...owner, kind: 'organisation_wallet', code: loan.organisationId }, ctx.now)
-        : await ensureAccount(ctx.db, { ...owner, kind: 'insurance_receivable', code: loan.id }, ctx.now);
+        : await openAccount(ctx.db, { ...owner, kind: 'insurance_receivable', code: loan.id }, ctx.now);
     const insurer = await ensureAccount(ctx.db, { ...owner, kind: 'insurance_payable', code: ctx.platform.insurer.name }, ctx.now);
     const revenue = await ensureAccount(ctx.db, { ...owner, kind: 'platform_revenue', code: 'insurance_commission' }, ctx.now);
     await postTransaction(ctx.db, {

@@ -17,7 +17,8 @@ export async function issueLoanOffer(
 ): Promise<LoansTable> {
   const version = loan.offerVersion + 1;
   const snapshot = await freezeSnapshot(ctx, loan, termsOf(product), version);
-  await writeSchedule(ctx, loan, snapshot, ctx.now);
+  // A first offer has no schedule to replace.
+  await writeSchedule(ctx, loan, snapshot, ctx.now, loan.offerVersion > 0);
   const at = ctx.now.toISOString();
   const offered = await transitionLoan(
     ctx.db,

@@ -90,8 +90,8 @@ export async function loadSnapshot(db: Executor, id: string): Promise<PricingSna
 }
 
 /** Replaces the loan's schedule with the snapshot's rows, due dates counted from `start`. */
-export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date): Promise<void> {
-  await ctx.db.deleteFrom('loanScheduleItems').where('loanId', '=', loan.id).execute();
+export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date, replace = true): Promise<void> {
+  if (replace) await ctx.db.deleteFrom('loanScheduleItems').where('loanId', '=', loan.id).execute();
   const dates = dueDates(start, snapshot.priced.instalments);
   const at = ctx.now.toISOString();
   const rows = snapshot.priced.instalments.map((item, i) => ({
