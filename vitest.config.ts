@@ -15,7 +15,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'sqlite', include: ['test/api/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'sqlite', include: ['test/api/**/*.test.ts', 'test/sqlite/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } },
       ...(postgres
         ? [{ extends: true as const, test: { name: 'postgres', include: ['test/api/**/*.test.ts', 'test/postgres/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
         : []),

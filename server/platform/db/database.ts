@@ -70,7 +70,10 @@ function wrapSqlite(database: SQLite.Database) {
   return {
     close: () => database.close(),
     prepare(sql: string) {
-      const statement = prepared(sql);
+      // Every transaction here writes, so take the write lock at BEGIN: a deferred transaction that
+      // upgrades from read to write fails at once with SQLITE_BUSY when another process (the operator
+      // CLI, a second server) writes meanwhile, whereas BEGIN IMMEDIATE waits out busy_timeout.
+      const statement = prepared(sql === 'begin' ? 'begin immediate' : sql);
       return {
         reader: statement.reader,
         all: (params: readonly unknown[]) => statement.all(convert(params)),
