@@ -22,6 +22,7 @@ const makeRecord: Record<string, () => Promise<string>> = {
   '/v1/loans/{id}/offer-letter': async () => (await offeredLoan(app, owner)).loan.id,
   '/v1/loans/{id}/schedule': async () => (await offeredLoan(app, owner)).loan.id,
   '/v1/loans/{id}/insurance': async () => disbursedLoanId,
+  '/v1/loans/{id}/repayments': async () => disbursedLoanId,
 };
 
 const idRoutes = apiRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));

@@ -47,3 +47,23 @@ describe('capital pool under concurrency', () => {
     expect((await api.get('/v1/loans')).body.data).toHaveLength(1);
   });
 });
+
+describe('repayments under concurrency', () => {
+  it('parallel repayments on one loan never over-allocate: applied amounts sum to at most what was owed', async () => {
+    const tenant = await lendingTenant(app);
+    const api = client(app, tenant.test);
+    const { loan } = await acceptedLoan(app, tenant, { amount: '100000' });
+    const disbursed = (await api.post(`/v1/loans/${loan.id}/disburse`)).body.data;
+    const owed = disbursed.outstandingKobo;
+    const part = Math.ceil(owed / 6);
+    const results = await Promise.all(Array.from({ length: 10 }, () => api.post(`/v1/loans/${loan.id}/repayments`, { method: 'external', amountKobo: part })));
+    const created = results.filter((r) => r.status === 201);
+    const applied = created.reduce((s, r) => s + r.body.data.amountKobo, 0);
+    expect(applied).toBe(owed);
+    expect(results.every((r) => [201, 409].includes(r.status))).toBe(true);
+    const after = (await api.get(`/v1/loans/${loan.id}`)).body.data;
+    expect(after).toMatchObject({ status: 'completed', outstandingKobo: 0, amountPaidKobo: owed });
+    const schedule = (await api.get(`/v1/loans/${loan.id}/schedule`)).body.data;
+    expect(schedule.reduce((s: number, r: { amountPaidKobo: number }) => s + r.amountPaidKobo, 0)).toBe(owed);
+  }, 60_000);
+});

@@ -20,5 +20,6 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/loans/{id}/cancel': () => ({ reason: 'no' }),
   '/v1/loans/{id}/disburse': () => undefined,
   '/v1/loans/{id}/insurance': () => undefined,
+  '/v1/loans/{id}/repayments': () => ({ method: 'external', amountKobo: 1000, externalReference: 'ext-1' }),
 };
 

@@ -3,6 +3,7 @@ import type { Dialect, Db } from './database';
 import * as foundation from './migrations/0001-foundation';
 import * as preapprovals from './migrations/0002-preapprovals';
 import * as loans from './migrations/0003-loans';
+import * as repayments from './migrations/0004-repayments';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -20,6 +21,7 @@ const migrations: Record<string, MigrationModule> = {
   '0001-foundation': foundation,
   '0002-preapprovals': preapprovals,
   '0003-loans': loans,
+  '0004-repayments': repayments,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

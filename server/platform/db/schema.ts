@@ -5,6 +5,8 @@
  * Timestamps are ISO-8601 strings on both.
  */
 
+import type { Generated } from 'kysely';
+
 type Bool = boolean | number;
 type Json = unknown;
 export type Mode = 'test' | 'live';
@@ -272,6 +274,35 @@ export interface LoanScheduleItemsTable {
   amountPaidKobo: number;
   paidAt: string | null;
   status: string;
+  /** Charged once when the instalment becomes overdue; part of its fee bucket. */
+  lateFeeKobo: Generated<number>;
+  paidPrincipalKobo: Generated<number>;
+  paidInterestKobo: Generated<number>;
+  /** Fee payments, late fee included. */
+  paidFeeKobo: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LoanRepaymentsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  borrowerId: string;
+  reference: string;
+  method: string;
+  status: string;
+  /** What was applied to the loan. */
+  amountKobo: number;
+  /** What was sent beyond the loan's whole outstanding and not applied. */
+  unallocatedKobo: number;
+  feePortionKobo: number;
+  interestPortionKobo: number;
+  principalPortionKobo: number;
+  externalReference: string | null;
+  ledgerTransactionRef: string | null;
+  completedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -367,4 +398,5 @@ export interface Database {
   loanConsents: LoanConsentsTable;
   offerLetters: OfferLettersTable;
   loanInsurancePolicies: LoanInsurancePoliciesTable;
+  loanRepayments: LoanRepaymentsTable;
 }

@@ -42,6 +42,8 @@ export const ERROR_STATUS = {
   approval_mode_mismatch: 409,
   /** The pre-approval is not in a state that allows this (declined or expired). */
   invalid_preapproval_state: 409,
+  /** The repayment method is not available for this loan (not yet built, or not for this rail). */
+  repayment_method_unavailable: 422,
   /** The capital pool does not hold enough to disburse this loan; nothing was changed. */
   insufficient_pool_funds: 409,
   /** The pushed rate is above the tenant's cap (never clamped). */

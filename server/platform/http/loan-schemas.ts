@@ -62,7 +62,8 @@ export const ScheduleItemSchema = z
     principalKobo: KoboAmount,
     interestKobo: KoboAmount,
     feeKobo: KoboAmount,
-    totalKobo: KoboAmount,
+    totalKobo: KoboAmount.meta({ description: 'principal + interest + fee, fixed at schedule generation.' }),
+    lateFeeKobo: KoboAmount.meta({ description: 'Addition: the late fee charged once when the instalment became overdue (0 before). Amount due = totalKobo + lateFeeKobo.' }),
     amountPaidKobo: KoboAmount,
     paidAt: Timestamp.nullable(),
     status: z.enum(['pending', 'paid', 'partial', 'overdue', 'waived']),
@@ -157,3 +158,25 @@ export const PreapprovalFunnelSchema = z
     description:
       'Counts are cumulative by the furthest stage reached (a disbursed pre-approval also counts as offered and accepted). Only loans from pushed decisions count.',
   });
+
+export const RepaymentSchema = z
+  .object({
+    id: Uuid,
+    organisationId: Uuid,
+    loanId: Uuid,
+    borrowerId: Uuid,
+    reference: z.string().meta({ description: 'System-generated, unique; also the ledger transaction reference.' }),
+    method: z.enum(['wallet', 'mandate', 'external', 'cash_wallet']),
+    status: z.enum(['pending', 'completed', 'failed']),
+    amountKobo: KoboAmount.meta({ description: 'What was applied to the loan.' }),
+    unallocatedKobo: KoboAmount.meta({ description: 'Addition: what was sent beyond the whole outstanding and not applied (return it to the payer).' }),
+    feePortionKobo: KoboAmount,
+    interestPortionKobo: KoboAmount,
+    principalPortionKobo: KoboAmount,
+    externalReference: z.string().nullable(),
+    ledgerTransactionRef: z.string().nullable(),
+    completedAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'LoanRepayment' });

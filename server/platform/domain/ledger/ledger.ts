@@ -36,7 +36,13 @@ export type AccountKind =
   /** Borrower-borne premiums paid on the borrower's behalf, recovered through the loan's fees (code: loan id). */
   | 'insurance_receivable'
   /** The platform's own revenue, e.g. insurance commission (code: revenue line). */
-  | 'platform_revenue';
+  | 'platform_revenue'
+  /** Repayments the partner collected on its own rail (method `external`); the cash is with the partner. */
+  | 'external_collections'
+  /** Interest earned by the partner from repayments, awaiting settlement (code: organisation id). */
+  | 'interest_income'
+  /** Fees (late fees included) earned from repayments, awaiting settlement (code: organisation id). */
+  | 'fee_income';
 
 export interface AccountRef {
   organisationId: string;
@@ -68,6 +74,9 @@ const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   insurance_payable: true,
   insurance_receivable: false,
   platform_revenue: true,
+  external_collections: true,
+  interest_income: true,
+  fee_income: true,
 };
 
 export async function findAccount(db: Executor, ref: AccountRef): Promise<LedgerAccount | undefined> {

@@ -9,6 +9,8 @@ import { signOfferLetterLink } from '../../domain/loans/offer-letter-link';
 import { acceptTerms, cancelLoan, declineTerms } from '../../domain/loans/respond-to-offer';
 import { submitKyc } from '../../domain/loans/submit-kyc';
 import { AppError } from '../../domain/errors';
+import { recordRepayment } from '../../domain/repayments/record-repayment';
+import { REPAYMENT_METHODS, listRepayments, toScheduleItem } from '../../domain/repayments/repayment';
 import { defineRoute, type HandlerContext } from '../route';
 import { IdParams, limitParam } from '../schemas';
 import {
@@ -19,6 +21,7 @@ import {
   LoanSchema,
   LoanStatusSchema,
   OfferLetterLinkSchema,
+  RepaymentSchema,
   ScheduleItemSchema,
 } from '../loan-schemas';
 
@@ -274,10 +277,7 @@ export const loanRoutes = [
     async handle({ db, auth, params }) {
       await getLoanRow(db, auth, params.id);
       const rows = await db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', params.id).orderBy('installmentNumber').execute();
-      return {
-        message: 'Schedule retrieved',
-        data: rows.map(({ mode: _mode, ...row }) => row),
-      };
+      return { message: 'Schedule retrieved', data: rows.map(toScheduleItem) };
     },
   }),
   defineRoute({
@@ -311,6 +311,55 @@ export const loanRoutes = [
     async handle(ctx) {
       const { policy, created } = await triggerInsurance(loanContext(ctx), ctx.params.id);
       return { status: created ? 201 : 200, message: created ? 'Loan insured' : 'Loan already insured', data: policy };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/loans/{id}/repayments',
+    operationId: 'recordLoanRepayment',
+    tag: 'Loans',
+    summary: 'Record a repayment',
+    description:
+      'Allocation: instalment by instalment in due order (oldest first); within each instalment strictly fee (late fees count as fees), then interest, ' +
+      'then principal; never proportional, never beyond a bucket\'s outstanding. A payment equal to the first instalment\'s total clears exactly that instalment. ' +
+      'Anything above the loan\'s whole outstanding is returned as `unallocatedKobo` and not applied. Each repayment posts balanced ledger entries, ' +
+      'emits `loan.repayment.completed` with the new `outstandingKobo`, and the one that clears everything completes the loan (`loan.completed`). ' +
+      '`external` (collected on the partner\'s own rail) is idempotent on `externalReference`: a reuse answers 200 with the original movement. ' +
+      'Methods `wallet`, `cash_wallet` and `mandate` answer 422 `repayment_method_unavailable` until the wallets and rails are live on this deployment.',
+    access: 'tenant',
+    params: IdParams,
+    body: z
+      .object({
+        method: z.enum(REPAYMENT_METHODS),
+        amountKobo: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+        externalReference: z.string().trim().min(1).max(160).nullable().optional(),
+      })
+      .strict(),
+    response: { status: 201, description: 'The repayment (200 when an externalReference is reused).', data: RepaymentSchema },
+    errors: [...LOAN_ERRORS, 'repayment_method_unavailable', 'unprocessable'],
+    async handle(ctx) {
+      const { repayment, created } = await recordRepayment(loanContext(ctx), {
+        loanId: ctx.params.id,
+        method: ctx.body.method,
+        amountKobo: ctx.body.amountKobo,
+        externalReference: ctx.body.externalReference ?? null,
+      });
+      return { status: created ? 201 : 200, message: created ? 'Repayment recorded' : 'Repayment already recorded for this externalReference', data: repayment };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/loans/{id}/repayments',
+    operationId: 'listLoanRepayments',
+    tag: 'Loans',
+    summary: 'Repayments of a loan',
+    description: 'Oldest first.',
+    access: 'tenant',
+    params: IdParams,
+    response: { status: 200, description: 'The repayments.', data: z.array(RepaymentSchema) },
+    errors: ['NOT_FOUND', 'INVALID_ID'],
+    async handle({ db, auth, params }) {
+      return { message: 'Repayments retrieved', data: await listRepayments(db, auth, params.id) };
     },
   }),
 ];

@@ -1,0 +1,187 @@
+import type { Selectable } from 'kysely';
+import type { LoanScheduleItemsTable, LoansTable } from '../../db/schema';
+
+type ScheduleRow = Selectable<LoanScheduleItemsTable>;
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { ensureAccount, postTransaction } from '../ledger/ledger';
+import { getLoanRow, invalidState } from '../loans/loan';
+import type { LoanContext } from '../loans/loan-context';
+import { emitLoanEvent } from '../loans/loan-events';
+import { allocateRepayment, type Allocation, type InstalmentBalance } from './allocate-repayment';
+import { toRepayment, type LoanRepayment, type RepaymentMethod } from './repayment';
+
+export interface RecordRepaymentOptions {
+  loanId: string;
+  method: RepaymentMethod;
+  amountKobo: number;
+  externalReference: string | null;
+}
+
+export interface RecordRepaymentResult {
+  repayment: LoanRepayment;
+  /** false when `externalReference` was used before: the original movement comes back. */
+  created: boolean;
+}
+
+const REPAYABLE = ['active', 'disbursed'];
+/** Optimistic retries when a concurrent repayment on the same loan moved it first. */
+const MAX_ATTEMPTS = 5;
+
+function balances(rows: ScheduleRow[]): InstalmentBalance[] {
+  return rows.map((r) => ({
+    installmentNumber: r.installmentNumber,
+    dueDate: r.dueDate,
+    principalKobo: r.principalKobo,
+    interestKobo: r.interestKobo,
+    feeKobo: r.feeKobo,
+    lateFeeKobo: Number(r.lateFeeKobo ?? 0),
+    paidPrincipalKobo: Number(r.paidPrincipalKobo ?? 0),
+    paidInterestKobo: Number(r.paidInterestKobo ?? 0),
+    paidFeeKobo: Number(r.paidFeeKobo ?? 0),
+  }));
+}
+
+/**
+ * Records a collection the partner made on its own rail (`external`). The amount is allocated
+ * instalment by instalment, oldest first, fee → interest → principal; anything beyond the whole
+ * outstanding is returned unallocated. The loan moves by a conditional UPDATE on what it had been
+ * paid, so two concurrent repayments can never both apply to the same balance: the loser re-reads
+ * and allocates against what is left.
+ */
+export async function recordRepayment(ctx: LoanContext, options: RecordRepaymentOptions): Promise<RecordRepaymentResult> {
+  if (options.method !== 'external') {
+    throw new AppError('repayment_method_unavailable', `Method ${options.method} is not available yet on this deployment; record collections with method external.`);
+  }
+  if (options.externalReference) {
+    const existing = await ctx.db
+      .selectFrom('loanRepayments')
+      .selectAll()
+      .where('loanId', '=', options.loanId)
+      .where('externalReference', '=', options.externalReference)
+      .executeTakeFirst();
+    if (existing) {
+      await getLoanRow(ctx.db, ctx.scope, options.loanId);
+      return { repayment: toRepayment(existing), created: false };
+    }
+  }
+  for (let attempt = 1; ; attempt++) {
+    const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+    if (!REPAYABLE.includes(loan.status)) throw invalidState(loan.status, 'repaid');
+    const rows = await ctx.db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', loan.id).orderBy('installmentNumber').execute();
+    const allocation = allocateRepayment(options.amountKobo, balances(rows));
+    if (allocation.appliedKobo === 0) {
+      throw new AppError('unprocessable', 'The loan has nothing outstanding; nothing was recorded.');
+    }
+    const moved = await moveLoan(ctx, loan, allocation);
+    if (!moved) {
+      if (attempt >= MAX_ATTEMPTS) throw new AppError('invalid_loan_state', 'The loan is being repaid concurrently; retry.');
+      continue;
+    }
+    return { repayment: await book(ctx, moved, rows, allocation, options), created: true };
+  }
+}
+
+/** Applies the allocation's totals to the loan if nobody else has paid it meanwhile. */
+async function moveLoan(ctx: LoanContext, loan: LoansTable, allocation: Allocation): Promise<LoansTable | undefined> {
+  const outstandingKobo = loan.outstandingKobo - allocation.appliedKobo;
+  const changes = {
+    amountPaidKobo: loan.amountPaidKobo + allocation.appliedKobo,
+    principalBalanceKobo: loan.principalBalanceKobo - allocation.principalPortionKobo,
+    outstandingKobo,
+    status: outstandingKobo === 0 ? 'completed' : loan.status,
+    updatedAt: ctx.now.toISOString(),
+  };
+  const result = await ctx.db
+    .updateTable('loans')
+    .set(changes)
+    .where('id', '=', loan.id)
+    .where('amountPaidKobo', '=', loan.amountPaidKobo)
+    .where('status', '=', loan.status)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { ...loan, ...changes } : undefined;
+}
+
+async function book(
+  ctx: LoanContext,
+  loan: LoansTable,
+  rows: ScheduleRow[],
+  allocation: Allocation,
+  options: RecordRepaymentOptions,
+): Promise<LoanRepayment> {
+  const at = ctx.now.toISOString();
+  const byNumber = new Map(rows.map((r) => [r.installmentNumber, r]));
+  for (const part of allocation.instalments) {
+    const row = byNumber.get(part.installmentNumber)!;
+    const applied = part.feeKobo + part.interestKobo + part.principalKobo;
+    await ctx.db
+      .updateTable('loanScheduleItems')
+      .set({
+        paidFeeKobo: Number(row.paidFeeKobo ?? 0) + part.feeKobo,
+        paidInterestKobo: Number(row.paidInterestKobo ?? 0) + part.interestKobo,
+        paidPrincipalKobo: Number(row.paidPrincipalKobo ?? 0) + part.principalKobo,
+        amountPaidKobo: row.amountPaidKobo + applied,
+        // An overdue instalment stays overdue until it is paid in full.
+        status: part.status === 'paid' ? 'paid' : row.status === 'overdue' ? 'overdue' : part.status,
+        paidAt: part.status === 'paid' ? at : row.paidAt,
+        updatedAt: at,
+      })
+      .where('id', '=', row.id)
+      .execute();
+  }
+
+  const owner = { organisationId: loan.organisationId, mode: loan.mode };
+  const reference = `RPY-${newId()}`;
+  const cash = await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now);
+  const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
+  const interest = await ensureAccount(ctx.db, { ...owner, kind: 'interest_income', code: loan.organisationId }, ctx.now);
+  const fees = await ensureAccount(ctx.db, { ...owner, kind: 'fee_income', code: loan.organisationId }, ctx.now);
+  await postTransaction(ctx.db, {
+    ...owner,
+    reference,
+    kind: 'repayment',
+    description: `${options.method} repayment of loan ${loan.id}`,
+    postings: [
+      { account: cash, amountKobo: allocation.appliedKobo },
+      { account: receivable, amountKobo: -allocation.principalPortionKobo },
+      { account: interest, amountKobo: -allocation.interestPortionKobo },
+      { account: fees, amountKobo: -allocation.feePortionKobo },
+    ].filter((p) => p.amountKobo !== 0),
+    now: ctx.now,
+  });
+
+  const row = {
+    id: newId(),
+    organisationId: loan.organisationId,
+    mode: loan.mode,
+    loanId: loan.id,
+    borrowerId: loan.borrowerId,
+    reference,
+    method: options.method,
+    status: 'completed',
+    amountKobo: allocation.appliedKobo,
+    unallocatedKobo: allocation.unallocatedKobo,
+    feePortionKobo: allocation.feePortionKobo,
+    interestPortionKobo: allocation.interestPortionKobo,
+    principalPortionKobo: allocation.principalPortionKobo,
+    externalReference: options.externalReference,
+    ledgerTransactionRef: reference,
+    completedAt: at,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await ctx.db.insertInto('loanRepayments').values(row).execute();
+  const repayment = toRepayment(row);
+  await emitLoanEvent(ctx, 'loan.repayment.completed', loan, {
+    repaymentId: repayment.id,
+    reference,
+    method: repayment.method,
+    amountKobo: repayment.amountKobo,
+    feePortionKobo: repayment.feePortionKobo,
+    interestPortionKobo: repayment.interestPortionKobo,
+    principalPortionKobo: repayment.principalPortionKobo,
+    outstandingKobo: loan.outstandingKobo,
+  });
+  if (loan.status === 'completed') await emitLoanEvent(ctx, 'loan.completed', loan, { amountPaidKobo: loan.amountPaidKobo });
+  return repayment;
+}
