@@ -57,6 +57,10 @@ export const ConfigSchema = z.object({
   COMPLAINTS_EMAIL: z.email().default('complaints@lending.example'),
   /** The platform's share of each insurance premium, in basis points of the premium. */
   INSURANCE_COMMISSION_BPS: z.coerce.number().int().min(0).max(10_000).default(1_500),
+  /** Days an instalment may stay overdue before the loan defaults, unless the tenant sets its own. */
+  DEFAULT_AFTER_DAYS_OVERDUE: z.coerce.number().int().min(1).max(3650).default(90),
+  /** How often the overdue / default sweep runs. */
+  ARREARS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /** How often the sweep looks for pre-approvals past their lapse time. */
   EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */

@@ -1,6 +1,7 @@
 import type { Platform } from '../platform/platform';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency';
 import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preapprovals';
+import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
 
 /**
  * Periodic clean-up that is safe to run in every process at once: deletes idempotency keys past
@@ -40,6 +41,27 @@ export function startExpirySweep(platform: Platform): () => void {
     }
   };
   const timer = setInterval(() => void run(), platform.config.EXPIRY_SWEEP_INTERVAL_MS);
+  timer.unref();
+  void run();
+  return () => clearInterval(timer);
+}
+
+/** Marks overdue instalments (late fee once) and defaults loans past the threshold. Restartable. */
+export function startArrearsSweep(platform: Platform): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const result = await sweepArrears(platform.db, platform, platform.clock.now());
+      if (result.overdue || result.defaulted) platform.logger.info(result, 'arrears swept');
+    } catch (error) {
+      platform.logger.warn({ err: error }, 'arrears sweep failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void run(), platform.config.ARREARS_SWEEP_INTERVAL_MS);
   timer.unref();
   void run();
   return () => clearInterval(timer);

@@ -36,6 +36,7 @@ function auth(mode: 'test' | 'live', org: Partial<Organisation> = {}): AuthConte
     maxInterestRateBps: null,
     defaultPreapprovalProductId: null,
     disabled: false,
+    defaultAfterDaysOverdue: null,
     createdAt: '',
     updatedAt: '',
     ...org,

@@ -4,6 +4,7 @@ import * as foundation from './migrations/0001-foundation';
 import * as preapprovals from './migrations/0002-preapprovals';
 import * as loans from './migrations/0003-loans';
 import * as repayments from './migrations/0004-repayments';
+import * as arrears from './migrations/0005-arrears';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -22,6 +23,7 @@ const migrations: Record<string, MigrationModule> = {
   '0002-preapprovals': preapprovals,
   '0003-loans': loans,
   '0004-repayments': repayments,
+  '0005-arrears': arrears,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -22,6 +22,8 @@ export interface OrganisationsTable {
   maxInterestRateBps: number | null;
   defaultPreapprovalProductId: string | null;
   disabled: Bool;
+  /** Days an instalment may stay overdue before the loan defaults; null = the platform default. */
+  defaultAfterDaysOverdue: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -246,6 +248,9 @@ export interface LoansTable {
   cancellationReason: string | null;
   cancelledAt: string | null;
   declineReason: string | null;
+  /** An instalment is overdue and unpaid; the loan stays `active`. */
+  inArrears: Bool;
+  arrearsSince: string | null;
   createdAt: string;
   updatedAt: string;
 }

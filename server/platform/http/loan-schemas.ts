@@ -47,6 +47,10 @@ export const LoanSchema = z
     cancelledBy: z.enum(['tenant', 'borrower', 'admin']).nullable().meta({ description: 'Who called the loan off (string, nullable).' }),
     cancellationReason: z.string().nullable(),
     preapprovalId: Uuid.nullable(),
+    inArrears: z.boolean().meta({
+      description: 'Addition: an instalment is overdue and unpaid. The loan stays `active` while in arrears ("active in arrears"); it becomes `defaulted` after the tenant\'s default threshold.',
+    }),
+    arrearsSince: Timestamp.nullable().meta({ description: 'Addition: due date of the oldest unpaid overdue instalment.' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

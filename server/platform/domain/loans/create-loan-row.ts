@@ -76,6 +76,8 @@ export async function insertLoan(ctx: LoanContext, input: NewLoan): Promise<Loan
     cancellationReason: null,
     cancelledAt: null,
     declineReason: null,
+    inArrears: false,
+    arrearsSince: null,
     createdAt: at,
     updatedAt: at,
   };

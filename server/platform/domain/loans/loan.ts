@@ -62,6 +62,8 @@ export interface Loan {
   cancelledBy: string | null;
   cancellationReason: string | null;
   preapprovalId: string | null;
+  inArrears: boolean;
+  arrearsSince: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -103,6 +105,8 @@ export function toLoan(row: LoansTable): Loan {
     cancelledBy: row.cancelledBy,
     cancellationReason: row.cancellationReason,
     preapprovalId: row.preapprovalId,
+    inArrears: Boolean(row.inArrears),
+    arrearsSince: row.arrearsSince,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -17,6 +17,8 @@ export interface Organisation {
   maxInterestRateBps: number | null;
   defaultPreapprovalProductId: string | null;
   disabled: boolean;
+  /** Days overdue before a loan defaults; null = the platform default (DEFAULT_AFTER_DAYS_OVERDUE). */
+  defaultAfterDaysOverdue: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -35,6 +37,7 @@ export function toOrganisation(row: OrganisationsTable): Organisation {
     maxInterestRateBps: row.maxInterestRateBps,
     defaultPreapprovalProductId: row.defaultPreapprovalProductId,
     disabled: Boolean(row.disabled),
+    defaultAfterDaysOverdue: row.defaultAfterDaysOverdue,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -73,6 +76,7 @@ export async function createOrganisation(db: Executor, options: CreateOrganisati
     maxInterestRateBps: null,
     defaultPreapprovalProductId: null,
     disabled: false,
+    defaultAfterDaysOverdue: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -89,6 +93,7 @@ export const TenantSettingsSchema = z
     maxInterestRateBps: z.number().int().min(0).max(100_000).nullable(),
     defaultPreapprovalProductId: z.uuid().nullable(),
     disabled: z.boolean(),
+    defaultAfterDaysOverdue: z.number().int().min(1).max(3650).nullable(),
     loanTenant: z.boolean(),
     preapprovedLending: z.boolean(),
   })

@@ -24,7 +24,8 @@ export interface RecordRepaymentResult {
   created: boolean;
 }
 
-const REPAYABLE = ['active', 'disbursed'];
+/** Recoveries on a defaulted loan are repayments too; clearing it completes the loan. */
+const REPAYABLE = ['active', 'disbursed', 'defaulted'];
 /** Optimistic retries when a concurrent repayment on the same loan moved it first. */
 const MAX_ATTEMPTS = 5;
 
@@ -127,6 +128,16 @@ async function book(
         updatedAt: at,
       })
       .where('id', '=', row.id)
+      .execute();
+  }
+
+  // Out of arrears once no overdue instalment is left unpaid.
+  if (loan.inArrears) {
+    const stillOverdue = await ctx.db.selectFrom('loanScheduleItems').select('dueDate').where('loanId', '=', loan.id).where('status', '=', 'overdue').orderBy('dueDate').executeTakeFirst();
+    await ctx.db
+      .updateTable('loans')
+      .set({ inArrears: Boolean(stillOverdue), arrearsSince: stillOverdue?.dueDate ?? null })
+      .where('id', '=', loan.id)
       .execute();
   }
 
