@@ -14,6 +14,7 @@ import { mountRoutes, type RouteSpec } from './platform/http/route';
 import { requestIdOf, requestLog, requestLogger } from './platform/http/request-log';
 import { verifyOfferLetterLink } from './platform/domain/loans/offer-letter-link';
 import { offerLetterPdf } from './platform/domain/loans/offer-letter-document';
+import { createSandboxRailRouter } from './integrations/rails/sandbox-rail-router';
 import { apiRoutes } from './platform/http/routes';
 
 function docsPage(): string {
@@ -139,6 +140,9 @@ export function createApp(platform: Platform, options: { baseUrl: string }): App
     res.setHeader('Content-Disposition', `inline; filename="offer-${link.documentReference}.pdf"`);
     res.type('application/pdf').send(pdf);
   });
+
+  // The sandbox payment-rail provider (test mode's stand-in for the direct-debit providers).
+  app.use('/sandbox/rails', createSandboxRailRouter(platform));
 
   const api = express.Router();
   api.use(authenticateMiddleware(platform.authenticator));

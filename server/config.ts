@@ -61,6 +61,10 @@ export const ConfigSchema = z.object({
   DEFAULT_AFTER_DAYS_OVERDUE: z.coerce.number().int().min(1).max(3650).default(90),
   /** How often the overdue / default sweep runs. */
   ARREARS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  /** Sandbox rails: how long after the borrower approves before the provider confirms the mandate. */
+  RAIL_CONFIRMATION_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
+  /** Sandbox rails: how long a charge stays "processing" before its result is notified. */
+  RAIL_CHARGE_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   /** How often the sweep looks for pre-approvals past their lapse time. */
   EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */

@@ -5,6 +5,7 @@ import * as preapprovals from './migrations/0002-preapprovals';
 import * as loans from './migrations/0003-loans';
 import * as repayments from './migrations/0004-repayments';
 import * as arrears from './migrations/0005-arrears';
+import * as sandboxRails from './migrations/0006-sandbox-rails';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -24,6 +25,7 @@ const migrations: Record<string, MigrationModule> = {
   '0003-loans': loans,
   '0004-repayments': repayments,
   '0005-arrears': arrears,
+  '0006-sandbox-rails': sandboxRails,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
