@@ -65,6 +65,8 @@ export const ConfigSchema = z.object({
   RAIL_CONFIRMATION_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /** Sandbox rails: how long a charge stays "processing" before its result is notified. */
   RAIL_CHARGE_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  /** How often the settlement worker looks for whole UTC days to settle. */
+  SETTLEMENT_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   /** How often the sweep looks for pre-approvals past their lapse time. */
   EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */

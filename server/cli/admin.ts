@@ -13,6 +13,8 @@ import { fundPool } from '../platform/domain/pools/pool';
 import { createProvider } from '../platform/domain/providers/provider';
 import { OperatorLoanInputSchema, createOperatorLoan } from '../platform/domain/loans/create-operator-loan';
 import { toLoan } from '../platform/domain/loans/loan';
+import { runSettlement } from '../platform/domain/settlements/run-settlement';
+import { checkLedger } from '../platform/domain/ledger/check-ledger';
 
 /**
  * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
@@ -31,6 +33,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
   pool fund --org ID --pool CODE --amount-kobo N [--mode test|live]   (mode defaults to test)
   provider create --input FILE.json
   loan create --org ID --mode test|live --input FILE.json
+  settlement run --org ID [--mode test|live] [--until ISO]   (mode defaults to test, until to now)
+  ledger check
   bootstrap`;
 
 class UsageError extends Error {}
@@ -125,6 +129,19 @@ async function run(platform: Platform, command: string, options: Options): Promi
       );
       return toLoan(loan);
     }
+    case 'settlement run': {
+      const until = options.until === undefined ? now : new Date(String(options.until));
+      if (Number.isNaN(until.getTime())) throw new UsageError('--until must be an ISO 8601 date-time');
+      const { statement, created } = await runSettlement(db, {
+        organisationId: uuidOption(options, 'org'),
+        mode: modeOption(options, 'mode', 'test'),
+        until,
+        now,
+      });
+      return { ...statement, created };
+    }
+    case 'ledger check':
+      return checkLedger(db);
     case 'bootstrap':
       return (await bootstrapSandbox(db, secrets, now)).result;
     default:
@@ -147,6 +164,7 @@ async function main(): Promise<number> {
         pool: { type: 'string' },
         'amount-kobo': { type: 'string' },
         'public-key': { type: 'string' },
+        until: { type: 'string' },
         'no-loan-tenant': { type: 'boolean' },
         'no-preapproved-lending': { type: 'boolean' },
       },

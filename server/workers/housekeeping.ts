@@ -2,6 +2,7 @@ import type { Platform } from '../platform/platform';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency';
 import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preapprovals';
 import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
+import { runSettlement } from '../platform/domain/settlements/run-settlement';
 
 /**
  * Periodic clean-up that is safe to run in every process at once: deletes idempotency keys past
@@ -62,6 +63,42 @@ export function startArrearsSweep(platform: Platform): () => void {
     }
   };
   const timer = setInterval(() => void run(), platform.config.ARREARS_SWEEP_INTERVAL_MS);
+  timer.unref();
+  void run();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Daily settlement: each run settles every organisation and mode with unswept repayments up to
+ * the start of the current UTC day. Idempotent (a covered period is never swept again).
+ */
+export function startSettlementWorker(platform: Platform): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const now = platform.clock.now();
+      const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      const due = await platform.db
+        .selectFrom('loanRepayments')
+        .select(['organisationId', 'mode'])
+        .distinct()
+        .where('settlementId', 'is', null)
+        .where('status', '=', 'completed')
+        .where('completedAt', '<', until.toISOString())
+        .execute();
+      for (const { organisationId, mode } of due) {
+        const { statement, created } = await runSettlement(platform.db, { organisationId, mode, until, now });
+        if (created) platform.logger.info({ organisationId, mode, statementId: statement.id, totalSweptKobo: statement.totalSweptKobo }, 'settled');
+      }
+    } catch (error) {
+      platform.logger.warn({ err: error }, 'settlement run failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void run(), platform.config.SETTLEMENT_INTERVAL_MS);
   timer.unref();
   void run();
   return () => clearInterval(timer);

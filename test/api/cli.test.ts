@@ -141,6 +141,18 @@ describe('admin CLI', { timeout: 90_000 }, () => {
     expect(bad.json.error).toBe('outside_product_limits');
   });
 
+  it('settlement run writes (or finds) the period\'s statement; ledger check reconciles', async () => {
+    const first = await admin('settlement', 'run', '--org', orgId, '--mode', 'test');
+    expect(first.code).toBe(0);
+    expect(first.json).toMatchObject({ organisationId: orgId, status: 'skipped', created: true });
+    const again = await admin('settlement', 'run', '--org', orgId, '--until', first.json.periodEnd);
+    expect(again.json).toMatchObject({ id: first.json.id, created: false });
+    const bad = await admin('settlement', 'run', '--org', orgId, '--until', 'yesterday');
+    expect(bad.code).not.toBe(0);
+    const check = await admin('ledger', 'check');
+    expect(check.json).toMatchObject({ ok: true, ledgerSumKobo: 0, unbalancedTransactions: [], balanceMismatches: [] });
+  });
+
   it('exits non-zero with a clear message on bad input', async () => {
     const [unknown, missing, badId] = await Promise.all([
       admin('frobnicate'),

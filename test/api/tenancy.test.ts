@@ -5,10 +5,12 @@ import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp
 import { productInput } from '../support/factories';
 import { acceptedLoan, lendingTenant, offeredLoan } from '../support/lifecycle';
 import { validBodies } from '../support/valid-bodies';
+import { runSettlement } from '../../server/platform/domain/settlements/run-settlement';
 
 let app: TestApp;
 let owner: Tenant;
 let disbursedLoanId: string;
+let settlementId: string;
 let stranger: Tenant;
 const ids: Record<string, string> = {};
 
@@ -23,6 +25,8 @@ const makeRecord: Record<string, () => Promise<string>> = {
   '/v1/loans/{id}/schedule': async () => (await offeredLoan(app, owner)).loan.id,
   '/v1/loans/{id}/insurance': async () => disbursedLoanId,
   '/v1/loans/{id}/repayments': async () => disbursedLoanId,
+  '/v1/settlements/{id}': async () => settlementId,
+  '/v1/settlements/{id}/csv': async () => settlementId,
 };
 
 const idRoutes = apiRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));
@@ -34,6 +38,8 @@ beforeAll(async () => {
   const { loan } = await acceptedLoan(app, owner);
   await client(app, owner.test).post(`/v1/loans/${loan.id}/disburse`);
   disbursedLoanId = loan.id;
+  await client(app, owner.test).post(`/v1/loans/${loan.id}/repayments`, { method: 'external', amountKobo: 100_000 });
+  settlementId = (await runSettlement(app.platform.db, { organisationId: owner.organisationId, mode: 'test', until: new Date(), now: new Date() })).statement.id;
   for (const route of idRoutes) ids[route.path] = await makeRecord[route.path]!();
 });
 afterAll(() => app.stop());
@@ -46,7 +52,8 @@ describe('tenant isolation', () => {
   it.each(idRoutes.map((r) => r.path))('GET %s: the owner sees the record', async (path) => {
     const res = await client(app, owner.test).get(path.replace('{id}', ids[path]!));
     expect(res.status).toBe(200);
-    if (path.split('/').length === 4) expect(res.body.data.id).toBe(ids[path]);
+    if (path.endsWith('/csv')) expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    else if (path.split('/').length === 4) expect(res.body.data.id).toBe(ids[path]);
     else expect(res.body.data).toBeTruthy();
   });
 

@@ -6,6 +6,7 @@ import * as loans from './migrations/0003-loans';
 import * as repayments from './migrations/0004-repayments';
 import * as arrears from './migrations/0005-arrears';
 import * as sandboxRails from './migrations/0006-sandbox-rails';
+import * as settlements from './migrations/0007-settlements';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -26,6 +27,7 @@ const migrations: Record<string, MigrationModule> = {
   '0004-repayments': repayments,
   '0005-arrears': arrears,
   '0006-sandbox-rails': sandboxRails,
+  '0007-settlements': settlements,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -308,6 +308,25 @@ export interface LoanRepaymentsTable {
   externalReference: string | null;
   ledgerTransactionRef: string | null;
   completedAt: string | null;
+  /** The statement that swept this repayment's fee and interest; null until settled. */
+  settlementId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SettlementStatementsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  periodStart: string;
+  periodEnd: string;
+  feeSweptKobo: number;
+  interestSweptKobo: number;
+  totalSweptKobo: number;
+  status: string;
+  failureReason: string | null;
+  transferReference: string | null;
+  lines: Json;
   createdAt: string;
   updatedAt: string;
 }
@@ -404,4 +423,47 @@ export interface Database {
   offerLetters: OfferLettersTable;
   loanInsurancePolicies: LoanInsurancePoliciesTable;
   loanRepayments: LoanRepaymentsTable;
+  settlementStatements: SettlementStatementsTable;
+  sandboxRailAuthorisations: SandboxRailAuthorisationsTable;
+  sandboxRailCharges: SandboxRailChargesTable;
+}
+
+/** Sandbox rail provider: one mandate authorisation (server/integrations/rails/). */
+export interface SandboxRailAuthorisationsTable {
+  providerReference: string;
+  rail: string;
+  /** The platform's reference; unique per rail. */
+  reference: string;
+  email: string;
+  /** Only the last four digits are kept (`******1234`). */
+  accountNumberMasked: string | null;
+  bankCode: string | null;
+  amountKobo: number;
+  callbackUrl: string | null;
+  /** pending | approved | active | refused | cancelled */
+  status: string;
+  /** Drawn at approval; handed out only once the authorisation is active. */
+  authorizationCode: string | null;
+  approvedAt: string | null;
+  confirmedAt: string | null;
+  refusedAt: string | null;
+  cancelledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Sandbox rail provider: one debit against an active authorisation. */
+export interface SandboxRailChargesTable {
+  chargeReference: string;
+  rail: string;
+  /** The platform's reference; unique per rail (idempotency). */
+  reference: string;
+  providerReference: string;
+  amountKobo: number;
+  /** processing | succeeded | failed */
+  status: string;
+  failureReason: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
 }

@@ -10,6 +10,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Pools: 'Ring-fenced capital pools that fund disbursements.',
   Usage: 'Metering of authenticated API calls.',
   'Pre-approvals': 'Credit decisions pushed by the partner and the offers issued from them.',
+  Loans: 'The loan lifecycle: approval, KYC, offer acceptance, disbursement, schedule, repayments.',
+  Settlements: 'Statements of the fee and interest swept to the organisation wallet.',
 };
 
 const API_DESCRIPTION = `
@@ -159,7 +161,9 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
       responses: {
         [String(route.response.status)]: {
           description: route.response.description,
-          content: { 'application/json': { schema: successEnvelope(route) } },
+          content: route.response.contentType
+            ? { [route.response.contentType]: { schema: z.string() } }
+            : { 'application/json': { schema: successEnvelope(route) } },
         },
         ...errorResponses,
       },

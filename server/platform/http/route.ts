@@ -40,6 +40,8 @@ export interface HandlerResult {
   message: string;
   data?: unknown;
   meta?: PageMeta;
+  /** A non-JSON representation (e.g. CSV) sent as is instead of the envelope. */
+  file?: { contentType: string; body: string; filename: string };
 }
 
 export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType> {
@@ -54,7 +56,7 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
   params?: P;
   query?: Q;
   body?: B;
-  response: { status: number; description: string; data?: z.ZodType; paginated?: boolean };
+  response: { status: number; description: string; data?: z.ZodType; paginated?: boolean; contentType?: 'text/csv' };
   /** Error codes this route can answer with beyond the ones every route shares. */
   errors?: ErrorCode[];
   handle(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<HandlerResult>;
@@ -126,7 +128,13 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   };
 
   if (route.method === 'get') {
-    const out = render(await route.handle({ ...ctx, db: platform.db }));
+    const result = await route.handle({ ...ctx, db: platform.db });
+    if (result.file) {
+      res.setHeader('Content-Disposition', `attachment; filename="${result.file.filename}"`);
+      res.status(result.status ?? 200).type(result.file.contentType).send(result.file.body);
+      return;
+    }
+    const out = render(result);
     return send(res, out.status, out.body);
   }
 

@@ -178,6 +178,7 @@ async function book(
     externalReference: options.externalReference,
     ledgerTransactionRef: reference,
     completedAt: at,
+    settlementId: null,
     createdAt: at,
     updatedAt: at,
   };

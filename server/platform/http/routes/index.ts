@@ -2,6 +2,7 @@ import type { RouteSpec } from '../route';
 import { catalogueRoutes } from './catalogue';
 import { preapprovalRoutes } from './preapprovals';
 import { loanRoutes } from './loans';
+import { settlementRoutes } from './settlements';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes];

@@ -1,0 +1,21 @@
+import type { RailName } from './payment-rail';
+
+/**
+ * Raised by a payment-rail adapter when the provider refuses a request (a 4xx with its own error
+ * code), fails (5xx), answers something unreadable, or cannot be reached in time. `code` is the
+ * provider's code or one of `rail_unreachable`, `rail_timeout`, `rail_bad_response`; `retryable`
+ * says whether the same call may succeed later (network trouble, 5xx, 429) — a refusal never does.
+ */
+export class PaymentRailError extends Error {
+  override readonly name = 'PaymentRailError';
+  constructor(
+    readonly rail: RailName,
+    readonly code: string,
+    message: string,
+    readonly httpStatus: number | null,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import { toJson } from '../../db/database';
+import type { Mode } from '../../db/schema';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { ensureAccount, postTransaction } from '../ledger/ledger';
+import { getOrganisation } from '../organisations/organisation';
+import { toStatement, type SettlementLine, type SettlementStatement } from './settlement';
+
+export interface RunSettlementOptions {
+  organisationId: string;
+  mode: Mode;
+  /** End of the period (exclusive); the start is the previous statement's end (or the beginning). */
+  until: Date;
+  now: Date;
+}
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/**
+ * Sweeps the fee and interest the partner earned from repayments completed before `until` (and
+ * not swept yet) from the income accounts to its organisation wallet, and writes a statement with
+ * one line per loan. Idempotent for a period: a run whose period is already covered returns the
+ * existing statement, and a repayment is swept at most once (it is stamped with the statement).
+ * A period with nothing to sweep gets a `skipped` statement.
+ */
+export async function runSettlement(db: Db, options: RunSettlementOptions): Promise<{ statement: SettlementStatement; created: boolean }> {
+  await getOrganisation(db, options.organisationId);
+  const scope = { organisationId: options.organisationId, mode: options.mode };
+  const until = options.until.toISOString();
+  if (until > options.now.toISOString()) throw new AppError('invalid_request', 'until: cannot be in the future');
+  return db.transaction().execute(async (trx) => {
+    // One run per organisation at a time: the row lock makes a concurrent run wait, then see this
+    // run's statement as the start of its period (PostgreSQL; SQLite serialises writers anyway).
+    await trx.updateTable('organisations').set({ updatedAt: sql`updated_at` }).where('id', '=', scope.organisationId).execute();
+    const last = await trx
+      .selectFrom('settlementStatements')
+      .selectAll()
+      .where('organisationId', '=', scope.organisationId)
+      .where('mode', '=', scope.mode)
+      .orderBy('periodEnd', 'desc')
+      .executeTakeFirst();
+    if (last && last.periodEnd >= until) return { statement: toStatement(last), created: false };
+    const periodStart = last?.periodEnd ?? EPOCH;
+
+    const lines = await trx
+      .selectFrom('loanRepayments')
+      .select([
+        'loanId',
+        sql<number>`sum(fee_portion_kobo)`.as('feeKobo'),
+        sql<number>`sum(interest_portion_kobo)`.as('interestKobo'),
+        sql<number>`count(*)`.as('repayments'),
+      ])
+      .where('organisationId', '=', scope.organisationId)
+      .where('mode', '=', scope.mode)
+      .where('status', '=', 'completed')
+      .where('settlementId', 'is', null)
+      .where('completedAt', '<', until)
+      .groupBy('loanId')
+      .orderBy('loanId')
+      .execute();
+    const swept: SettlementLine[] = lines
+      .map((l) => ({ loanId: l.loanId, feeKobo: Number(l.feeKobo), interestKobo: Number(l.interestKobo), repayments: Number(l.repayments) }))
+      .filter((l) => l.feeKobo + l.interestKobo > 0);
+    const fee = swept.reduce((s, l) => s + l.feeKobo, 0);
+    const interest = swept.reduce((s, l) => s + l.interestKobo, 0);
+    const id = newId();
+    const at = options.now.toISOString();
+    let transferReference: string | null = null;
+    if (fee + interest > 0) {
+      transferReference = `STL-${id}`;
+      const feeIncome = await ensureAccount(trx, { ...scope, kind: 'fee_income', code: scope.organisationId }, options.now);
+      const interestIncome = await ensureAccount(trx, { ...scope, kind: 'interest_income', code: scope.organisationId }, options.now);
+      const wallet = await ensureAccount(trx, { ...scope, kind: 'organisation_wallet', code: scope.organisationId }, options.now);
+      await postTransaction(trx, {
+        ...scope,
+        reference: transferReference,
+        kind: 'settlement',
+        description: `settlement ${periodStart} – ${until}`,
+        postings: [
+          { account: feeIncome, amountKobo: fee },
+          { account: interestIncome, amountKobo: interest },
+          { account: wallet, amountKobo: -(fee + interest) },
+        ].filter((p) => p.amountKobo !== 0),
+        now: options.now,
+      });
+    }
+    const row = {
+      id,
+      ...scope,
+      periodStart,
+      periodEnd: until,
+      feeSweptKobo: fee,
+      interestSweptKobo: interest,
+      totalSweptKobo: fee + interest,
+      status: fee + interest > 0 ? 'completed' : 'skipped',
+      failureReason: null,
+      transferReference,
+      lines: toJson(swept),
+      createdAt: at,
+      updatedAt: at,
+    };
+    await trx.insertInto('settlementStatements').values(row).execute();
+    // Stamp every repayment of the period, zero-income ones too, so none is considered again.
+    await trx
+      .updateTable('loanRepayments')
+      .set({ settlementId: id })
+      .where('organisationId', '=', scope.organisationId)
+      .where('mode', '=', scope.mode)
+      .where('status', '=', 'completed')
+      .where('settlementId', 'is', null)
+      .where('completedAt', '<', until)
+      .execute();
+    return { statement: toStatement(row), created: true };
+  });
+}
