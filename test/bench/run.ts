@@ -4,8 +4,9 @@
  */
 import { api } from './api';
 import { lifecycle } from './lifecycle';
+import { repayments } from './repayments';
 
-const benches: Record<string, () => Promise<void>> = { api, lifecycle };
+const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments };
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
 if (!bench) {
