@@ -11,6 +11,7 @@ let app: TestApp;
 let owner: Tenant;
 let disbursedLoanId: string;
 let settlementId: string;
+let mandateId: string;
 let stranger: Tenant;
 const ids: Record<string, string> = {};
 
@@ -27,6 +28,7 @@ const makeRecord: Record<string, () => Promise<string>> = {
   '/v1/loans/{id}/repayments': async () => disbursedLoanId,
   '/v1/settlements/{id}': async () => settlementId,
   '/v1/settlements/{id}/csv': async () => settlementId,
+  '/v1/mandates/{id}': async () => mandateId,
 };
 
 const idRoutes = apiRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));
@@ -39,6 +41,7 @@ beforeAll(async () => {
   await client(app, owner.test).post(`/v1/loans/${loan.id}/disburse`);
   disbursedLoanId = loan.id;
   await client(app, owner.test).post(`/v1/loans/${loan.id}/repayments`, { method: 'external', amountKobo: 100_000 });
+  mandateId = (await client(app, owner.test).post(`/v1/loans/${loan.id}/mandates`, { email: 'ada@example.com', provider: 'rail_c' })).body.data.id;
   settlementId = (await runSettlement(app.platform.db, { organisationId: owner.organisationId, mode: 'test', until: new Date(), now: new Date() })).statement.id;
   for (const route of idRoutes) ids[route.path] = await makeRecord[route.path]!();
 });
@@ -61,7 +64,8 @@ describe('tenant isolation', () => {
     'POST %s on another organisation\'s record answers 404 and changes nothing',
     async (path) => {
       const { loan, preapprovalId } = await offeredLoan(app, owner);
-      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : loan.id;
+      const mandate = path.includes('/mandates/{id}') ? (await client(app, owner.test).post(`/v1/loans/${loan.id}/mandates`, { email: 'a@example.com' })).body.data.id : undefined;
+      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (mandate ?? loan.id);
       const before = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
       const res = await client(app, stranger.test).post(path.replace('{id}', id), validBodies[path]!() ?? {});
       expect(res.status).toBe(404);

@@ -21,5 +21,8 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/loans/{id}/disburse': () => undefined,
   '/v1/loans/{id}/insurance': () => undefined,
   '/v1/loans/{id}/repayments': () => ({ method: 'external', amountKobo: 1000, externalReference: 'ext-1' }),
+  '/v1/loans/{id}/mandates': () => ({ email: 'ada@example.com', accountNumber: '0123456789', bankCode: '058', callbackUrl: 'https://partner.example/r', provider: 'rail_a' }),
+  '/v1/mandates/{id}/activate': () => undefined,
+  '/v1/test/mandates/{id}/simulate-activation': () => undefined,
 };
 

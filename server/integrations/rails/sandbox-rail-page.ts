@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { RailName } from './payment-rail';
-import type { AuthorisationRecord } from './sandbox-rail-provider';
+import type { AuthorisationRecord } from './sandbox-rail-records';
 
 /**
  * The sandbox rails' borrower-facing HTML: the authorisation page and the pages that follow it.

@@ -46,64 +46,21 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/database';
-import type { SandboxRailAuthorisationsTable, SandboxRailChargesTable } from '../../platform/db/schema';
 import type { Clock } from '../clock';
-import type { ProviderAuthorisationStatus, ProviderChargeStatus, RailName } from './payment-rail';
+import type { ProviderAuthorisationStatus, RailName } from './payment-rail';
 import { RailProviderError } from './sandbox-rail-errors';
-
-export const RAIL_NAMES: readonly RailName[] = ['rail_a', 'rail_b'];
-export const isRailName = (value: string): value is RailName => (RAIL_NAMES as readonly string[]).includes(value);
-
-export type AuthorisationRow = SandboxRailAuthorisationsTable;
-export type ChargeRow = SandboxRailChargesTable;
-
-export interface AuthorisationRecord {
-  providerReference: string;
-  rail: RailName;
-  reference: string;
-  status: ProviderAuthorisationStatus;
-  /** Null unless `active`. */
-  authorizationCode: string | null;
-  email: string;
-  accountNumberMasked: string | null;
-  bankCode: string | null;
-  amountKobo: number;
-  callbackUrl: string | null;
-  approvedAt: string | null;
-  confirmedAt: string | null;
-  refusedAt: string | null;
-  cancelledAt: string | null;
-  createdAt: string;
-}
-
-export interface ChargeRecord {
-  chargeReference: string;
-  rail: RailName;
-  reference: string;
-  providerReference: string;
-  amountKobo: number;
-  status: ProviderChargeStatus;
-  failureReason: string | null;
-  completedAt: string | null;
-  createdAt: string;
-}
-
-export interface NewAuthorisation {
-  reference: string;
-  email: string;
-  accountNumber?: string | null;
-  bankCode?: string | null;
-  amountKobo: number;
-  callbackUrl?: string | null;
-}
-
-export interface NewCharge {
-  authorizationCode: string;
-  amountKobo: number;
-  reference: string;
-}
-
-export type Decision = 'approve' | 'refuse';
+import {
+  maskAccountNumber,
+  toAuthorisation,
+  toCharge,
+  type AuthorisationRecord,
+  type AuthorisationRow,
+  type ChargeRecord,
+  type ChargeRow,
+  type Decision,
+  type NewAuthorisation,
+  type NewCharge,
+} from './sandbox-rail-records';
 
 /** The magic amounts: the kobo digits decide how a charge ends. */
 export function chargeOutcome(amountKobo: number): { status: 'succeeded' | 'failed'; failureReason: string | null } {
@@ -113,52 +70,13 @@ export function chargeOutcome(amountKobo: number): { status: 'succeeded' | 'fail
   return { status: 'succeeded', failureReason: null };
 }
 
-export const maskAccountNumber = (accountNumber: string): string => `******${accountNumber.slice(-4)}`;
-
-const randomToken = (length: number): string => {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  return Array.from(crypto.randomBytes(length), (b) => alphabet[b % 36]).join('');
-};
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const randomToken = (length: number): string => Array.from({ length }, () => ALPHABET[crypto.randomInt(ALPHABET.length)]).join('');
 const newProviderReference = () => `mdt_${crypto.randomBytes(12).toString('hex')}`;
 const newChargeReference = () => `chg_${crypto.randomBytes(12).toString('hex')}`;
 const newAuthorizationCode = () => `AUTH_${randomToken(10)}`;
 
 const notFound = (what: string) => new RailProviderError('not_found', `No ${what} on this rail.`);
-
-function toAuthorisation(row: AuthorisationRow): AuthorisationRecord {
-  const status = row.status as ProviderAuthorisationStatus;
-  return {
-    providerReference: row.providerReference,
-    rail: row.rail as RailName,
-    reference: row.reference,
-    status,
-    authorizationCode: status === 'active' ? row.authorizationCode : null,
-    email: row.email,
-    accountNumberMasked: row.accountNumberMasked,
-    bankCode: row.bankCode,
-    amountKobo: row.amountKobo,
-    callbackUrl: row.callbackUrl,
-    approvedAt: row.approvedAt,
-    confirmedAt: row.confirmedAt,
-    refusedAt: row.refusedAt,
-    cancelledAt: row.cancelledAt,
-    createdAt: row.createdAt,
-  };
-}
-
-function toCharge(row: ChargeRow): ChargeRecord {
-  return {
-    chargeReference: row.chargeReference,
-    rail: row.rail as RailName,
-    reference: row.reference,
-    providerReference: row.providerReference,
-    amountKobo: row.amountKobo,
-    status: row.status as ProviderChargeStatus,
-    failureReason: row.failureReason,
-    completedAt: row.completedAt,
-    createdAt: row.createdAt,
-  };
-}
 
 export interface SandboxRailProviderOptions {
   db: Db;

@@ -7,6 +7,7 @@ import * as repayments from './migrations/0004-repayments';
 import * as arrears from './migrations/0005-arrears';
 import * as sandboxRails from './migrations/0006-sandbox-rails';
 import * as settlements from './migrations/0007-settlements';
+import * as mandates from './migrations/0008-mandates';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -28,6 +29,7 @@ const migrations: Record<string, MigrationModule> = {
   '0005-arrears': arrears,
   '0006-sandbox-rails': sandboxRails,
   '0007-settlements': settlements,
+  '0008-mandates': mandates,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -314,6 +314,31 @@ export interface LoanRepaymentsTable {
   updatedAt: string;
 }
 
+export interface LoanMandatesTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  borrowerId: string;
+  loanId: string;
+  provider: string;
+  status: string;
+  reference: string;
+  email: string;
+  accountNumber: string | null;
+  bankCode: string | null;
+  amountKobo: number;
+  authorizationUrl: string | null;
+  callbackUrl: string | null;
+  providerReference: string | null;
+  /** The provider's last reported authorisation status (e.g. `approved` = not chargeable yet). */
+  providerStatus: string | null;
+  /** The provider's authorisation code, encrypted under the master key; never serialised. */
+  authorizationCodeSealed: string | null;
+  activatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface SettlementStatementsTable {
   id: string;
   organisationId: string;
@@ -424,6 +449,7 @@ export interface Database {
   loanInsurancePolicies: LoanInsurancePoliciesTable;
   loanRepayments: LoanRepaymentsTable;
   settlementStatements: SettlementStatementsTable;
+  loanMandates: LoanMandatesTable;
   sandboxRailAuthorisations: SandboxRailAuthorisationsTable;
   sandboxRailCharges: SandboxRailChargesTable;
 }

@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   invalid_preapproval_state: 409,
   /** The repayment method is not available for this loan (not yet built, or not for this rail). */
   repayment_method_unavailable: 422,
+  /** The payment-rail provider refused the request or could not be reached; safe to retry. */
+  rail_unavailable: 502,
   /** The capital pool does not hold enough to disburse this loan; nothing was changed. */
   insufficient_pool_funds: 409,
   /** The pushed rate is above the tenant's cap (never clamped). */

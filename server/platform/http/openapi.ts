@@ -12,6 +12,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Pre-approvals': 'Credit decisions pushed by the partner and the offers issued from them.',
   Loans: 'The loan lifecycle: approval, KYC, offer acceptance, disbursement, schedule, repayments.',
   Settlements: 'Statements of the fee and interest swept to the organisation wallet.',
+  Mandates: 'Direct-debit mandates on payment rails.',
+  Sandbox: 'Test-mode helpers (test keys only).',
 };
 
 const API_DESCRIPTION = `

@@ -57,6 +57,12 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
   query?: Q;
   body?: B;
   response: { status: number; description: string; data?: z.ZodType; paginated?: boolean; contentType?: 'text/csv' };
+  /**
+   * false for write routes that call an outside provider: the handler runs on the root handle and
+   * opens its own transactions (a provider call must never hold a database transaction open), and
+   * the idempotent response is stored after the handler's writes rather than with them.
+   */
+  transactional?: boolean;
   /** Error codes this route can answer with beyond the ones every route shares. */
   errors?: ErrorCode[];
   handle(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<HandlerResult>;
@@ -138,9 +144,11 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
     return send(res, out.status, out.body);
   }
 
+  const inTransaction = <T>(work: (db: Executor) => Promise<T>): Promise<T> =>
+    route.transactional === false ? work(platform.db) : platform.db.transaction().execute(work);
   const key = req.get('idempotency-key');
   if (key === undefined) {
-    const out = await platform.db.transaction().execute(async (trx) => render(await route.handle({ ...ctx, db: trx })));
+    const out = await inTransaction(async (db) => render(await route.handle({ ...ctx, db })));
     return send(res, out.status, out.body);
   }
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
@@ -158,9 +166,9 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   });
   if (claim.kind === 'replay') return send(res, claim.status, claim.body, true);
   try {
-    const out = await platform.db.transaction().execute(async (trx) => {
-      const rendered = render(await route.handle({ ...ctx, db: trx }));
-      await completeIdempotencyKey(trx, claim.id, rendered.status, rendered.body);
+    const out = await inTransaction(async (db) => {
+      const rendered = render(await route.handle({ ...ctx, db }));
+      await completeIdempotencyKey(db, claim.id, rendered.status, rendered.body);
       return rendered;
     });
     return send(res, out.status, out.body);

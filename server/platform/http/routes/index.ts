@@ -3,6 +3,7 @@ import { catalogueRoutes } from './catalogue';
 import { preapprovalRoutes } from './preapprovals';
 import { loanRoutes } from './loans';
 import { settlementRoutes } from './settlements';
+import { mandateRoutes } from './mandates';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes];

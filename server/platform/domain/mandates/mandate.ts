@@ -1,0 +1,64 @@
+import type { Executor } from '../../db/database';
+import type { LoanMandatesTable, Mode } from '../../db/schema';
+import { notFound } from '../errors';
+
+export const MANDATE_PROVIDERS = ['rail_a', 'rail_b', 'rail_c'] as const;
+export type MandateProvider = (typeof MANDATE_PROVIDERS)[number];
+export const MANDATE_STATUSES = ['initiated', 'pending', 'active', 'failed', 'cancelled', 'expired'] as const;
+export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+
+/** The public LoanMandate. The provider's authorisation code is never serialised. */
+export interface LoanMandate {
+  id: string;
+  organisationId: string;
+  borrowerId: string;
+  loanId: string;
+  provider: MandateProvider;
+  status: MandateStatus;
+  reference: string;
+  email: string;
+  accountNumber: string | null;
+  bankCode: string | null;
+  amountKobo: number;
+  authorizationUrl: string | null;
+  activatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toMandate(row: LoanMandatesTable): LoanMandate {
+  return {
+    id: row.id,
+    organisationId: row.organisationId,
+    borrowerId: row.borrowerId,
+    loanId: row.loanId,
+    provider: row.provider as MandateProvider,
+    status: row.status as MandateStatus,
+    reference: row.reference,
+    email: row.email,
+    accountNumber: row.accountNumber,
+    bankCode: row.bankCode,
+    amountKobo: row.amountKobo,
+    authorizationUrl: row.authorizationUrl,
+    activatedAt: row.activatedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function getMandateRow(db: Executor, scope: { organisationId: string; mode: Mode }, id: string): Promise<LoanMandatesTable> {
+  const row = await db
+    .selectFrom('loanMandates')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organisationId', '=', scope.organisationId)
+    .where('mode', '=', scope.mode)
+    .executeTakeFirst();
+  if (!row) throw notFound('mandate');
+  return row;
+}
+
+/** A mandate is chargeable only when active, confirmed by the provider, and holding a code. */
+export function isChargeable(row: LoanMandatesTable): boolean {
+  return row.status === 'active' && row.provider !== 'rail_c' && row.providerStatus === 'active' && row.authorizationCodeSealed !== null;
+}
