@@ -51,10 +51,8 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
     env: { DATA_DIR: dataDir, DATABASE_URL: schemaUrl },
     pgSchema: schema,
     dataDir,
-    drop: async () => {
-      await withAdmin((c) => c.query(`drop schema if exists ${schema} cascade`));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    // The schema itself is dropped by the global teardown, after every file has finished.
+    drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
   };
 }
 
