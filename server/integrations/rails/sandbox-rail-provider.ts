@@ -168,6 +168,25 @@ export class SandboxRailProvider {
     return current;
   }
 
+  /**
+   * Test-mode helper behind `POST /v1/test/mandates/{id}/simulate-activation`: the borrower
+   * approves and the provider confirms at once (as if the lag had passed), so the mandate gets a
+   * real, chargeable authorisation code.
+   */
+  async approveAndConfirmNow(rail: RailName, providerReference: string): Promise<AuthorisationRecord> {
+    const current = await this.readAuthorisation(rail, providerReference);
+    if (current.status === 'pending') await this.decide(rail, providerReference, 'approve');
+    const backdated = new Date(this.options.clock.now().getTime() - this.options.confirmationLagMs - 1).toISOString();
+    await this.db
+      .updateTable('sandboxRailAuthorisations')
+      .set({ approvedAt: backdated })
+      .where('rail', '=', rail)
+      .where('providerReference', '=', providerReference)
+      .where('status', '=', 'approved')
+      .execute();
+    return this.readAuthorisation(rail, providerReference);
+  }
+
   async cancel(rail: RailName, providerReference: string): Promise<AuthorisationRecord> {
     const now = this.nowIso();
     await this.db

@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/database';
 import type { LoanMandatesTable } from '../../db/schema';
 import type { Platform } from '../../platform';
 import { SandboxRailAdapter } from '../../../integrations/rails/sandbox-rail-adapter';
+import { SandboxRailProvider } from '../../../integrations/rails/sandbox-rail-provider';
 import type { PaymentRail, RailName } from '../../../integrations/rails/payment-rail';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -140,22 +141,32 @@ export async function activateMandate(db: Db, platform: MandatePlatform, scope: 
   return { mandate: toMandate(updated), message };
 }
 
-/** Test mode only: activates as if the provider had confirmed (no borrower interaction). */
-export async function simulateActivation(db: Db, platform: MandatePlatform, scope: Scope, mandateId: string, now: Date): Promise<LoanMandate> {
+/**
+ * Test mode only: the sandbox provider approves and confirms the authorisation at once, then the
+ * mandate is activated the normal way (read back from the provider), so it holds a real,
+ * chargeable authorisation code.
+ */
+export async function simulateActivation(
+  db: Db,
+  platform: MandatePlatform & Pick<Platform, 'clock'>,
+  scope: Scope,
+  mandateId: string,
+  now: Date,
+): Promise<LoanMandate> {
   const row = await getMandateRow(db, scope, mandateId);
   if (row.status === 'active') return toMandate(row);
   if (['failed', 'cancelled', 'expired'].includes(row.status)) throw new AppError('invalid_loan_state', `The mandate is ${row.status}; create a new one.`);
-  const at = now.toISOString();
-  const changes = {
-    status: 'active',
-    providerStatus: 'active',
-    authorizationCodeSealed: platform.secrets.encrypt(SEAL_PURPOSE, `SIMULATED_${newId()}`),
-    activatedAt: at,
-    updatedAt: at,
-  };
-  await db.transaction().execute(async (trx) => {
-    const moved = await trx.updateTable('loanMandates').set(changes).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 1) await markActive(trx, platform, { ...row, ...changes }, now);
+  const provider = new SandboxRailProvider({
+    db,
+    clock: platform.clock,
+    confirmationLagMs: platform.config.RAIL_CONFIRMATION_LAG_MS,
+    chargeLagMs: platform.config.RAIL_CHARGE_LAG_MS,
   });
-  return toMandate({ ...row, ...changes });
+  await provider.approveAndConfirmNow(row.provider as RailName, row.providerReference!);
+  return (await activateMandate(db, platform, scope, mandateId, now)).mandate;
+}
+
+/** The decrypted authorisation code of a chargeable mandate (for the collector only). */
+export function authorisationCodeOf(platform: Pick<Platform, 'secrets'>, row: LoanMandatesTable): string {
+  return platform.secrets.decrypt(SEAL_PURPOSE, row.authorizationCodeSealed!);
 }
