@@ -67,6 +67,10 @@ export const ConfigSchema = z.object({
   RAIL_CHARGE_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   /** How often the settlement worker looks for whole UTC days to settle. */
   SETTLEMENT_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /** How often the collector sends mandate charges, reads their results and collects due instalments. */
+  COLLECTION_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /** After a failed automatic mandate charge, wait this long before charging the loan again. */
+  COLLECTION_RETRY_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   /** How often the sweep looks for pre-approvals past their lapse time. */
   EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config';
 import { startWebServer, type WebServer } from './app';
 import { createPlatform, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
-import { startArrearsSweep, startExpirySweep, startHousekeeping, startSettlementWorker } from './workers/housekeeping';
+import { startArrearsSweep, startCollector, startExpirySweep, startHousekeeping, startSettlementWorker } from './workers/housekeeping';
 
 /** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
 let platform: Platform | undefined;
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   }
   if (stopping) return;
   web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
-  stopWorkers = [startHousekeeping(platform), startExpirySweep(platform), startArrearsSweep(platform), startSettlementWorker(platform)];
+  stopWorkers = [startHousekeeping(platform), startExpirySweep(platform), startArrearsSweep(platform), startSettlementWorker(platform), startCollector(platform)];
   platform.logger.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
 }
 

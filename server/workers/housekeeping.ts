@@ -3,6 +3,7 @@ import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency';
 import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preapprovals';
 import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
 import { runSettlement } from '../platform/domain/settlements/run-settlement';
+import { runCollections } from '../platform/domain/repayments/collect-mandates';
 
 /**
  * Periodic clean-up that is safe to run in every process at once: deletes idempotency keys past
@@ -101,5 +102,25 @@ export function startSettlementWorker(platform: Platform): () => void {
   const timer = setInterval(() => void run(), platform.config.SETTLEMENT_INTERVAL_MS);
   timer.unref();
   void run();
+  return () => clearInterval(timer);
+}
+
+/** Sends mandate charges, reads their results and collects due instalments. Restartable. */
+export function startCollector(platform: Platform): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const result = await runCollections(platform, platform.clock.now());
+      if (result.scheduled || result.charged || result.completed || result.failed) platform.logger.info(result, 'collections');
+    } catch (error) {
+      platform.logger.warn({ err: error }, 'collection run failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void run(), platform.config.COLLECTION_INTERVAL_MS);
+  timer.unref();
   return () => clearInterval(timer);
 }

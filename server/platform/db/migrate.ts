@@ -8,6 +8,7 @@ import * as arrears from './migrations/0005-arrears';
 import * as sandboxRails from './migrations/0006-sandbox-rails';
 import * as settlements from './migrations/0007-settlements';
 import * as mandates from './migrations/0008-mandates';
+import * as mandateCharges from './migrations/0009-mandate-charges';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -30,6 +31,7 @@ const migrations: Record<string, MigrationModule> = {
   '0006-sandbox-rails': sandboxRails,
   '0007-settlements': settlements,
   '0008-mandates': mandates,
+  '0009-mandate-charges': mandateCharges,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

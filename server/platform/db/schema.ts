@@ -310,6 +310,10 @@ export interface LoanRepaymentsTable {
   completedAt: string | null;
   /** The statement that swept this repayment's fee and interest; null until settled. */
   settlementId: string | null;
+  /** Method `mandate`: the mandate charged, the rail's charge reference, and why it failed. */
+  mandateId: string | null;
+  chargeReference: string | null;
+  failureReason: string | null;
   createdAt: string;
   updatedAt: string;
 }

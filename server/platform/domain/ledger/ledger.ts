@@ -39,6 +39,8 @@ export type AccountKind =
   | 'platform_revenue'
   /** Repayments the partner collected on its own rail (method `external`); the cash is with the partner. */
   | 'external_collections'
+  /** Repayments the service collected on a payment rail (method `mandate`; code: rail). */
+  | 'rail_collections'
   /** Interest earned by the partner from repayments, awaiting settlement (code: organisation id). */
   | 'interest_income'
   /** Fees (late fees included) earned from repayments, awaiting settlement (code: organisation id). */
@@ -75,6 +77,7 @@ const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   insurance_receivable: false,
   platform_revenue: true,
   external_collections: true,
+  rail_collections: true,
   interest_income: true,
   fee_income: true,
 };

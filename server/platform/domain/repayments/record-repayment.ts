@@ -9,6 +9,7 @@ import { getLoanRow, invalidState } from '../loans/loan';
 import type { LoanContext } from '../loans/loan-context';
 import { emitLoanEvent } from '../loans/loan-events';
 import { allocateRepayment, type Allocation, type InstalmentBalance } from './allocate-repayment';
+import { isChargeable } from '../mandates/mandate';
 import { toRepayment, type LoanRepayment, type RepaymentMethod } from './repayment';
 
 export interface RecordRepaymentOptions {
@@ -51,6 +52,7 @@ function balances(rows: ScheduleRow[]): InstalmentBalance[] {
  * and allocates against what is left.
  */
 export async function recordRepayment(ctx: LoanContext, options: RecordRepaymentOptions): Promise<RecordRepaymentResult> {
+  if (options.method === 'mandate') return { repayment: await requestMandateCharge(ctx, options), created: true };
   if (options.method !== 'external') {
     throw new AppError('repayment_method_unavailable', `Method ${options.method} is not available yet on this deployment; record collections with method external.`);
   }
@@ -66,6 +68,14 @@ export async function recordRepayment(ctx: LoanContext, options: RecordRepayment
       return { repayment: toRepayment(existing), created: false };
     }
   }
+  return { repayment: await applyRepayment(ctx, options), created: true };
+}
+
+/**
+ * Allocates `amountKobo` against the loan's balances and books it (a new row, or the pending row
+ * `existingId` of a mandate charge that has succeeded).
+ */
+export async function applyRepayment(ctx: LoanContext, options: RecordRepaymentOptions & { existingId?: string; mandateId?: string | null }): Promise<LoanRepayment> {
   for (let attempt = 1; ; attempt++) {
     const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
     if (!REPAYABLE.includes(loan.status)) throw invalidState(loan.status, 'repaid');
@@ -79,8 +89,54 @@ export async function recordRepayment(ctx: LoanContext, options: RecordRepayment
       if (attempt >= MAX_ATTEMPTS) throw new AppError('invalid_loan_state', 'The loan is being repaid concurrently; retry.');
       continue;
     }
-    return { repayment: await book(ctx, moved, rows, allocation, options), created: true };
+    return book(ctx, moved, rows, allocation, options);
   }
+}
+
+/**
+ * Method `mandate`: asks for a debit on the loan's active service-operated mandate. The repayment
+ * is `pending` until the rail reports; the collector sends the charge (never inside a database
+ * transaction) and completes or fails the repayment from the rail's answer.
+ */
+async function requestMandateCharge(ctx: LoanContext, options: RecordRepaymentOptions): Promise<LoanRepayment> {
+  const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+  if (!REPAYABLE.includes(loan.status)) throw invalidState(loan.status, 'repaid');
+  const mandate = loan.activeMandateId
+    ? await ctx.db.selectFrom('loanMandates').selectAll().where('id', '=', loan.activeMandateId).executeTakeFirst()
+    : undefined;
+  if (!mandate) throw new AppError('repayment_method_unavailable', 'The loan has no active mandate to charge.');
+  if (mandate.provider === 'rail_c') {
+    throw new AppError('repayment_method_unavailable', 'rail_c is partner-operated: the service never charges it; record its collections with method external.');
+  }
+  if (!isChargeable(mandate)) throw new AppError('repayment_method_unavailable', 'The mandate is not chargeable yet (not confirmed by the provider).');
+  const at = ctx.now.toISOString();
+  const row = {
+    id: newId(),
+    organisationId: loan.organisationId,
+    mode: loan.mode,
+    loanId: loan.id,
+    borrowerId: loan.borrowerId,
+    reference: `RPY-${newId()}`,
+    method: 'mandate',
+    status: 'pending',
+    amountKobo: Math.min(options.amountKobo, loan.outstandingKobo),
+    unallocatedKobo: 0,
+    feePortionKobo: 0,
+    interestPortionKobo: 0,
+    principalPortionKobo: 0,
+    externalReference: null,
+    ledgerTransactionRef: null,
+    completedAt: null,
+    settlementId: null,
+    mandateId: mandate.id,
+    chargeReference: null,
+    failureReason: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  if (row.amountKobo <= 0) throw new AppError('unprocessable', 'The loan has nothing outstanding; nothing was charged.');
+  await ctx.db.insertInto('loanRepayments').values(row).execute();
+  return toRepayment(row);
 }
 
 /** Applies the allocation's totals to the loan if nobody else has paid it meanwhile. */
@@ -108,7 +164,7 @@ async function book(
   loan: LoansTable,
   rows: ScheduleRow[],
   allocation: Allocation,
-  options: RecordRepaymentOptions,
+  options: RecordRepaymentOptions & { existingId?: string; mandateId?: string | null },
 ): Promise<LoanRepayment> {
   const at = ctx.now.toISOString();
   const byNumber = new Map(rows.map((r) => [r.installmentNumber, r]));
@@ -143,7 +199,10 @@ async function book(
 
   const owner = { organisationId: loan.organisationId, mode: loan.mode };
   const reference = `RPY-${newId()}`;
-  const cash = await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now);
+  const cash =
+    options.method === 'mandate'
+      ? await ensureAccount(ctx.db, { ...owner, kind: 'rail_collections', code: options.mandateId ?? 'rail' }, ctx.now)
+      : await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now);
   const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
   const interest = await ensureAccount(ctx.db, { ...owner, kind: 'interest_income', code: loan.organisationId }, ctx.now);
   const fees = await ensureAccount(ctx.db, { ...owner, kind: 'fee_income', code: loan.organisationId }, ctx.now);
@@ -162,7 +221,7 @@ async function book(
   });
 
   const row = {
-    id: newId(),
+    id: options.existingId ?? newId(),
     organisationId: loan.organisationId,
     mode: loan.mode,
     loanId: loan.id,
@@ -179,11 +238,22 @@ async function book(
     ledgerTransactionRef: reference,
     completedAt: at,
     settlementId: null,
+    mandateId: options.mandateId ?? null,
+    chargeReference: null,
+    failureReason: null,
     createdAt: at,
     updatedAt: at,
   };
-  await ctx.db.insertInto('loanRepayments').values(row).execute();
-  const repayment = toRepayment(row);
+  let repayment: LoanRepayment;
+  if (options.existingId) {
+    const { id: _id, createdAt: _created, reference: _ref, chargeReference: _charge, ...completion } = row;
+    await ctx.db.updateTable('loanRepayments').set({ ...completion, ledgerTransactionRef: reference }).where('id', '=', options.existingId).execute();
+    const stored = await ctx.db.selectFrom('loanRepayments').selectAll().where('id', '=', options.existingId).executeTakeFirstOrThrow();
+    repayment = toRepayment(stored);
+  } else {
+    await ctx.db.insertInto('loanRepayments').values(row).execute();
+    repayment = toRepayment(row);
+  }
   await emitLoanEvent(ctx, 'loan.repayment.completed', loan, {
     repaymentId: repayment.id,
     reference,

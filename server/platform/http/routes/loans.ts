@@ -325,7 +325,10 @@ export const loanRoutes = [
       'Anything above the loan\'s whole outstanding is returned as `unallocatedKobo` and not applied. Each repayment posts balanced ledger entries, ' +
       'emits `loan.repayment.completed` with the new `outstandingKobo`, and the one that clears everything completes the loan (`loan.completed`). ' +
       '`external` (collected on the partner\'s own rail) is idempotent on `externalReference`: a reuse answers 200 with the original movement. ' +
-      'Methods `wallet`, `cash_wallet` and `mandate` answer 422 `repayment_method_unavailable` until the wallets and rails are live on this deployment.',
+      '`mandate` charges the loan\'s active service-operated mandate (`rail_a`/`rail_b`; 422 for `rail_c` or no chargeable mandate): the repayment is `pending` ' +
+      'until the rail reports, then `completed` (allocated as above) or `failed`. Due instalments are also collected automatically on their due date ' +
+      '(a failed automatic charge is retried after `COLLECTION_RETRY_HOURS`). Sandbox rails: an amount ending in 51 kobo fails with insufficient funds, 52 with do not honour. ' +
+      'Methods `wallet` and `cash_wallet` answer 422 `repayment_method_unavailable` until borrower wallets are live.',
     access: 'tenant',
     params: IdParams,
     body: z

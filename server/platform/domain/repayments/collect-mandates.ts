@@ -1,0 +1,144 @@
+import { sql } from 'kysely';
+import type { Platform } from '../../platform';
+import type { RailName } from '../../../integrations/rails/payment-rail';
+import { newId } from '../ids';
+import type { LoanContext } from '../loans/loan-context';
+import { authorisationCodeOf, railFor } from '../mandates/manage-mandate';
+import { isChargeable } from '../mandates/mandate';
+import { applyRepayment } from './record-repayment';
+
+type CollectorPlatform = Pick<Platform, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'config' | 'baseUrl' | 'logger'>;
+
+export interface CollectionRun {
+  scheduled: number;
+  charged: number;
+  completed: number;
+  failed: number;
+}
+
+/**
+ * The mandate collector (restartable; every step is a conditional write, so runs in several
+ * processes do not double-charge):
+ * 1. due instalments of loans with a chargeable service-operated mandate get a `pending` mandate
+ *    repayment for everything due and unpaid (late fees included), unless one is already pending
+ *    or an automatic charge failed less than COLLECTION_RETRY_HOURS ago (the retry schedule);
+ * 2. pending mandate repayments without a charge are sent to the rail (outside any transaction);
+ * 3. charges the rail has decided complete the repayment (allocated like any other) or fail it.
+ */
+export async function runCollections(platform: CollectorPlatform, now: Date): Promise<CollectionRun> {
+  const run: CollectionRun = { scheduled: 0, charged: 0, completed: 0, failed: 0 };
+  const at = now.toISOString();
+  const db = platform.db;
+
+  const retryAfter = new Date(now.getTime() - platform.config.COLLECTION_RETRY_HOURS * 3600_000).toISOString();
+  const due = await db
+    .selectFrom('loanScheduleItems as s')
+    .innerJoin('loans as l', 'l.id', 's.loanId')
+    .innerJoin('loanMandates as m', 'm.id', 'l.activeMandateId')
+    .select(['l.id as loanId', 'l.organisationId', 'l.mode', 'l.borrowerId', 'm.id as mandateId', sql<number>`sum(s.total_kobo + s.late_fee_kobo - s.amount_paid_kobo)`.as('dueKobo')])
+    .where('l.status', 'in', ['active', 'defaulted'])
+    .where('m.status', '=', 'active')
+    .where('m.provider', '!=', 'rail_c')
+    .where('s.dueDate', '<=', at)
+    .where('s.status', 'in', ['pending', 'partial', 'overdue'])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('loanRepayments as r')
+            .select('r.id')
+            .whereRef('r.loanId', '=', 'l.id')
+            .where('r.method', '=', 'mandate')
+            .where((eb) => eb.or([eb('r.status', '=', 'pending'), eb.and([eb('r.status', '=', 'failed'), eb('r.createdAt', '>', retryAfter)])])),
+        ),
+      ),
+    )
+    .groupBy(['l.id', 'l.organisationId', 'l.mode', 'l.borrowerId', 'm.id'])
+    .execute();
+  for (const item of due) {
+    const amount = Number(item.dueKobo);
+    if (amount <= 0) continue;
+    await db
+      .insertInto('loanRepayments')
+      .values({
+        id: newId(),
+        organisationId: item.organisationId,
+        mode: item.mode,
+        loanId: item.loanId,
+        borrowerId: item.borrowerId,
+        reference: `RPY-${newId()}`,
+        method: 'mandate',
+        status: 'pending',
+        amountKobo: amount,
+        unallocatedKobo: 0,
+        feePortionKobo: 0,
+        interestPortionKobo: 0,
+        principalPortionKobo: 0,
+        externalReference: null,
+        ledgerTransactionRef: null,
+        completedAt: null,
+        settlementId: null,
+        mandateId: item.mandateId,
+        chargeReference: null,
+        failureReason: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
+    run.scheduled += 1;
+  }
+
+  const fail = async (id: string, reason: string) => {
+    const moved = await db.updateTable('loanRepayments').set({ status: 'failed', failureReason: reason, updatedAt: at }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 1) run.failed += 1;
+  };
+
+  const unsent = await db.selectFrom('loanRepayments').selectAll().where('method', '=', 'mandate').where('status', '=', 'pending').where('chargeReference', 'is', null).execute();
+  for (const repayment of unsent) {
+    const mandate = await db.selectFrom('loanMandates').selectAll().where('id', '=', repayment.mandateId!).executeTakeFirst();
+    if (!mandate || !isChargeable(mandate)) {
+      await fail(repayment.id, 'mandate_not_chargeable');
+      continue;
+    }
+    try {
+      const { chargeReference } = await railFor(platform, mandate.provider as RailName).charge({
+        authorizationCode: authorisationCodeOf(platform, mandate),
+        amountKobo: repayment.amountKobo,
+        reference: repayment.reference,
+      });
+      await db.updateTable('loanRepayments').set({ chargeReference, updatedAt: at }).where('id', '=', repayment.id).where('chargeReference', 'is', null).execute();
+      run.charged += 1;
+    } catch (error) {
+      await fail(repayment.id, `charge_refused: ${(error as Error).message}`.slice(0, 300));
+    }
+  }
+
+  const sent = await db.selectFrom('loanRepayments').selectAll().where('method', '=', 'mandate').where('status', '=', 'pending').where('chargeReference', 'is not', null).execute();
+  for (const repayment of sent) {
+    const mandate = await db.selectFrom('loanMandates').select('provider').where('id', '=', repayment.mandateId!).executeTakeFirstOrThrow();
+    let result;
+    try {
+      result = await railFor(platform, mandate.provider as RailName).readCharge(repayment.chargeReference!);
+    } catch (error) {
+      platform.logger.warn({ err: error, repaymentId: repayment.id }, 'could not read a charge; will retry');
+      continue;
+    }
+    if (result.status === 'processing') continue;
+    if (result.status === 'failed') {
+      await fail(repayment.id, result.failureReason ?? 'failed');
+      continue;
+    }
+    try {
+      await db.transaction().execute(async (trx) => {
+        const claimed = await trx.updateTable('loanRepayments').set({ updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) return;
+        const ctx: LoanContext = { db: trx, platform, now, scope: { organisationId: repayment.organisationId, mode: repayment.mode }, actor: 'collector' };
+        await applyRepayment(ctx, { loanId: repayment.loanId, method: 'mandate', amountKobo: repayment.amountKobo, externalReference: null, existingId: repayment.id, mandateId: repayment.mandateId });
+        run.completed += 1;
+      });
+    } catch (error) {
+      platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge could not be applied; marked failed for refund');
+      await fail(repayment.id, `collected_but_not_applied: ${(error as Error).message}`.slice(0, 300));
+    }
+  }
+  return run;
+}
