@@ -29,6 +29,7 @@ const makeRecord: Record<string, () => Promise<string>> = {
   '/v1/settlements/{id}': async () => settlementId,
   '/v1/settlements/{id}/csv': async () => settlementId,
   '/v1/mandates/{id}': async () => mandateId,
+  '/v1/webhook-endpoints/{id}': async () => (await client(app, owner.test).post('/v1/webhook-endpoints', { url: 'https://partner.example/h' })).body.data.endpoint.id,
 };
 
 const idRoutes = apiRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));
@@ -65,7 +66,10 @@ describe('tenant isolation', () => {
     async (path) => {
       const { loan, preapprovalId } = await offeredLoan(app, owner);
       const mandate = path.includes('/mandates/{id}') ? (await client(app, owner.test).post(`/v1/loans/${loan.id}/mandates`, { email: 'a@example.com' })).body.data.id : undefined;
-      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (mandate ?? loan.id);
+      const endpoint = path.startsWith('/v1/webhook-endpoints')
+        ? (await client(app, owner.test).post('/v1/webhook-endpoints', { url: 'https://partner.example/h' })).body.data.endpoint.id
+        : undefined;
+      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (endpoint ?? mandate ?? loan.id);
       const before = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
       const res = await client(app, stranger.test).post(path.replace('{id}', id), validBodies[path]!() ?? {});
       expect(res.status).toBe(404);

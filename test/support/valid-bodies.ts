@@ -24,5 +24,7 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/loans/{id}/mandates': () => ({ email: 'ada@example.com', accountNumber: '0123456789', bankCode: '058', callbackUrl: 'https://partner.example/r', provider: 'rail_a' }),
   '/v1/mandates/{id}/activate': () => undefined,
   '/v1/test/mandates/{id}/simulate-activation': () => undefined,
+  '/v1/webhook-endpoints': () => ({ url: 'https://partner.example/hooks', description: 'main', events: ['loan.approved'], mode: 'test' }),
+  '/v1/webhook-endpoints/{id}/rotate-secret': () => undefined,
 };
 

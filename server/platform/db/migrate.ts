@@ -9,6 +9,7 @@ import * as sandboxRails from './migrations/0006-sandbox-rails';
 import * as settlements from './migrations/0007-settlements';
 import * as mandates from './migrations/0008-mandates';
 import * as mandateCharges from './migrations/0009-mandate-charges';
+import * as webhookEndpoints from './migrations/0010-webhook-endpoints';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -32,6 +33,7 @@ const migrations: Record<string, MigrationModule> = {
   '0007-settlements': settlements,
   '0008-mandates': mandates,
   '0009-mandate-charges': mandateCharges,
+  '0010-webhook-endpoints': webhookEndpoints,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -343,6 +343,27 @@ export interface LoanMandatesTable {
   updatedAt: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  organisationId: string;
+  /** The mode of the events this endpoint receives. */
+  mode: Mode;
+  url: string;
+  description: string | null;
+  /** Exact event names; null or empty = every event. */
+  events: Json;
+  status: string;
+  consecutiveFails: number;
+  lastFailureAt: string | null;
+  lastSuccessAt: string | null;
+  secretSealed: string;
+  /** The secret before the last rotation, still signing until `previousSecretExpiresAt`. */
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface SettlementStatementsTable {
   id: string;
   organisationId: string;
@@ -454,6 +475,7 @@ export interface Database {
   loanRepayments: LoanRepaymentsTable;
   settlementStatements: SettlementStatementsTable;
   loanMandates: LoanMandatesTable;
+  webhookEndpoints: WebhookEndpointsTable;
   sandboxRailAuthorisations: SandboxRailAuthorisationsTable;
   sandboxRailCharges: SandboxRailChargesTable;
 }

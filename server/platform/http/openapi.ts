@@ -14,6 +14,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Settlements: 'Statements of the fee and interest swept to the organisation wallet.',
   Mandates: 'Direct-debit mandates on payment rails.',
   Sandbox: 'Test-mode helpers (test keys only).',
+  Webhooks: 'Webhook endpoints and their signing secrets.',
 };
 
 const API_DESCRIPTION = `

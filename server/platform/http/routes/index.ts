@@ -4,6 +4,7 @@ import { preapprovalRoutes } from './preapprovals';
 import { loanRoutes } from './loans';
 import { settlementRoutes } from './settlements';
 import { mandateRoutes } from './mandates';
+import { webhookEndpointRoutes } from './webhook-endpoints';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...webhookEndpointRoutes];

@@ -1,0 +1,172 @@
+import crypto from 'node:crypto';
+import type { Executor } from '../../db/database';
+import { fromJson, toJson } from '../../db/database';
+import type { Mode, WebhookEndpointsTable } from '../../db/schema';
+import { AppError, notFound } from '../errors';
+import { newId } from '../ids';
+import type { Secrets } from '../secrets';
+
+const SEAL_PURPOSE = 'webhook-signing-secret';
+/** How long the previous secret keeps signing after a rotation (both signatures are sent). */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+export interface WebhookEndpoint {
+  id: string;
+  organisationId: string;
+  url: string;
+  description: string | null;
+  events: string[] | null;
+  mode: Mode;
+  status: 'active' | 'disabled';
+  consecutiveFails: number;
+  lastFailureAt: string | null;
+  lastSuccessAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type Scope = { organisationId: string; mode: Mode };
+
+export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
+  return {
+    id: row.id,
+    organisationId: row.organisationId,
+    url: row.url,
+    description: row.description,
+    events: fromJson<string[]>(row.events),
+    mode: row.mode,
+    status: row.status as WebhookEndpoint['status'],
+    consecutiveFails: row.consecutiveFails,
+    lastFailureAt: row.lastFailureAt,
+    lastSuccessAt: row.lastSuccessAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64url')}`;
+
+/**
+ * https only, except plain http to a loopback host for a test-mode endpoint (a developer's
+ * machine). Live endpoints must be https.
+ */
+export function checkEndpointUrl(url: string, mode: Mode): void {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'https:') return;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname) || parsed.hostname.startsWith('127.');
+  if (parsed.protocol === 'http:' && mode === 'test' && loopback) return;
+  throw new AppError('invalid_request', 'url: must be https (plain http is allowed only for a loopback host on a test-mode endpoint)');
+}
+
+/** Endpoints belong to the organisation and a mode: a key sees and manages those of its own mode only. */
+export async function getEndpointRow(db: Executor, scope: Scope, id: string): Promise<WebhookEndpointsTable> {
+  const row = await db
+    .selectFrom('webhookEndpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organisationId', '=', scope.organisationId)
+    .where('mode', '=', scope.mode)
+    .executeTakeFirst();
+  if (!row) throw notFound('webhook endpoint');
+  return row;
+}
+
+export async function createEndpoint(
+  db: Executor,
+  secrets: Secrets,
+  scope: Scope,
+  input: { url: string; description?: string | null; events?: string[] | null; mode?: Mode },
+  now: Date,
+): Promise<{ endpoint: WebhookEndpoint; signingSecret: string }> {
+  const mode = input.mode ?? scope.mode;
+  if (mode !== scope.mode) {
+    throw new AppError('invalid_request', `mode: a ${scope.mode} key registers ${scope.mode}-mode endpoints; use a ${mode} key for ${mode} events`);
+  }
+  const organisationId = scope.organisationId;
+  checkEndpointUrl(input.url, mode);
+  const signingSecret = newSecret();
+  const at = now.toISOString();
+  const row: WebhookEndpointsTable = {
+    id: newId(),
+    organisationId,
+    mode,
+    url: input.url,
+    description: input.description ?? null,
+    events: toJson(input.events && input.events.length > 0 ? [...new Set(input.events)] : null),
+    status: 'active',
+    consecutiveFails: 0,
+    lastFailureAt: null,
+    lastSuccessAt: null,
+    secretSealed: secrets.encrypt(SEAL_PURPOSE, signingSecret),
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await db.insertInto('webhookEndpoints').values(row).execute();
+  return { endpoint: toEndpoint(row), signingSecret };
+}
+
+export async function listEndpoints(db: Executor, scope: Scope): Promise<WebhookEndpoint[]> {
+  const rows = await db
+    .selectFrom('webhookEndpoints')
+    .selectAll()
+    .where('organisationId', '=', scope.organisationId)
+    .where('mode', '=', scope.mode)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+  return rows.map(toEndpoint);
+}
+
+export async function updateEndpoint(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: { url?: string; description?: string | null; events?: string[] | null; status?: 'active' | 'disabled' },
+  now: Date,
+): Promise<WebhookEndpoint> {
+  const row = await getEndpointRow(db, scope, id);
+  if (changes.url) checkEndpointUrl(changes.url, row.mode);
+  const set: Partial<WebhookEndpointsTable> = { updatedAt: now.toISOString() };
+  if (changes.url !== undefined) set.url = changes.url;
+  if (changes.description !== undefined) set.description = changes.description;
+  if (changes.events !== undefined) set.events = toJson(changes.events && changes.events.length > 0 ? [...new Set(changes.events)] : null);
+  if (changes.status !== undefined) {
+    set.status = changes.status;
+    // Re-enabling starts the failure count afresh.
+    if (changes.status === 'active') set.consecutiveFails = 0;
+  }
+  await db.updateTable('webhookEndpoints').set(set).where('id', '=', id).execute();
+  return toEndpoint({ ...row, ...set });
+}
+
+export async function deleteEndpoint(db: Executor, scope: Scope, id: string): Promise<WebhookEndpoint> {
+  const row = await getEndpointRow(db, scope, id);
+  await db.deleteFrom('webhookEndpoints').where('id', '=', id).execute();
+  return toEndpoint(row);
+}
+
+/** New secret, shown once; the old one keeps signing (alongside) for 24 hours. */
+export async function rotateSecret(db: Executor, secrets: Secrets, scope: Scope, id: string, now: Date) {
+  const row = await getEndpointRow(db, scope, id);
+  const signingSecret = newSecret();
+  const set = {
+    secretSealed: secrets.encrypt(SEAL_PURPOSE, signingSecret),
+    previousSecretSealed: row.secretSealed,
+    previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await db.updateTable('webhookEndpoints').set(set).where('id', '=', id).execute();
+  return { endpoint: toEndpoint({ ...row, ...set }), signingSecret, previousSecretExpiresAt: set.previousSecretExpiresAt };
+}
+
+/** The secrets that sign a delivery now: the current one, and the previous one during the overlap. */
+export function signingSecrets(secrets: Secrets, row: WebhookEndpointsTable, now: Date): string[] {
+  const current = secrets.decrypt(SEAL_PURPOSE, row.secretSealed);
+  const previous =
+    row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now.toISOString()
+      ? [secrets.decrypt(SEAL_PURPOSE, row.previousSecretSealed)]
+      : [];
+  return [current, ...previous];
+}
