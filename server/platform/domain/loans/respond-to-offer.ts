@@ -1,10 +1,10 @@
 import type { LoansTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { getLoanRow, transitionLoan } from './loan';
+import { getLoanRow, transitionLoan, type LoanStatus } from './loan';
 import type { LoanContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
-import { FROM } from './transitions';
+import { DISBURSED_STATES, FROM } from './transitions';
 
 /** Evidence of the borrower's signature, as the partner's surface (or our checkout) observed it. */
 export interface BorrowerConsent {
@@ -86,7 +86,7 @@ export async function cancelLoan(
 ): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
   if (loan.status === 'cancelled') return loan;
-  if (['disbursed', 'active', 'completed', 'defaulted'].includes(loan.status)) {
+  if (DISBURSED_STATES.includes(loan.status as LoanStatus)) {
     throw new AppError('loan_already_disbursed', 'The loan has been disbursed and can no longer be cancelled; it can only be repaid.');
   }
   const cancelled = await transitionLoan(

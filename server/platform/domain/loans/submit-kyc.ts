@@ -35,7 +35,7 @@ export async function submitKyc(ctx: LoanContext, loanId: string, submission: Ky
   const bvnHash = ctx.platform.secrets.hmac(BVN_HASH_PURPOSE, submission.bvn);
   const borrower = await ctx.db.selectFrom('borrowers').select(['id', 'bvnHash']).where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
 
-  const previous = await ctx.db.selectFrom('kycSubmissions').select(['outcome', 'documents']).where('loanId', '=', loan.id).where('bvnHash', '=', bvnHash).execute();
+  const previous = await ctx.db.selectFrom('kycSubmissions').select('id').where('loanId', '=', loan.id).where('bvnHash', '=', bvnHash).execute();
   let result: { outcome: LoanKycResult['outcome']; documents: LoanKycResult['documents'] };
   if (borrower.bvnHash && borrower.bvnHash !== bvnHash) {
     result = { outcome: 'failed', documents: [{ type: 'bvn', status: 'mismatch' }] };
