@@ -75,6 +75,26 @@ export const ConfigSchema = z.object({
   EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */
   BOOTSTRAP_SANDBOX: bool.default(true),
+  /** Run the webhook dispatcher in this process (several processes may run it side by side). */
+  WEBHOOK_DISPATCHER_ENABLED: bool.default(true),
+  /** How often an idle dispatcher looks for due deliveries (new events in this process wake it at once). */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  /** Per-attempt timeout of a webhook request (connect, send and response). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** A claimed delivery whose worker died is claimed again after this long; must exceed the timeout. */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
+  /** Webhook requests in flight at once per process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
+  /** An endpoint is disabled after this many consecutive failed attempts… */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** …once its failures have lasted at least this many hours (the first failure of the streak to now). */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
+  /** SMTP server for operational e-mail (smtp:// or smtps:// URL). Unset: messages go to MAIL_DIR. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  /** Where the sandbox mailer writes messages (one JSON file each) when SMTP_URL is unset; default DATA_DIR/mail. */
+  MAIL_DIR: z.string().min(1).optional(),
+  /** Sender of operational e-mail. */
+  MAIL_FROM: z.string().min(3).default('Lending Platform <no-reply@lending.example>'),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
@@ -86,7 +106,11 @@ export class ConfigError extends Error {}
 /** Parses configuration from an environment-like object; throws one error naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const result = ConfigSchema.safeParse(cleaned);
+  const result = ConfigSchema.superRefine((c, ctx) => {
+    if (c.WEBHOOK_LEASE_MS <= c.WEBHOOK_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must exceed WEBHOOK_TIMEOUT_MS (a lease shorter than an attempt would let two workers send it)' });
+    }
+  }).safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`Invalid configuration: ${problems}`);

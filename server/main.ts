@@ -2,12 +2,13 @@ import { ConfigError, loadConfig } from './config';
 import { startWebServer, type WebServer } from './app';
 import { createPlatform, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
+import { WebhookDispatcher } from './workers/webhook-dispatcher';
 import { startArrearsSweep, startCollector, startExpirySweep, startHousekeeping, startSettlementWorker } from './workers/housekeeping';
 
 /** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
 let platform: Platform | undefined;
 let web: WebServer | undefined;
-let stopWorkers: Array<() => void> = [];
+let stopWorkers: Array<() => void | Promise<void>> = [];
 let stopping = false;
 
 /** Drains whatever has started so far; safe to call at any point of start-up. */
@@ -16,7 +17,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   platform?.logger.info({ signal }, 'draining');
   try {
-    for (const stop of stopWorkers) stop();
+    await Promise.all(stopWorkers.map((stop) => stop()));
     await web?.stop();
     await platform?.close();
     platform?.logger.info('stopped cleanly');
@@ -49,6 +50,11 @@ async function main(): Promise<void> {
   if (stopping) return;
   web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
   stopWorkers = [startHousekeeping(platform), startExpirySweep(platform), startArrearsSweep(platform), startSettlementWorker(platform), startCollector(platform)];
+  if (config.WEBHOOK_DISPATCHER_ENABLED) {
+    const dispatcher = new WebhookDispatcher(platform);
+    dispatcher.start();
+    stopWorkers.push(() => dispatcher.stop());
+  }
   platform.logger.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
 }
 

@@ -15,6 +15,7 @@ import { RateLimits } from './http/rate-limit';
 import { SandboxAmlScreen, type AmlScreen } from '../integrations/aml';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
 import { SandboxInsurer, type Insurer } from '../integrations/insurance';
+import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
 export interface Platform {
@@ -31,6 +32,8 @@ export interface Platform {
   aml: AmlScreen;
   identity: IdentityVerifier;
   insurer: Insurer;
+  /** Operational e-mail to organisations: SMTP when SMTP_URL is set, else JSON files in MAIL_DIR. */
+  mailer: Mailer;
   /** Public origin for links the service hands out; set when the HTTP server knows its port. */
   baseUrl: string;
   close(): Promise<void>;
@@ -115,6 +118,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     aml: new SandboxAmlScreen(),
     identity: new SandboxIdentityVerifier(),
     insurer: new SandboxInsurer(),
+    mailer: config.SMTP_URL
+      ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+      : new SandboxMailer(config.MAIL_DIR ?? path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
       await usage.stop();

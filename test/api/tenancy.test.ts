@@ -5,6 +5,7 @@ import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp
 import { productInput } from '../support/factories';
 import { acceptedLoan, lendingTenant, offeredLoan } from '../support/lifecycle';
 import { validBodies } from '../support/valid-bodies';
+import { makeDelivery } from '../support/webhooks';
 import { runSettlement } from '../../server/platform/domain/settlements/run-settlement';
 
 let app: TestApp;
@@ -29,6 +30,7 @@ const makeRecord: Record<string, () => Promise<string>> = {
   '/v1/settlements/{id}': async () => settlementId,
   '/v1/settlements/{id}/csv': async () => settlementId,
   '/v1/mandates/{id}': async () => mandateId,
+  '/v1/events/{id}': async () => makeDelivery(app, owner),
   '/v1/webhook-endpoints/{id}': async () => (await client(app, owner.test).post('/v1/webhook-endpoints', { url: 'https://partner.example/h' })).body.data.endpoint.id,
 };
 
@@ -69,7 +71,8 @@ describe('tenant isolation', () => {
       const endpoint = path.startsWith('/v1/webhook-endpoints')
         ? (await client(app, owner.test).post('/v1/webhook-endpoints', { url: 'https://partner.example/h' })).body.data.endpoint.id
         : undefined;
-      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (endpoint ?? mandate ?? loan.id);
+      const delivery = path.startsWith('/v1/events') ? await makeDelivery(app, owner) : undefined;
+      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (delivery ?? endpoint ?? mandate ?? loan.id);
       const before = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
       const res = await client(app, stranger.test).post(path.replace('{id}', id), validBodies[path]!() ?? {});
       expect(res.status).toBe(404);

@@ -10,6 +10,7 @@ import { createPlatform, type Platform } from '../../server/platform/platform';
 import type { Clock } from '../../server/integrations/clock';
 import { createOrganisation, configureOrganisation, type TenantSettings } from '../../server/platform/domain/organisations/organisation';
 import { createApiKey } from '../../server/platform/domain/api-keys/api-key';
+import { assertEventsDocumented } from './webhooks';
 
 export const dialect = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
 export const TEST_MASTER_KEY = 'test-master-key-0123456789abcdef0123456789';
@@ -93,8 +94,13 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     env: { ...database.env, MASTER_KEY: TEST_MASTER_KEY },
     async stop() {
       await web.stop();
-      await platform.close();
-      await database.drop();
+      // Every event the test caused must match the documented webhook payloads.
+      try {
+        await assertEventsDocumented(platform.db);
+      } finally {
+        await platform.close();
+        await database.drop();
+      }
     },
   };
 }

@@ -26,5 +26,6 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/test/mandates/{id}/simulate-activation': () => undefined,
   '/v1/webhook-endpoints': () => ({ url: 'https://partner.example/hooks', description: 'main', events: ['loan.approved'], mode: 'test' }),
   '/v1/webhook-endpoints/{id}/rotate-secret': () => undefined,
+  '/v1/events/{id}/redeliver': () => undefined,
 };
 

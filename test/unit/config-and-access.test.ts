@@ -37,6 +37,7 @@ function auth(mode: 'test' | 'live', org: Partial<Organisation> = {}): AuthConte
     defaultPreapprovalProductId: null,
     disabled: false,
     defaultAfterDaysOverdue: null,
+    notificationEmail: null,
     createdAt: '',
     updatedAt: '',
     ...org,

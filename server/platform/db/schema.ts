@@ -24,6 +24,8 @@ export interface OrganisationsTable {
   disabled: Bool;
   /** Days an instalment may stay overdue before the loan defaults; null = the platform default. */
   defaultAfterDaysOverdue: number | null;
+  /** Where operational notices (e.g. a webhook endpoint disabled) are e-mailed. */
+  notificationEmail: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -171,6 +173,8 @@ export interface EventsTable {
   name: string;
   payload: Json;
   createdAt: string;
+  /** Set once the dispatcher has written the event's deliveries (null = waiting). */
+  fannedOutAt: string | null;
 }
 
 export interface PlatformStateTable {
@@ -360,6 +364,30 @@ export interface WebhookEndpointsTable {
   /** The secret before the last rotation, still signing until `previousSecretExpiresAt`. */
   previousSecretSealed: string | null;
   previousSecretExpiresAt: string | null;
+  /** Start of the current streak of failed attempts (null after a success). */
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed' | 'dead';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  eventId: string;
+  endpointId: string | null;
+  event: string;
+  targetUrl: string;
+  status: WebhookDeliveryStatus;
+  attemptCount: number;
+  maxAttempts: number;
+  /** When due; while `delivering`, when the claim's lease expires. Null once final. */
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  responseStatus: number | null;
+  lastError: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -476,6 +504,7 @@ export interface Database {
   settlementStatements: SettlementStatementsTable;
   loanMandates: LoanMandatesTable;
   webhookEndpoints: WebhookEndpointsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
   sandboxRailAuthorisations: SandboxRailAuthorisationsTable;
   sandboxRailCharges: SandboxRailChargesTable;
 }

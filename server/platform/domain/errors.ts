@@ -56,6 +56,10 @@ export const ERROR_STATUS = {
   preapproval_not_offerable: 422,
   /** The product cannot be used here (wrong approval mode, inactive, or no capital pool). */
   product_not_usable: 422,
+  /** The webhook delivery is being attempted right now; read it again in a few seconds. */
+  delivery_in_flight: 409,
+  /** The delivery's endpoint was deleted or is disabled; re-enable it (PATCH `status: active`) first. */
+  webhook_endpoint_unavailable: 409,
   /** A record with this natural key (for example a product code) exists already. */
   ALREADY_EXISTS: 409,
   /** A balance would go below zero (the capital pool is never overdrawn). */

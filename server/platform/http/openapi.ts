@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../domain/errors';
 import type { RouteSpec } from './route';
+import { EVENT_CATALOGUE, WEBHOOK_DELIVERY_DESCRIPTION, WebhookEnvelopeSchema } from './event-schemas';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Products: 'Loan products: read-only over the API.',
@@ -14,7 +15,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Settlements: 'Statements of the fee and interest swept to the organisation wallet.',
   Mandates: 'Direct-debit mandates on payment rails.',
   Sandbox: 'Test-mode helpers (test keys only).',
-  Webhooks: 'Webhook endpoints and their signing secrets.',
+  Webhooks: `Webhook endpoints, their signing secrets, and the delivery log (event log).\n\n${WEBHOOK_DELIVERY_DESCRIPTION}`,
 };
 
 const API_DESCRIPTION = `
@@ -120,6 +121,13 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
     name: 'Authorization',
     description: 'Alternative form: `ApiKey <public>:<secret>`.',
   });
+
+  // Webhook bodies are not requests to this API; their schemas are published as components.
+  for (const schema of [WebhookEnvelopeSchema, ...Object.values(EVENT_CATALOGUE)]) {
+    const json = JSON.stringify(z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'output' })).replaceAll('#/definitions/', '#/components/schemas/');
+    const { definitions } = JSON.parse(json) as { definitions: Record<string, object> };
+    for (const [name, definition] of Object.entries(definitions)) registry.registerComponent('schemas', name, definition as never);
+  }
 
   for (const route of routes) {
     const statuses = new Set(

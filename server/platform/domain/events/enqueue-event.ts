@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database';
 import type { Mode } from '../../db/schema';
 import { toJson } from '../../db/database';
 import { newOrderedId } from '../ids';
+import { notifyEventEnqueued } from './outbox-signal';
 
 export interface EnqueueEventOptions {
   organisationId: string;
@@ -15,7 +16,8 @@ export interface EnqueueEventOptions {
 
 /**
  * Records an event in the transactional outbox. Call it with the same transaction as the state
- * change it reports: both commit or neither does. Delivery reads the outbox afterwards.
+ * change it reports: both commit or neither does. The webhook dispatcher fans it out
+ * to endpoints afterwards.
  */
 export async function enqueueEvent(tx: Executor, options: EnqueueEventOptions): Promise<{ id: string }> {
   const id = newOrderedId();
@@ -30,5 +32,6 @@ export async function enqueueEvent(tx: Executor, options: EnqueueEventOptions): 
       createdAt: options.now.toISOString(),
     })
     .execute();
+  notifyEventEnqueued();
   return { id };
 }

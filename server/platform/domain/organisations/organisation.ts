@@ -19,6 +19,8 @@ export interface Organisation {
   disabled: boolean;
   /** Days overdue before a loan defaults; null = the platform default (DEFAULT_AFTER_DAYS_OVERDUE). */
   defaultAfterDaysOverdue: number | null;
+  /** Where operational notices are e-mailed (a webhook endpoint disabled after repeated failures). */
+  notificationEmail: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -38,6 +40,7 @@ export function toOrganisation(row: OrganisationsTable): Organisation {
     defaultPreapprovalProductId: row.defaultPreapprovalProductId,
     disabled: Boolean(row.disabled),
     defaultAfterDaysOverdue: row.defaultAfterDaysOverdue,
+    notificationEmail: row.notificationEmail,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -77,6 +80,7 @@ export async function createOrganisation(db: Executor, options: CreateOrganisati
     defaultPreapprovalProductId: null,
     disabled: false,
     defaultAfterDaysOverdue: null,
+    notificationEmail: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -94,6 +98,7 @@ export const TenantSettingsSchema = z
     defaultPreapprovalProductId: z.uuid().nullable(),
     disabled: z.boolean(),
     defaultAfterDaysOverdue: z.number().int().min(1).max(3650).nullable(),
+    notificationEmail: z.email().max(254).nullable(),
     loanTenant: z.boolean(),
     preapprovedLending: z.boolean(),
   })

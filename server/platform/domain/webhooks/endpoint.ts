@@ -5,6 +5,7 @@ import type { Mode, WebhookEndpointsTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import type { Secrets } from '../secrets';
+import { endWaitingDeliveries } from './deliveries';
 
 const SEAL_PURPOSE = 'webhook-signing-secret';
 /** How long the previous secret keeps signing after a rotation (both signatures are sent). */
@@ -100,6 +101,7 @@ export async function createEndpoint(
     secretSealed: secrets.encrypt(SEAL_PURPOSE, signingSecret),
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
+    failingSince: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -135,14 +137,22 @@ export async function updateEndpoint(
   if (changes.status !== undefined) {
     set.status = changes.status;
     // Re-enabling starts the failure count afresh.
-    if (changes.status === 'active') set.consecutiveFails = 0;
+    if (changes.status === 'active') {
+      set.consecutiveFails = 0;
+      set.failingSince = null;
+    }
   }
   await db.updateTable('webhookEndpoints').set(set).where('id', '=', id).execute();
+  // A disabled endpoint is sent nothing: what was waiting ends now (redeliver it after re-enabling).
+  if (changes.status === 'disabled' && row.status !== 'disabled') await endWaitingDeliveries(db, id, 'endpoint disabled by the organisation', now);
   return toEndpoint({ ...row, ...set });
 }
 
-export async function deleteEndpoint(db: Executor, scope: Scope, id: string): Promise<WebhookEndpoint> {
+/** Deletes the endpoint; its delivery log stays (with `endpointId` null), and nothing waiting is sent. */
+export async function deleteEndpoint(db: Executor, scope: Scope, id: string, now: Date): Promise<WebhookEndpoint> {
   const row = await getEndpointRow(db, scope, id);
+  await endWaitingDeliveries(db, id, 'endpoint deleted', now);
+  await db.updateTable('webhookDeliveries').set({ endpointId: null }).where('endpointId', '=', id).execute();
   await db.deleteFrom('webhookEndpoints').where('id', '=', id).execute();
   return toEndpoint(row);
 }

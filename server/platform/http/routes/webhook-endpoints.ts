@@ -112,13 +112,13 @@ export const webhookEndpointRoutes = [
     operationId: 'deleteWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Delete a webhook endpoint',
-    description: 'Addition. Nothing more is delivered to it; past deliveries stay in the event log.',
+    description: 'Addition. Nothing more is delivered to it: deliveries still waiting end as `dead`; past deliveries stay in the event log with `endpointId` null.',
     access: 'tenant',
     params: IdParams,
     response: { status: 200, description: 'The deleted endpoint.', data: WebhookEndpointSchema },
     errors: ['NOT_FOUND', 'INVALID_ID'],
-    async handle({ db, auth, params }) {
-      return { message: 'Webhook endpoint deleted', data: await deleteEndpoint(db, auth, params.id) };
+    async handle({ db, auth, params, now }) {
+      return { message: 'Webhook endpoint deleted', data: await deleteEndpoint(db, auth, params.id, now) };
     },
   }),
   defineRoute({

@@ -1,0 +1,59 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Operational e-mail to organisations (never to borrowers: those go through the partner). */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * The sandbox mailer: each message becomes one JSON file in a folder (the "inbox"), named so
+ * that a directory listing is in sending order. Nothing leaves the machine.
+ */
+export class SandboxMailer implements Mailer {
+  constructor(
+    private readonly dir: string,
+    private readonly from: string,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    await fs.promises.mkdir(this.dir, { recursive: true });
+    const sentAt = new Date().toISOString();
+    const file = path.join(this.dir, `${sentAt.replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.json`);
+    await fs.promises.writeFile(file, `${JSON.stringify({ from: this.from, ...message, sentAt }, null, 2)}\n`);
+  }
+}
+
+/** SMTP through nodemailer (`SMTP_URL`, e.g. `smtps://user:pass@smtp.example.com`). */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(url);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+  }
+}
+
+/** Reads the sandbox inbox, oldest first (tests and the demo use it). */
+export function readSandboxInbox(dir: string): Array<MailMessage & { from: string; sentAt: string }> {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
+}

@@ -1,0 +1,122 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** One signed webhook POST, as the dispatcher hands it over. */
+export interface WebhookRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Refuse private, loopback, link-local and other non-public addresses (live mode). */
+  guard: boolean;
+  timeoutMs: number;
+}
+
+/** What came back: a status (any, including 3xx: redirects are never followed) or a transport error. */
+export interface WebhookOutcome {
+  status?: number;
+  retryAfter?: string;
+  /** Transport failure or a short excerpt of a non-2xx response body. */
+  error?: string;
+}
+
+export type SendWebhook = (request: WebhookRequest) => Promise<WebhookOutcome>;
+
+/** Only globally routable unicast addresses may receive a live webhook (IPv4-mapped IPv6 is unwrapped first). */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+export class SsrfRefused extends Error {
+  readonly code = 'ESSRF';
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for sockets that resolves every address of the host and refuses the connection if
+ * any is not public: the check and the connection use the same answer, so DNS rebinding between
+ * a check and a connect is not possible.
+ */
+function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const refused = addresses.find((a) => !isPublicAddress(a.address));
+    if (refused || addresses.length === 0) {
+      return callback(new SsrfRefused(`refused: ${hostname} resolves to a non-public address (${refused?.address ?? 'none'})`), []);
+    }
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
+
+// Guarded and unguarded requests never share a kept-alive socket.
+const agents = {
+  guarded: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
+  open: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
+};
+
+const ERROR_EXCERPT = 300;
+
+/**
+ * Sends one webhook with node's HTTP client: POST, the given timeout over the whole exchange,
+ * no redirects followed, the response body read (to keep the connection reusable) and an excerpt
+ * kept for `lastError`. Never throws: every failure becomes an outcome.
+ */
+export const sendWebhook: SendWebhook = (request) =>
+  new Promise<WebhookOutcome>((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return resolve({ error: 'invalid URL' });
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (request.guard && net.isIP(host) && !isPublicAddress(host)) {
+      return resolve({ error: `refused: ${host} is not a public address` });
+    }
+    const secure = url.protocol === 'https:';
+    const pool = request.guard ? agents.guarded : agents.open;
+    const signal = AbortSignal.timeout(request.timeoutMs);
+    const req = (secure ? https : http).request(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+      agent: secure ? pool.https : pool.http,
+      lookup: request.guard ? (guardedLookup as typeof dns.lookup) : undefined,
+      signal,
+    });
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      const retryAfter = res.headers['retry-after'];
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (kept < ERROR_EXCERPT) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+      });
+      res.on('end', () => {
+        const ok = status >= 200 && status < 300;
+        const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, ERROR_EXCERPT);
+        const error = ok
+          ? undefined
+          : status >= 300 && status < 400
+            ? `redirect not followed (${status} to ${res.headers.location ?? 'no location'})`
+            : `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`;
+        resolve({ status, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, error });
+      });
+      res.on('error', (error) => resolve({ status, error: describe(error, request.timeoutMs, signal) }));
+    });
+    req.on('error', (error) => resolve({ error: describe(error, request.timeoutMs, signal) }));
+    req.end(request.body);
+  });
+
+function describe(error: Error & { code?: string }, timeoutMs: number, signal: AbortSignal): string {
+  if (signal.aborted) return `timeout after ${timeoutMs} ms`;
+  if (error instanceof SsrfRefused) return error.message;
+  return error.code ? `${error.code}: ${error.message}` : error.message;
+}
