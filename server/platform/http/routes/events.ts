@@ -16,7 +16,7 @@ const WebhookDeliverySchema = z
     event: z.string(),
     mode: z.enum(['live', 'test']).meta({ description: 'Addition: the mode of the event.' }),
     targetUrl: z.string().meta({ format: 'uri', description: 'Where the last attempt went (the endpoint\'s URL at that time).' }),
-    payload: z.looseObject({}).meta({ description: 'The event\'s data object (see the `Event…` schemas); the signed envelope is rebuilt at send time.' }),
+    payload: z.looseObject({}).meta({ additionalProperties: true, description: 'The event\'s data object (see the `Event…` schemas); the signed envelope is rebuilt at send time.' }),
     status: z.enum(DELIVERY_STATUSES).meta({
       description:
         '`pending` (waiting for its first attempt), `delivering` (an attempt is in flight), `succeeded` (a 2xx), `failed` (the last attempt failed; ' +
