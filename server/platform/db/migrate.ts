@@ -10,6 +10,7 @@ import * as settlements from './migrations/0007-settlements';
 import * as mandates from './migrations/0008-mandates';
 import * as mandateCharges from './migrations/0009-mandate-charges';
 import * as webhookEndpoints from './migrations/0010-webhook-endpoints';
+import * as walletsPayouts from './migrations/0012-wallets-payouts';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -34,6 +35,8 @@ const migrations: Record<string, MigrationModule> = {
   '0008-mandates': mandates,
   '0009-mandate-charges': mandateCharges,
   '0010-webhook-endpoints': webhookEndpoints,
+  // 0011 is taken by webhook delivery (another branch).
+  '0012-wallets-payouts': walletsPayouts,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
