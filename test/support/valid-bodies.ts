@@ -24,6 +24,15 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/loans/{id}/mandates': () => ({ email: 'ada@example.com', accountNumber: '0123456789', bankCode: '058', callbackUrl: 'https://partner.example/r', provider: 'rail_a' }),
   '/v1/mandates/{id}/activate': () => undefined,
   '/v1/test/mandates/{id}/simulate-activation': () => undefined,
+  '/v1/payouts': () => ({
+    borrowerId: '00000000-0000-4000-8000-000000000000',
+    amountKobo: 1000,
+    bankName: 'First Bank',
+    bankCode: '011',
+    accountNumber: '0000014579',
+    accountName: 'Ada Obi',
+    loanId: null,
+  }),
   '/v1/webhook-endpoints': () => ({ url: 'https://partner.example/hooks', description: 'main', events: ['loan.approved'], mode: 'test' }),
   '/v1/webhook-endpoints/{id}/rotate-secret': () => undefined,
 };

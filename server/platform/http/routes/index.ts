@@ -5,6 +5,7 @@ import { loanRoutes } from './loans';
 import { settlementRoutes } from './settlements';
 import { mandateRoutes } from './mandates';
 import { webhookEndpointRoutes } from './webhook-endpoints';
+import { payoutRoutes } from './payouts';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...webhookEndpointRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes];
