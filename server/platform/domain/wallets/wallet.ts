@@ -30,7 +30,7 @@ export const walletRef = (owner: WalletOwner): AccountRef => ({
 export const findWallet = (db: Executor, owner: WalletOwner): Promise<LedgerAccount | undefined> => findAccount(db, walletRef(owner));
 
 /** What a guarded credit-normal account holds for the borrower, as a non-negative kobo amount. */
-export const heldKobo = (account: Pick<LedgerAccount, 'balanceKobo'>): number => -Number(account.balanceKobo);
+export const heldKobo = (account: Pick<LedgerAccount, 'balanceKobo'>): number => 0 - Number(account.balanceKobo); // 0 - x: never -0
 
 /** The borrower's wallet, or 422 `no_borrower_wallet` (nothing is opened here). */
 export async function requireWallet(db: Executor, owner: WalletOwner): Promise<LedgerAccount> {
