@@ -20,7 +20,7 @@ import { rejectPayout, settlePayout } from '../platform/domain/payouts/settle-pa
 
 /**
  * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
- * funding, the provider directory). `npm run -s admin -- <group> <action> [options] --json` prints
+ * funding, the provider directory, sandbox wallet credits, settling or rejecting payouts). `npm run -s admin -- <group> <action> [options] --json` prints
  * exactly one JSON object on stdout; on bad input it prints `{error, message}`, explains on stderr
  * and exits 2 (1 for anything unexpected).
  */

@@ -47,9 +47,11 @@ function balances(rows: ScheduleRow[]): InstalmentBalance[] {
 }
 
 /**
- * Records a collection the partner made on its own rail (`external`). The amount is allocated
- * instalment by instalment, oldest first, fee → interest → principal; anything beyond the whole
- * outstanding is returned unallocated. The loan moves by a conditional UPDATE on what it had been
+ * Records a repayment: `external` (the partner collected on its own rail) or `cash_wallet` (debited
+ * from the borrower's wallet) are allocated instalment by instalment, oldest first, fee → interest →
+ * principal; `wallet` returns undrawn credit to the pool, principal only (see
+ * allocate-principal-return.ts); `mandate` asks the rail for a charge. Anything beyond what can be
+ * applied is returned unallocated and, for the wallet methods, not debited. The loan moves by a conditional UPDATE on what it had been
  * paid, so two concurrent repayments can never both apply to the same balance: the loser re-reads
  * and allocates against what is left.
  */
