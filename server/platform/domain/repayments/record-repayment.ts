@@ -215,7 +215,8 @@ async function book(
   try {
     await postRepayment(ctx, loan, allocation, options, reference);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS') {
+    if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS' && (options.method === 'cash_wallet' || options.method === 'wallet')) {
+      // A concurrent debit of the same wallet won the race; this request's transaction rolls back.
       throw new AppError('insufficient_wallet_balance', `The borrower's cash wallet holds less than ${allocation.appliedKobo} kobo: nothing was changed.`);
     }
     throw error;
