@@ -15,10 +15,12 @@ import { OperatorLoanInputSchema, createOperatorLoan } from '../platform/domain/
 import { toLoan } from '../platform/domain/loans/loan';
 import { runSettlement } from '../platform/domain/settlements/run-settlement';
 import { checkLedger } from '../platform/domain/ledger/check-ledger';
+import { creditWallet } from '../platform/domain/wallets/credit-wallet';
+import { rejectPayout, settlePayout } from '../platform/domain/payouts/settle-payout';
 
 /**
  * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
- * funding, the provider directory). `npm run -s admin -- <group> <action> [options] --json` prints
+ * funding, the provider directory, sandbox wallet credits, settling or rejecting payouts). `npm run -s admin -- <group> <action> [options] --json` prints
  * exactly one JSON object on stdout; on bad input it prints `{error, message}`, explains on stderr
  * and exits 2 (1 for anything unexpected).
  */
@@ -34,6 +36,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
   provider create --input FILE.json
   loan create --org ID --mode test|live --input FILE.json
   settlement run --org ID [--mode test|live] [--until ISO]   (mode defaults to test, until to now)
+  wallet credit --borrower ID --amount-kobo N   (test-mode borrowers only)
+  payout settle --id ID --reference REF   (the bank transfer happened off-platform)
+  payout reject --id ID --reason TEXT     (the reservation goes back to the borrower)
   ledger check
   bootstrap`;
 
@@ -140,6 +145,26 @@ async function run(platform: Platform, command: string, options: Options): Promi
       });
       return { ...statement, created };
     }
+    case 'wallet credit': {
+      const amount = required(options, 'amount-kobo');
+      if (!/^\d+$/.test(amount)) throw new UsageError('--amount-kobo must be a positive whole number of kobo');
+      const borrowerId = uuidOption(options, 'borrower');
+      return db.transaction().execute((trx) => creditWallet(trx, { borrowerId, amountKobo: Number(amount), now }));
+    }
+    case 'payout settle': {
+      const id = uuidOption(options, 'id');
+      const reference = required(options, 'reference');
+      if (reference.length > 160) throw new UsageError('--reference must be at most 160 characters');
+      const { payout, changed } = await db.transaction().execute((trx) => settlePayout(trx, { id, reference, now }));
+      return { ...payout, changed };
+    }
+    case 'payout reject': {
+      const id = uuidOption(options, 'id');
+      const reason = required(options, 'reason');
+      if (reason.length > 500) throw new UsageError('--reason must be at most 500 characters');
+      const { payout, changed } = await db.transaction().execute((trx) => rejectPayout(trx, { id, reason, now }));
+      return { ...payout, changed };
+    }
     case 'ledger check':
       return checkLedger(db);
     case 'bootstrap':
@@ -165,6 +190,10 @@ async function main(): Promise<number> {
         'amount-kobo': { type: 'string' },
         'public-key': { type: 'string' },
         until: { type: 'string' },
+        borrower: { type: 'string' },
+        id: { type: 'string' },
+        reference: { type: 'string' },
+        reason: { type: 'string' },
         'no-loan-tenant': { type: 'boolean' },
         'no-preapproved-lending': { type: 'boolean' },
       },

@@ -65,4 +65,46 @@ describe('overdue, late fees and default', () => {
     expect(events[0]!.data).toMatchObject({ status: 'defaulted', daysPastDue: 61 });
     expect((await api().post(`/v1/loans/${loan.id}/cancel`, {})).status).toBe(400);
   });
+
+  it('a product with recoveryEnabled defaults on its own recovery policy; other products keep the tenant threshold', async () => {
+    const strict = await lendingTenant(app, { product: { lateFeeBps: 500, recoveryEnabled: true, recoveryDefaultAfterDaysOverdue: 10 } });
+    const lenient = await lendingTenant(app, { product: { lateFeeBps: 500, recoveryEnabled: false, recoveryDefaultAfterDaysOverdue: 5 } });
+    const start = clock.now();
+    const disbursed = async (t: typeof tenant) => {
+      const { loan } = await acceptedLoan(app, t, { amount: '100000' });
+      return (await client(app, t.test).post(`/v1/loans/${loan.id}/disburse`)).body.data;
+    };
+    const strictLoan = await disbursed(strict);
+    const lenientLoan = await disbursed(lenient);
+    const [first] = (await client(app, strict.test).get(`/v1/loans/${strictLoan.id}/schedule`)).body.data;
+    const dueAt = new Date(first.dueDate).getTime();
+    const status = async (t: typeof tenant, id: string) => (await client(app, t.test).get(`/v1/loans/${id}`)).body.data.status;
+    try {
+      clock.set(new Date(dueAt + 1000));
+      await sweep();
+      clock.set(new Date(dueAt + 9 * DAY));
+      await sweep();
+      expect(await status(strict, strictLoan.id)).toBe('active');
+      clock.set(new Date(dueAt + 11 * DAY));
+      await sweep();
+      expect(await status(strict, strictLoan.id)).toBe('defaulted');
+      // recoveryEnabled false: its policy days are ignored, the tenant default (60 here) applies.
+      expect(await status(lenient, lenientLoan.id)).toBe('active');
+      clock.set(new Date(dueAt + 61 * DAY));
+      await sweep();
+      expect(await status(lenient, lenientLoan.id)).toBe('defaulted');
+      const events = (await eventsOf(app, strict.organisationId)).filter((e) => e.name === 'loan.defaulted');
+      expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ loanId: strictLoan.id, daysPastDue: 11 })]);
+    } finally {
+      clock.set(start);
+    }
+  });
+
+  it('a product cannot enable recovery without saying when a loan defaults', async () => {
+    const { createProduct } = await import('../../server/platform/domain/products/product');
+    const { productInput } = await import('../support/factories');
+    await expect(
+      createProduct(app.platform.db, { organisationId: tenant.organisationId, input: productInput({ recoveryEnabled: true }), now: clock.now() }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('recoveryDefaultAfterDaysOverdue') });
+  });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 async function rowCounts() {
-  const tables = ['preapprovals', 'borrowers', 'events', 'ledgerPostings', 'loans', 'loanConsents', 'kycAttestations', 'kycSubmissions', 'loanRepayments', 'loanMandates', 'webhookEndpoints'] as const;
+  const tables = ['preapprovals', 'borrowers', 'events', 'ledgerPostings', 'loans', 'loanConsents', 'kycAttestations', 'kycSubmissions', 'loanRepayments', 'loanMandates', 'webhookEndpoints', 'payoutRequests'] as const;
   const counts: Record<string, number> = {};
   for (const t of tables) counts[t] = (await app.platform.db.selectFrom(t).select('id').execute()).length;
   return counts;

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestApp, type TestApp } from '../support/harness';
+import { client, pushBody, startTestApp, type TestApp } from '../support/harness';
 import { productInput } from '../support/factories';
+import { lendingTenant } from '../support/lifecycle';
+import { walletBalance } from '../support/wallets';
 
 const exec = promisify(execFile);
 let app: TestApp;
@@ -151,6 +153,73 @@ describe('admin CLI', { timeout: 90_000 }, () => {
     expect(bad.code).not.toBe(0);
     const check = await admin('ledger', 'check');
     expect(check.json).toMatchObject({ ok: true, ledgerSumKobo: 0, unbalancedTransactions: [], balanceMismatches: [] });
+  });
+
+  it('wallet credit tops up a test-mode borrower\'s wallet; live borrowers, unknown ones and bad amounts exit 2', async () => {
+    const tenant = await lendingTenant(app);
+    const testBorrower = (await client(app, tenant.test).post('/v1/preapprovals', pushBody())).body.data.borrowerId;
+    const liveBorrower = (await client(app, tenant.live).post('/v1/preapprovals', pushBody())).body.data.borrowerId;
+    const credited = await admin('wallet', 'credit', '--borrower', testBorrower, '--amount-kobo', '25000');
+    expect(credited.code).toBe(0);
+    expect(credited.json).toMatchObject({ borrowerId: testBorrower, organisationId: tenant.organisationId, mode: 'test', balanceKobo: 25_000, ledgerTransactionRef: expect.stringMatching(/^WCR-/) });
+    const again = await admin('wallet', 'credit', '--borrower', testBorrower, '--amount-kobo', '5000');
+    expect(again.json.balanceKobo).toBe(30_000);
+    const [live, unknown, fraction, zero, missing] = await Promise.all([
+      admin('wallet', 'credit', '--borrower', liveBorrower, '--amount-kobo', '25000'),
+      admin('wallet', 'credit', '--borrower', '00000000-0000-4000-8000-000000000000', '--amount-kobo', '1'),
+      admin('wallet', 'credit', '--borrower', testBorrower, '--amount-kobo', '1.5'),
+      admin('wallet', 'credit', '--borrower', testBorrower, '--amount-kobo', '0'),
+      admin('wallet', 'credit', '--amount-kobo', '100'),
+    ]);
+    expect(live).toMatchObject({ code: 2, json: { error: 'SANDBOX_ONLY', message: expect.stringContaining('live-mode borrower') } });
+    expect(live.stderr).toContain('live-mode borrower');
+    expect(unknown).toMatchObject({ code: 2, json: { error: 'NOT_FOUND' } });
+    expect(fraction.code).toBe(2);
+    expect(zero.code).toBe(2);
+    expect(missing).toMatchObject({ code: 2, json: { message: expect.stringContaining('--borrower is required') } });
+    expect(await walletBalance(app, tenant.organisationId, testBorrower)).toBe(30_000);
+    expect(await walletBalance(app, tenant.organisationId, liveBorrower, 'live')).toBeUndefined();
+  });
+
+  it('payout settle and payout reject consume or release the reservation, repeat idempotently and refuse wrong states with exit 2', async () => {
+    const tenant = await lendingTenant(app);
+    const api = client(app, tenant.test);
+    const borrowerId = (await api.post('/v1/preapprovals', pushBody())).body.data.borrowerId;
+    await admin('wallet', 'credit', '--borrower', borrowerId, '--amount-kobo', '10000');
+    const bank = { bankName: 'First Bank', bankCode: '011', accountNumber: '0000014579' };
+    const first = (await api.post('/v1/payouts', { borrowerId, amountKobo: 3_000, ...bank })).body.data;
+    const second = (await api.post('/v1/payouts', { borrowerId, amountKobo: 2_000, ...bank })).body.data;
+    expect(await walletBalance(app, tenant.organisationId, borrowerId)).toBe(5_000);
+
+    const settled = await admin('payout', 'settle', '--id', first.id, '--reference', 'NIP-0001');
+    expect(settled.code).toBe(0);
+    expect(settled.json).toMatchObject({ id: first.id, status: 'completed', settlementReference: 'NIP-0001', ledgerTransactionRef: `PYT-${first.id}-settle`, changed: true });
+    const repeat = await admin('payout', 'settle', '--id', first.id, '--reference', 'NIP-0001');
+    expect(repeat.json).toMatchObject({ status: 'completed', changed: false });
+    const [otherRef, rejectSettled] = await Promise.all([
+      admin('payout', 'settle', '--id', first.id, '--reference', 'NIP-0002'),
+      admin('payout', 'reject', '--id', first.id, '--reason', 'too late'),
+    ]);
+    expect(otherRef).toMatchObject({ code: 2, json: { error: 'invalid_payout_state' } });
+    expect(rejectSettled).toMatchObject({ code: 2, json: { error: 'invalid_payout_state' } });
+
+    const rejected = await admin('payout', 'reject', '--id', second.id, '--reason', 'account name mismatch');
+    expect(rejected.json).toMatchObject({ status: 'rejected', rejectionReason: 'account name mismatch', ledgerTransactionRef: `PYT-${second.id}-release`, changed: true });
+    expect(await walletBalance(app, tenant.organisationId, borrowerId)).toBe(7_000);
+    const [rejectAgain, settleRejected, noReason, badId] = await Promise.all([
+      admin('payout', 'reject', '--id', second.id, '--reason', 'again'),
+      admin('payout', 'settle', '--id', second.id, '--reference', 'NIP-0003'),
+      admin('payout', 'reject', '--id', second.id),
+      admin('payout', 'settle', '--id', 'nope', '--reference', 'X'),
+    ]);
+    expect(rejectAgain.json).toMatchObject({ status: 'rejected', rejectionReason: 'account name mismatch', changed: false });
+    expect(settleRejected).toMatchObject({ code: 2, json: { error: 'invalid_payout_state' } });
+    expect(noReason).toMatchObject({ code: 2, json: { message: expect.stringContaining('--reason is required') } });
+    expect(badId).toMatchObject({ code: 2, json: { message: expect.stringContaining('--id must be a UUID') } });
+    expect(await walletBalance(app, tenant.organisationId, borrowerId)).toBe(7_000);
+    expect((await api.get(`/v1/payouts/${first.id}`)).body.data.status).toBe('completed');
+    const check = await admin('ledger', 'check');
+    expect(check.json).toMatchObject({ ok: true, ledgerSumKobo: 0, unbalancedTransactions: [], balanceMismatches: [], negativeGuardedAccounts: [] });
   });
 
   it('exits non-zero with a clear message on bad input', async () => {

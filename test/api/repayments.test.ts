@@ -99,13 +99,19 @@ describe('external repayments', () => {
     expect(Number(sums.total)).toBe(0);
   });
 
-  it('refuses repayments on a loan that is not disbursed (409) and methods that are not live (422)', async () => {
+  it('refuses repayments on a loan that is not disbursed (409) and wallet methods the borrower cannot use (422)', async () => {
     const { loan } = await acceptedLoan(app, tenant);
     const early = await api().post(`/v1/loans/${loan.id}/repayments`, { method: 'external', amountKobo: 100 });
     expect(early.status).toBe(409);
+    const earlyWallet = await api().post(`/v1/loans/${loan.id}/repayments`, { method: 'cash_wallet', amountKobo: 100 });
+    expect(earlyWallet.status).toBe(409);
     const { loan: active } = await activeLoan();
+    // Disbursed to the borrower's bank account: nothing undrawn sits in a wallet, and the borrower has none.
     const wallet = await api().post(`/v1/loans/${active.id}/repayments`, { method: 'wallet', amountKobo: 100 });
     expect(wallet.status).toBe(422);
-    expect(wallet.body.error).toBe('repayment_method_unavailable');
+    expect(wallet.body.error).toBe('no_undrawn_credit');
+    const cash = await api().post(`/v1/loans/${active.id}/repayments`, { method: 'cash_wallet', amountKobo: 100 });
+    expect(cash.status).toBe(422);
+    expect(cash.body.error).toBe('no_borrower_wallet');
   });
 });

@@ -13,6 +13,7 @@ let owner: Tenant;
 let disbursedLoanId: string;
 let settlementId: string;
 let mandateId: string;
+let payoutId: string;
 let stranger: Tenant;
 const ids: Record<string, string> = {};
 
@@ -31,6 +32,7 @@ const makeRecord: Record<string, () => Promise<string>> = {
   '/v1/settlements/{id}/csv': async () => settlementId,
   '/v1/mandates/{id}': async () => mandateId,
   '/v1/events/{id}': async () => makeDelivery(app, owner),
+  '/v1/payouts/{id}': async () => payoutId,
   '/v1/webhook-endpoints/{id}': async () => (await client(app, owner.test).post('/v1/webhook-endpoints', { url: 'https://partner.example/h' })).body.data.endpoint.id,
 };
 
@@ -45,6 +47,17 @@ beforeAll(async () => {
   disbursedLoanId = loan.id;
   await client(app, owner.test).post(`/v1/loans/${loan.id}/repayments`, { method: 'external', amountKobo: 100_000 });
   mandateId = (await client(app, owner.test).post(`/v1/loans/${loan.id}/mandates`, { email: 'ada@example.com', provider: 'rail_c' })).body.data.id;
+  // The loan went to borrower_bank_account: its money awaits payout, so a payout can draw on it.
+  const payout = await client(app, owner.test).post('/v1/payouts', {
+    borrowerId: loan.borrowerId,
+    loanId: loan.id,
+    amountKobo: 10_000,
+    bankName: 'First Bank',
+    bankCode: '011',
+    accountNumber: '0000014579',
+  });
+  if (payout.status !== 201) throw new Error(`payout failed: ${JSON.stringify(payout.body)}`);
+  payoutId = payout.body.data.id;
   settlementId = (await runSettlement(app.platform.db, { organisationId: owner.organisationId, mode: 'test', until: new Date(), now: new Date() })).statement.id;
   for (const route of idRoutes) ids[route.path] = await makeRecord[route.path]!();
 });

@@ -7,6 +7,7 @@ import {
   type Allocation,
   type InstalmentBalance,
 } from '../../server/platform/domain/repayments/allocate-repayment';
+import { allocatePrincipalReturn } from '../../server/platform/domain/repayments/allocate-principal-return';
 
 /** A valid, unpaid instalment; override what the case is about. */
 function instalment(installmentNumber: number, overrides: Partial<InstalmentBalance> = {}): InstalmentBalance {
@@ -362,6 +363,41 @@ describe('allocateRepayment — properties over any schedule and any sequence of
         expect(allocateRepayment(amount, balances)).toEqual(allocateRepayment(amount, byNumber(balances)));
       }),
       { numRuns: RUNS },
+    );
+  });
+});
+
+describe('allocatePrincipalReturn (method wallet: undrawn credit back to the pool)', () => {
+  it('reduces principal only, latest instalment first, and returns the excess over the unpaid principal', () => {
+    const result = allocatePrincipalReturn(45_000, schedule());
+    expect(result).toMatchObject({ appliedKobo: 45_000, unallocatedKobo: 0, feePortionKobo: 0, interestPortionKobo: 0, principalPortionKobo: 45_000 });
+    expect(result.instalments).toEqual([
+      { installmentNumber: 2, feeKobo: 0, interestKobo: 0, principalKobo: 15_000, status: 'partial' },
+      { installmentNumber: 3, feeKobo: 0, interestKobo: 0, principalKobo: 30_000, status: 'partial' },
+    ]);
+    const all = allocatePrincipalReturn(100_000, schedule());
+    expect(all).toMatchObject({ appliedKobo: 90_000, unallocatedKobo: 10_000 });
+  });
+
+  it('marks an instalment paid only when its fee and interest were paid already', () => {
+    const paidAllButPrincipal = [instalment(1, { paidFeeKobo: 1_000, paidInterestKobo: 5_000, paidPrincipalKobo: 10_000 })];
+    expect(allocatePrincipalReturn(20_000, paidAllButPrincipal).instalments[0]!.status).toBe('paid');
+  });
+
+  it('for any schedule and amount: principal only, never beyond a bucket, applied + unallocated = amount', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ principal: fc.integer({ min: 0, max: 1e7 }), paid: fc.integer({ min: 0, max: 1e7 }) }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 2e8 }),
+        (rows, amount) => {
+          const balances = rows.map((r, i) => instalment(i + 1, { principalKobo: r.principal, paidPrincipalKobo: Math.min(r.paid, r.principal) }));
+          const result = allocatePrincipalReturn(amount, balances);
+          expect(result.appliedKobo + result.unallocatedKobo).toBe(amount);
+          expect(result.principalPortionKobo).toBe(result.appliedKobo);
+          expect(result.appliedKobo).toBe(Math.min(amount, outstandingOf(balances).principalKobo));
+          applyAllocation(balances, result); // throws if any bucket were overpaid
+        },
+      ),
     );
   });
 });

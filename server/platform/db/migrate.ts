@@ -11,6 +11,7 @@ import * as mandates from './migrations/0008-mandates';
 import * as mandateCharges from './migrations/0009-mandate-charges';
 import * as webhookEndpoints from './migrations/0010-webhook-endpoints';
 import * as webhookDeliveries from './migrations/0011-webhook-deliveries';
+import * as walletsPayouts from './migrations/0012-wallets-payouts';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -36,6 +37,7 @@ const migrations: Record<string, MigrationModule> = {
   '0009-mandate-charges': mandateCharges,
   '0010-webhook-endpoints': webhookEndpoints,
   '0011-webhook-deliveries': webhookDeliveries,
+  '0012-wallets-payouts': walletsPayouts,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

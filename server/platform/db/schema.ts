@@ -92,6 +92,8 @@ export interface LoanProductsTable {
   capitalPoolCode: string | null;
   recoveryEnabled: Bool;
   recoveryPolicyId: string | null;
+  /** Recovery policy: days an instalment may stay overdue before default (used when recoveryEnabled). */
+  recoveryDefaultAfterDaysOverdue: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -505,6 +507,7 @@ export interface Database {
   loanMandates: LoanMandatesTable;
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  payoutRequests: PayoutRequestsTable;
   sandboxRailAuthorisations: SandboxRailAuthorisationsTable;
   sandboxRailCharges: SandboxRailChargesTable;
 }
@@ -545,6 +548,30 @@ export interface SandboxRailChargesTable {
   status: string;
   failureReason: string | null;
   completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PayoutRequestsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  borrowerId: string;
+  loanId: string | null;
+  currency: string;
+  amountKobo: number;
+  bankName: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string | null;
+  status: string;
+  /** The ledger account kind the amount was reserved from: `borrower_wallet` or `borrower_payable`. */
+  sourceKind: string;
+  rejectionReason: string | null;
+  settledAt: string | null;
+  settledByUserId: string | null;
+  settlementReference: string | null;
+  ledgerTransactionRef: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -44,6 +44,16 @@ export const ERROR_STATUS = {
   invalid_preapproval_state: 409,
   /** The repayment method is not available for this loan (not yet built, or not for this rail). */
   repayment_method_unavailable: 422,
+  /** `cash_wallet`, `wallet` or a payout: the borrower has no cash wallet (no claimed platform account); nothing was changed. */
+  no_borrower_wallet: 422,
+  /** The borrower's wallet (or payable) holds less than the amount; nothing was changed. */
+  insufficient_wallet_balance: 409,
+  /** `wallet`: the loan was not disbursed to the borrower's wallet, so it has no undrawn credit to sweep back. */
+  no_undrawn_credit: 422,
+  /** Payout: the account number is not a 10-digit NUBAN whose check digit matches the bank code. */
+  account_number_invalid: 422,
+  /** The payout is not in a state that allows this (settled, rejected, or settled under another reference). */
+  invalid_payout_state: 409,
   /** The payment-rail provider refused the request or could not be reached; safe to retry. */
   rail_unavailable: 502,
   /** The capital pool does not hold enough to disburse this loan; nothing was changed. */

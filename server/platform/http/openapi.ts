@@ -14,6 +14,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Loans: 'The loan lifecycle: approval, KYC, offer acceptance, disbursement, schedule, repayments.',
   Settlements: 'Statements of the fee and interest swept to the organisation wallet.',
   Mandates: 'Direct-debit mandates on payment rails.',
+  Payouts: 'Payouts of a borrower\'s ledger balance to a bank account, reserved at request time and settled off-platform.',
   Sandbox: 'Test-mode helpers (test keys only).',
   Webhooks: `Webhook endpoints, their signing secrets, and the delivery log (event log).\n\n${WEBHOOK_DELIVERY_DESCRIPTION}`,
 };

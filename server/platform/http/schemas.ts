@@ -58,6 +58,14 @@ export const LoanProductSchema = z
     capitalPoolCode: z.string().nullable(),
     recoveryEnabled: z.boolean(),
     recoveryPolicyId: Uuid.nullable(),
+    recoveryDefaultAfterDaysOverdue: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description:
+          'Addition to the spec: the product\'s recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant\'s threshold applies.',
+      }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database';
+import { isCreditNormal } from './ledger';
 
 export interface LedgerCheck {
   ok: boolean;
@@ -11,7 +12,7 @@ export interface LedgerCheck {
   unbalancedTransactions: string[];
   /** Guarded accounts whose running balance differs from the sum of their postings. */
   balanceMismatches: Array<{ accountId: string; kind: string; code: string; balanceKobo: number; postingsKobo: number }>;
-  /** Guarded accounts below zero. */
+  /** Guarded accounts on the wrong side of zero: below it, or above it for credit-normal ones (wallets, payables, reservations). */
   negativeGuardedAccounts: string[];
 }
 
@@ -37,7 +38,9 @@ export async function checkLedger(db: Executor): Promise<LedgerCheck> {
   const mismatches = guarded
     .filter((a) => Number(a.balanceKobo) !== Number(a.postingsKobo))
     .map((a) => ({ accountId: a.id, kind: a.kind, code: a.code, balanceKobo: Number(a.balanceKobo), postingsKobo: Number(a.postingsKobo) }));
-  const negative = guarded.filter((a) => Number(a.postingsKobo) < 0).map((a) => a.id);
+  const negative = guarded
+    .filter((a) => (isCreditNormal(a.kind) ? Number(a.postingsKobo) > 0 : Number(a.postingsKobo) < 0))
+    .map((a) => a.id);
   const counts = await db
     .selectFrom('ledgerAccounts')
     .select([sql<number>`count(*)`.as('accounts'), sql<number>`(select count(*) from ledger_transactions)`.as('transactions')])

@@ -8,11 +8,14 @@ import { kobo } from '../money';
 /**
  * Double-entry ledger. A balance is the sum of an account's postings; every transaction's postings
  * sum to zero, so the whole ledger always sums to zero. Postings are never updated or deleted.
- * Accounts that may not go negative (capital pools, receivables) keep a running `balance_kobo`,
- * guarded in the same UPDATE that moves it, so the check and the debit are one atomic statement
- * on both databases. Accounts that may go negative keep no running balance (it is the sum of
- * their postings, `accountBalance`): shared accounts such as the insurer's payable would otherwise
- * be a row every disbursement must lock.
+ * Guarded accounts keep a running `balance_kobo` (always the signed sum of their postings), bounded
+ * in the same UPDATE that moves it, so the check and the debit are one atomic statement on both
+ * databases. Debit-normal guarded accounts (capital pools, receivables) stay at or above zero;
+ * credit-normal guarded accounts (what is owed to one borrower: wallet, payable, payout
+ * reservation) stay at or below zero, i.e. what the borrower holds is `-balance_kobo` and can never
+ * go negative. Unguarded accounts keep no running balance (it is the sum of their postings,
+ * `accountBalance`): shared accounts such as the insurer's payable would otherwise be a row every
+ * disbursement must lock.
  */
 export type AccountKind =
   /** Partner capital available to lend, per pool code. Never negative. */
@@ -23,10 +26,12 @@ export type AccountKind =
   | 'loan_receivable'
   /** Cash that left a pool and is held for a settlement destination until paid out. */
   | 'settlement_cash'
-  /** What the platform owes a borrower in their wallet (code: borrower id). Liability, negative. */
+  /** What the platform owes a borrower in their cash wallet (code: borrower id). Liability: guarded at or below zero. */
   | 'borrower_wallet'
-  /** Disbursed funds owed to a borrower's bank account, awaiting payout (code: borrower id). */
+  /** Disbursed funds owed to a borrower's bank account, awaiting payout (code: borrower id). Guarded at or below zero. */
   | 'borrower_payable'
+  /** Requested payouts not yet settled or rejected, reserved from a wallet or payable (code: borrower id). Guarded at or below zero. */
+  | 'payout_reservation'
   /** Owed to a merchant / provider (code: provider id or `unassigned`). */
   | 'merchant_wallet'
   /** Owed to the organisation (code: organisation id). */
@@ -69,8 +74,9 @@ const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   capital_contributions: true,
   loan_receivable: false,
   settlement_cash: true,
-  borrower_wallet: true,
-  borrower_payable: true,
+  borrower_wallet: false,
+  borrower_payable: false,
+  payout_reservation: false,
   merchant_wallet: true,
   organisation_wallet: true,
   insurance_payable: true,
@@ -81,6 +87,12 @@ const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   interest_income: true,
   fee_income: true,
 };
+
+/** Guarded liabilities: their running balance may never rise above zero (the guard is `<= 0`). */
+const CREDIT_NORMAL: ReadonlySet<string> = new Set<AccountKind>(['borrower_wallet', 'borrower_payable', 'payout_reservation']);
+
+/** Whether a guarded account of this kind is bounded above (`<= 0`) rather than below (`>= 0`). */
+export const isCreditNormal = (kind: string): boolean => CREDIT_NORMAL.has(kind);
 
 export async function findAccount(db: Executor, ref: AccountRef): Promise<LedgerAccount | undefined> {
   const row = await db
@@ -158,7 +170,7 @@ function accountRow(ref: AccountRef, now: Date) {
 }
 
 export interface Posting {
-  account: Pick<LedgerAccount, 'id' | 'allowNegative'>;
+  account: Pick<LedgerAccount, 'id' | 'kind' | 'allowNegative'>;
   amountKobo: number;
 }
 
@@ -200,7 +212,7 @@ export async function postTransaction(db: Executor, options: PostTransactionOpti
       .updateTable('ledgerAccounts')
       .set({ balanceKobo: sql`balance_kobo + ${posting.amountKobo}`, updatedAt: at })
       .where('id', '=', posting.account.id)
-      .where(sql`balance_kobo + ${posting.amountKobo}`, '>=', 0)
+      .where(sql`balance_kobo + ${posting.amountKobo}`, isCreditNormal(posting.account.kind) ? '<=' : '>=', 0)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) {
       throw new AppError('INSUFFICIENT_FUNDS', 'the account does not hold enough funds for this movement', {

@@ -50,6 +50,8 @@ export const ProductInputSchema = z
     capitalPoolCode: z.string().regex(POOL_CODE, 'letters, digits, _ and -, at most 50').nullable().default(null),
     recoveryEnabled: z.boolean().default(false),
     recoveryPolicyId: z.uuid().nullable().default(null),
+    /** Recovery policy: days an instalment may stay overdue before the loan defaults; required when recoveryEnabled. */
+    recoveryDefaultAfterDaysOverdue: z.number().int().min(1).max(3650).nullable().default(null),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -58,6 +60,9 @@ export const ProductInputSchema = z
     }
     if (p.minTenorDays > p.maxTenorDays) {
       ctx.addIssue({ code: 'custom', path: ['minTenorDays'], message: 'must not exceed maxTenorDays' });
+    }
+    if (p.recoveryEnabled && p.recoveryDefaultAfterDaysOverdue === null) {
+      ctx.addIssue({ code: 'custom', path: ['recoveryDefaultAfterDaysOverdue'], message: 'required when recoveryEnabled is true' });
     }
     if (p.settlementCatalogEnabled && p.settlementDestination !== 'merchant_wallet') {
       ctx.addIssue({

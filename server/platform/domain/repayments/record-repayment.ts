@@ -4,7 +4,9 @@ import type { LoanScheduleItemsTable, LoansTable } from '../../db/schema';
 type ScheduleRow = Selectable<LoanScheduleItemsTable>;
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { ensureAccount, postTransaction } from '../ledger/ledger';
+import { ensureAccount, postTransaction, type Posting } from '../ledger/ledger';
+import { requireBalance, requireWallet, walletRef } from '../wallets/wallet';
+import { allocatePrincipalReturn } from './allocate-principal-return';
 import { getLoanRow, invalidState } from '../loans/loan';
 import type { LoanContext } from '../loans/loan-context';
 import { emitLoanEvent } from '../loans/loan-events';
@@ -45,17 +47,16 @@ function balances(rows: ScheduleRow[]): InstalmentBalance[] {
 }
 
 /**
- * Records a collection the partner made on its own rail (`external`). The amount is allocated
- * instalment by instalment, oldest first, fee → interest → principal; anything beyond the whole
- * outstanding is returned unallocated. The loan moves by a conditional UPDATE on what it had been
+ * Records a repayment: `external` (the partner collected on its own rail) or `cash_wallet` (debited
+ * from the borrower's wallet) are allocated instalment by instalment, oldest first, fee → interest →
+ * principal; `wallet` returns undrawn credit to the pool, principal only (see
+ * allocate-principal-return.ts); `mandate` asks the rail for a charge. Anything beyond what can be
+ * applied is returned unallocated and, for the wallet methods, not debited. The loan moves by a conditional UPDATE on what it had been
  * paid, so two concurrent repayments can never both apply to the same balance: the loser re-reads
  * and allocates against what is left.
  */
 export async function recordRepayment(ctx: LoanContext, options: RecordRepaymentOptions): Promise<RecordRepaymentResult> {
   if (options.method === 'mandate') return { repayment: await requestMandateCharge(ctx, options), created: true };
-  if (options.method !== 'external') {
-    throw new AppError('repayment_method_unavailable', `Method ${options.method} is not available yet on this deployment; record collections with method external.`);
-  }
   if (options.externalReference) {
     const existing = await ctx.db
       .selectFrom('loanRepayments')
@@ -67,6 +68,14 @@ export async function recordRepayment(ctx: LoanContext, options: RecordRepayment
       await getLoanRow(ctx.db, ctx.scope, options.loanId);
       return { repayment: toRepayment(existing), created: false };
     }
+  }
+  if (options.method === 'cash_wallet' || options.method === 'wallet') {
+    const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+    if (!REPAYABLE.includes(loan.status)) throw invalidState(loan.status, 'repaid');
+    if (options.method === 'wallet' && loan.settlementDestination !== 'borrower_wallet') {
+      throw new AppError('no_undrawn_credit', `The loan was disbursed to ${loan.settlementDestination}, not to the borrower's wallet: there is no undrawn credit to sweep back.`);
+    }
+    await requireWallet(ctx.db, { ...ctx.scope, borrowerId: loan.borrowerId });
   }
   return { repayment: await applyRepayment(ctx, options), created: true };
 }
@@ -80,9 +89,14 @@ export async function applyRepayment(ctx: LoanContext, options: RecordRepaymentO
     const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
     if (!REPAYABLE.includes(loan.status)) throw invalidState(loan.status, 'repaid');
     const rows = await ctx.db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', loan.id).orderBy('installmentNumber').execute();
-    const allocation = allocateRepayment(options.amountKobo, balances(rows));
+    const allocation =
+      options.method === 'wallet' ? allocatePrincipalReturn(options.amountKobo, balances(rows)) : allocateRepayment(options.amountKobo, balances(rows));
     if (allocation.appliedKobo === 0) {
-      throw new AppError('unprocessable', 'The loan has nothing outstanding; nothing was recorded.');
+      throw new AppError('unprocessable', `The loan has no ${options.method === 'wallet' ? 'principal' : 'amount'} outstanding; nothing was recorded.`);
+    }
+    if (options.method === 'cash_wallet' || options.method === 'wallet') {
+      // A fast, clear refusal; the guarded wallet debit in the ledger posting stays the authority under races.
+      requireBalance(await requireWallet(ctx.db, { ...ctx.scope, borrowerId: loan.borrowerId }), allocation.appliedKobo);
     }
     const moved = await moveLoan(ctx, loan, allocation);
     if (!moved) {
@@ -197,28 +211,16 @@ async function book(
       .execute();
   }
 
-  const owner = { organisationId: loan.organisationId, mode: loan.mode };
   const reference = `RPY-${newId()}`;
-  const cash =
-    options.method === 'mandate'
-      ? await ensureAccount(ctx.db, { ...owner, kind: 'rail_collections', code: options.mandateId ?? 'rail' }, ctx.now)
-      : await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now);
-  const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
-  const interest = await ensureAccount(ctx.db, { ...owner, kind: 'interest_income', code: loan.organisationId }, ctx.now);
-  const fees = await ensureAccount(ctx.db, { ...owner, kind: 'fee_income', code: loan.organisationId }, ctx.now);
-  await postTransaction(ctx.db, {
-    ...owner,
-    reference,
-    kind: 'repayment',
-    description: `${options.method} repayment of loan ${loan.id}`,
-    postings: [
-      { account: cash, amountKobo: allocation.appliedKobo },
-      { account: receivable, amountKobo: -allocation.principalPortionKobo },
-      { account: interest, amountKobo: -allocation.interestPortionKobo },
-      { account: fees, amountKobo: -allocation.feePortionKobo },
-    ].filter((p) => p.amountKobo !== 0),
-    now: ctx.now,
-  });
+  try {
+    await postRepayment(ctx, loan, allocation, options, reference);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS' && (options.method === 'cash_wallet' || options.method === 'wallet')) {
+      // A concurrent debit of the same wallet won the race; this request's transaction rolls back.
+      throw new AppError('insufficient_wallet_balance', `The borrower's cash wallet holds less than ${allocation.appliedKobo} kobo: nothing was changed.`);
+    }
+    throw error;
+  }
 
   const row = {
     id: options.existingId ?? newId(),
@@ -266,4 +268,56 @@ async function book(
   });
   if (loan.status === 'completed') await emitLoanEvent(ctx, 'loan.completed', loan, { amountPaidKobo: loan.amountPaidKobo });
   return repayment;
+}
+
+/**
+ * The repayment's ledger transaction. Every method credits the loan's buckets (receivable −principal,
+ * interest income −interest, fee income −fee); the debit side says where the money came from:
+ * `external` the partner's own collections, `mandate` the rail, `cash_wallet` the borrower's wallet.
+ * `wallet` is not a collection: principal only, the wallet's undrawn credit goes back to the pool
+ * (wallet +N, wallet cash −N, pool +N, receivable −N).
+ */
+async function postRepayment(
+  ctx: LoanContext,
+  loan: LoansTable,
+  allocation: Allocation,
+  options: RecordRepaymentOptions & { mandateId?: string | null },
+  reference: string,
+): Promise<void> {
+  const owner = { organisationId: loan.organisationId, mode: loan.mode };
+  const applied = allocation.appliedKobo;
+  let source: Posting[];
+  switch (options.method) {
+    case 'mandate':
+      source = [{ account: await ensureAccount(ctx.db, { ...owner, kind: 'rail_collections', code: options.mandateId ?? 'rail' }, ctx.now), amountKobo: applied }];
+      break;
+    case 'cash_wallet':
+      source = [{ account: await ensureAccount(ctx.db, walletRef({ ...owner, borrowerId: loan.borrowerId }), ctx.now), amountKobo: applied }];
+      break;
+    case 'wallet':
+      source = [
+        { account: await ensureAccount(ctx.db, walletRef({ ...owner, borrowerId: loan.borrowerId }), ctx.now), amountKobo: applied },
+        { account: await ensureAccount(ctx.db, { ...owner, kind: 'settlement_cash', code: 'borrower_wallet' }, ctx.now), amountKobo: -applied },
+        { account: await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now), amountKobo: applied },
+      ];
+      break;
+    default:
+      source = [{ account: await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now), amountKobo: applied }];
+  }
+  const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
+  const interest = await ensureAccount(ctx.db, { ...owner, kind: 'interest_income', code: loan.organisationId }, ctx.now);
+  const fees = await ensureAccount(ctx.db, { ...owner, kind: 'fee_income', code: loan.organisationId }, ctx.now);
+  await postTransaction(ctx.db, {
+    ...owner,
+    reference,
+    kind: options.method === 'wallet' ? 'credit_return' : 'repayment',
+    description: `${options.method} repayment of loan ${loan.id}`,
+    postings: [
+      ...source,
+      { account: receivable, amountKobo: -allocation.principalPortionKobo },
+      { account: interest, amountKobo: -allocation.interestPortionKobo },
+      { account: fees, amountKobo: -allocation.feePortionKobo },
+    ].filter((p) => p.amountKobo !== 0),
+    now: ctx.now,
+  });
 }

@@ -26,9 +26,10 @@ type ArrearsPlatform = Pick<Platform, 'secrets' | 'aml' | 'identity' | 'insurer'
  * 1. an unpaid instalment past its due date becomes `overdue` and gets its late fee once
  *    (lateFeeBps of its unpaid amount, from the frozen pricing); the loan's outstanding grows by
  *    it and the loan is marked in arrears (it stays `active`);
- * 2. a loan whose oldest overdue instalment is more than the tenant's threshold of days past due
- *    (DEFAULT_AFTER_DAYS_OVERDUE unless the tenant sets its own) becomes `defaulted` and emits
- *    `loan.defaulted`.
+ * 2. a loan whose oldest overdue instalment is more than the threshold of days past due becomes
+ *    `defaulted` and emits `loan.defaulted`. The threshold is the product's recovery policy
+ *    (`recoveryDefaultAfterDaysOverdue`) when the product has `recoveryEnabled`, else the tenant's
+ *    (`defaultAfterDaysOverdue`), else DEFAULT_AFTER_DAYS_OVERDUE.
  */
 export async function sweepArrears(db: Db, platform: ArrearsPlatform, now: Date, batchSize = 200): Promise<ArrearsSweepResult> {
   const at = now.toISOString();
@@ -72,18 +73,39 @@ export async function sweepArrears(db: Db, platform: ArrearsPlatform, now: Date,
   }
 
   const orgs = await db.selectFrom('organisations').select(['id', 'defaultAfterDaysOverdue']).execute();
+  const policies = await db
+    .selectFrom('loanProducts')
+    .select(['id', 'organisationId', 'recoveryDefaultAfterDaysOverdue'])
+    .where('recoveryEnabled', '=', true)
+    .where('recoveryDefaultAfterDaysOverdue', 'is not', null)
+    .execute();
   for (const org of orgs) {
-    const days = org.defaultAfterDaysOverdue ?? platform.config.DEFAULT_AFTER_DAYS_OVERDUE;
-    const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
-    const late = await db
+    const tenantDays = org.defaultAfterDaysOverdue ?? platform.config.DEFAULT_AFTER_DAYS_OVERDUE;
+    const own = policies.filter((p) => p.organisationId === org.id);
+    const cutoff = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+    const candidates = db
       .selectFrom('loans')
       .selectAll()
       .where('organisationId', '=', org.id)
       .where('status', '=', 'active')
-      .where('inArrears', '=', true)
-      .where('arrearsSince', '<', cutoff)
-      .limit(batchSize)
-      .execute();
+      .where('inArrears', '=', true);
+    // Loans of a product with its own recovery policy default on the product's threshold; all others on the tenant's.
+    const late = [
+      ...(await candidates
+        .where('arrearsSince', '<', cutoff(tenantDays))
+        .$if(own.length > 0, (q) => q.where('loanProductId', 'not in', own.map((p) => p.id)))
+        .limit(batchSize)
+        .execute()),
+    ];
+    for (const policy of own) {
+      late.push(
+        ...(await candidates
+          .where('loanProductId', '=', policy.id)
+          .where('arrearsSince', '<', cutoff(policy.recoveryDefaultAfterDaysOverdue!))
+          .limit(batchSize)
+          .execute()),
+      );
+    }
     for (const loan of late) {
       await db.transaction().execute(async (trx) => {
         const moved = await trx

@@ -23,7 +23,8 @@ const EPOCH = '1970-01-01T00:00:00.000Z';
  * not swept yet) from the income accounts to its organisation wallet, and writes a statement with
  * one line per loan. Idempotent for a period: a run whose period is already covered returns the
  * existing statement, and a repayment is swept at most once (it is stamped with the statement).
- * A period with nothing to sweep gets a `skipped` statement.
+ * A period with nothing to sweep gets a `skipped` statement. Method `wallet` (undrawn credit swept
+ * back to the pool) is not a collection: it earns nothing, is not counted and is never stamped.
  */
 export async function runSettlement(db: Db, options: RunSettlementOptions): Promise<{ statement: SettlementStatement; created: boolean }> {
   await getOrganisation(db, options.organisationId);
@@ -57,6 +58,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .where('status', '=', 'completed')
       .where('settlementId', 'is', null)
       .where('completedAt', '<', until)
+      .where('method', '<>', 'wallet')
       .groupBy('loanId')
       .orderBy('loanId')
       .execute();
@@ -111,6 +113,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .where('status', '=', 'completed')
       .where('settlementId', 'is', null)
       .where('completedAt', '<', until)
+      .where('method', '<>', 'wallet')
       .execute();
     return { statement: toStatement(row), created: true };
   });

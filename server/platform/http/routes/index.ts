@@ -6,6 +6,7 @@ import { settlementRoutes } from './settlements';
 import { mandateRoutes } from './mandates';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { eventRoutes } from './events';
+import { payoutRoutes } from './payouts';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes];

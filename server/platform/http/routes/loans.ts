@@ -328,7 +328,14 @@ export const loanRoutes = [
       '`mandate` charges the loan\'s active service-operated mandate (`rail_a`/`rail_b`; 422 for `rail_c` or no chargeable mandate): the repayment is `pending` ' +
       'until the rail reports, then `completed` (allocated as above) or `failed`. Due instalments are also collected automatically on their due date ' +
       '(a failed automatic charge is retried after `COLLECTION_RETRY_HOURS`). Sandbox rails: an amount ending in 51 kobo fails with insufficient funds, 52 with do not honour. ' +
-      'Methods `wallet` and `cash_wallet` answer 422 `repayment_method_unavailable` until borrower wallets are live.',
+      '`cash_wallet` debits the borrower\'s own cash wallet by the applied amount (the excess is not debited) and is allocated exactly like `external`; ' +
+      'the borrower needs a wallet (a claimed platform account: 422 `no_borrower_wallet`) holding at least the applied amount (409 `insufficient_wallet_balance`); nothing changes on a refusal, ' +
+      'and concurrent debits can never overdraw the wallet. ' +
+      '`wallet` is not a collection from the borrower: it sweeps undrawn credit (loan money still sitting in the borrower\'s wallet) back to the partner\'s capital pool. ' +
+      'Only loans disbursed to `borrower_wallet` have undrawn credit (422 `no_undrawn_credit` otherwise). It reduces principal only (fee and interest portions are 0; ' +
+      'interest and fees stay as frozen in the pricing snapshot), from the latest instalment backwards, so the loan shortens from its end; anything above the unpaid principal ' +
+      'is returned as `unallocatedKobo`. The wallet must hold the applied amount (409 `insufficient_wallet_balance`). A `wallet` movement earns nothing, so settlement statements ' +
+      'neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan.',
     access: 'tenant',
     params: IdParams,
     body: z
@@ -339,7 +346,7 @@ export const loanRoutes = [
       })
       .strict(),
     response: { status: 201, description: 'The repayment (200 when an externalReference is reused).', data: RepaymentSchema },
-    errors: [...LOAN_ERRORS, 'repayment_method_unavailable', 'unprocessable'],
+    errors: [...LOAN_ERRORS, 'repayment_method_unavailable', 'unprocessable', 'no_borrower_wallet', 'insufficient_wallet_balance', 'no_undrawn_credit'],
     async handle(ctx) {
       const { repayment, created } = await recordRepayment(loanContext(ctx), {
         loanId: ctx.params.id,
