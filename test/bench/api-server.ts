@@ -12,6 +12,7 @@ import { loadConfig } from '../../server/config';
 import { startWebServer } from '../../server/app';
 import { createPlatform } from '../../server/platform/platform';
 import { bootstrapSandbox } from '../../server/platform/domain/bootstrap';
+import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
 const config = loadConfig({
@@ -28,6 +29,9 @@ const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: '/dev/
 const platform = await createPlatform(config, { logger });
 const { result } = await bootstrapSandbox(platform.db, platform.secrets, new Date());
 const web = await startWebServer(platform, { port: 0, host: '127.0.0.1' });
+// The webhooks benchmark runs the dispatcher in the server process, as `npm start` does.
+const dispatcher = process.env.BENCH_DISPATCHER === 'true' ? new WebhookDispatcher(platform) : undefined;
+dispatcher?.start();
 
 const bare = express();
 bare.get('/hello', (_req, res) => {
@@ -42,6 +46,7 @@ process.stdout.write(
 );
 process.on('SIGTERM', async () => {
   bareServer.close();
+  await dispatcher?.stop();
   await web.stop();
   await platform.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

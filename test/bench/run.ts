@@ -5,8 +5,9 @@
 import { api } from './api';
 import { lifecycle } from './lifecycle';
 import { repayments } from './repayments';
+import { webhooks } from './webhooks';
 
-const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments };
+const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks };
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
 if (!bench) {

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/platform/db/database';
+import { freshDatabaseEnv, pushBody } from '../support/harness';
+import { buildServiceBundle, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { startReceiver, waitFor, type Receiver } from '../support/webhooks';
+
+/**
+ * At-least-once delivery across a crash: the service is killed with SIGKILL in the middle of a
+ * burst of deliveries, started again, and every event that committed reaches the receiver.
+ */
+let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
+let bundle: Awaited<ReturnType<typeof buildServiceBundle>>;
+let receiver: Receiver;
+const running: ServiceProcess[] = [];
+
+// Short lease and timeout, so the restarted process takes over the dead one's claims quickly.
+const env = () => ({ ...database.env, WEBHOOK_LEASE_MS: '1500', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'warn' });
+
+beforeAll(async () => {
+  database = await freshDatabaseEnv();
+  bundle = await buildServiceBundle(`crash-${path.basename(database.dataDir)}`);
+  // Slow answers keep deliveries in flight at the moment of the kill.
+  receiver = await startReceiver(() => ({ status: 200, delayMs: 100 }));
+});
+afterAll(async () => {
+  for (const p of running) p.kill('SIGKILL');
+  await receiver.stop();
+  bundle.remove();
+  await database.drop();
+});
+
+async function start(): Promise<ServiceProcess> {
+  const p = await startServiceProcess(bundle.file, { ...env(), LOG_LEVEL: 'info' });
+  running.push(p);
+  return p;
+}
+
+describe('webhook delivery across a crash', () => {
+  it('delivers every committed event at least once after SIGKILL mid-burst and a restart', async () => {
+    const first = await start();
+    const publicKey = /public key\s+(pk_test_\w+)/.exec(first.output())![1]!;
+    const secretKey = /secret key\s+(sk_test_\w+)/.exec(first.output())![1]!;
+    const headers = { 'content-type': 'application/json', Authorization: `ApiKey ${publicKey}:${secretKey}` };
+    const registered = await fetch(`${first.url}/v1/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url('/crash') }) });
+    expect(registered.status).toBe(201);
+
+    // A burst of pushes from 8 clients; each committed push is one preapproval.received event.
+    let accepted = 0;
+    let stop = false;
+    const clients = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        const res = await fetch(`${first.url}/v1/preapprovals`, { method: 'POST', headers, body: JSON.stringify(pushBody()) }).catch(() => undefined);
+        if (!res) return;
+        if (res.status === 202) accepted += 1;
+      }
+    });
+    await waitFor(() => receiver.received.length >= 40, '40 deliveries before the kill');
+    first.kill('SIGKILL');
+    stop = true;
+    await first.exit;
+    await Promise.all(clients);
+    const receivedAtKill = receiver.received.length;
+    const deliveredAtKill = new Set(receiver.received.map((r) => r.body.id));
+
+    const second = await start();
+    const db = openDatabase({ databaseUrl: database.env.DATABASE_URL, sqliteFile: path.join(database.dataDir, 'platform.sqlite'), pgSchema: database.pgSchema, poolSize: 2 });
+    try {
+      const events = await db.db.selectFrom('events').select('id').where('name', '=', 'preapproval.received').execute();
+      expect(events.length).toBeGreaterThanOrEqual(accepted);
+      expect(events.length).toBeGreaterThan(receivedAtKill / 2);
+      // The kill left work behind: events the first process never sent.
+      expect(deliveredAtKill.size).toBeLessThan(events.length);
+      const delivered = () => new Set(receiver.received.map((r) => r.body.id));
+      await waitFor(() => events.every((e) => delivered().has(e.id)), `all ${events.length} events at the receiver`, 60_000);
+      await waitFor(
+        async () => (await db.db.selectFrom('webhookDeliveries').select('id').where('status', '!=', 'succeeded').execute()).length === 0,
+        'every delivery row succeeded',
+        30_000,
+      );
+      // Each event went out at least once; the ones in flight at the kill may have gone twice.
+      const perEvent = new Map<string, number>();
+      for (const r of receiver.received) perEvent.set(r.body.id, (perEvent.get(r.body.id) ?? 0) + 1);
+      expect([...perEvent.values()].every((n) => n >= 1)).toBe(true);
+    } finally {
+      await db.close();
+      second.kill('SIGTERM');
+      await second.exit;
+    }
+  }, 120_000);
+});
