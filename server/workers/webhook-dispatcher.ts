@@ -2,6 +2,7 @@ import type { Platform } from '../platform/platform';
 import { onEventEnqueued } from '../platform/domain/events/outbox-signal';
 import {
   claimDueDeliveries,
+  endExpiredLastAttempts,
   fanOutEvents,
   recordAttempts,
   type AttemptOutcome,
@@ -44,6 +45,7 @@ export class WebhookDispatcher {
   private wake: (() => void) | undefined;
   private pokeTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  private lastHousekeeping = 0;
 
   constructor(
     private readonly platform: Platform,
@@ -87,6 +89,7 @@ export class WebhookDispatcher {
    * every due delivery (up to WEBHOOK_CONCURRENCY) and records the results. Returns the attempts made.
    */
   async runOnce(): Promise<AttemptResult[]> {
+    await endExpiredLastAttempts(this.platform.db, this.platform.clock.now());
     while ((await fanOutEvents(this.platform.db, this.platform.dialect, this.platform.clock.now())) > 0);
     const claimed = await this.claim(this.platform.config.WEBHOOK_CONCURRENCY);
     const results = await Promise.all(claimed.map((claim) => this.attempt(claim)));
@@ -99,6 +102,10 @@ export class WebhookDispatcher {
     while (!this.stopped) {
       let busy = false;
       try {
+        if (Date.now() - this.lastHousekeeping > 10_000) {
+          this.lastHousekeeping = Date.now();
+          await endExpiredLastAttempts(this.platform.db, this.platform.clock.now());
+        }
         const fanned = await fanOutEvents(this.platform.db, this.platform.dialect, this.platform.clock.now());
         const free = config.WEBHOOK_CONCURRENCY - this.inFlight.size;
         const claimed = free > 0 ? await this.claim(free) : [];
@@ -188,7 +195,7 @@ export class WebhookDispatcher {
     } catch (error) {
       outcome = { error: `not sent: ${(error as Error).message}` };
     }
-    return { claim: { ...claim, delivery: { ...delivery, targetUrl: endpoint.url } }, outcome };
+    return { claim, outcome };
   }
 
   private async record(results: AttemptResult[]): Promise<void> {

@@ -14,7 +14,8 @@ import { createPlatform } from '../../server/platform/platform';
 import { bootstrapSandbox } from '../../server/platform/domain/bootstrap';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
+// BENCH_DATA_DIR lets a second process share the SQLite file (the webhooks drain phase).
+const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
 const config = loadConfig({
   ...process.env,
   DATA_DIR: dataDir,
@@ -49,6 +50,6 @@ process.on('SIGTERM', async () => {
   await dispatcher?.stop();
   await web.stop();
   await platform.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (!process.env.BENCH_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 });

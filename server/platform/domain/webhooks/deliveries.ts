@@ -131,6 +131,22 @@ export interface ClaimedDelivery {
 }
 
 /**
+ * Ends deliveries whose lease expired on their last allowed attempt: the outcome is unknown and
+ * nothing is left to try. The dispatcher runs it now and then, not on every claim.
+ */
+export async function endExpiredLastAttempts(db: Db, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const result = await db
+    .updateTable('webhookDeliveries')
+    .set({ status: 'dead', nextAttemptAt: null, lastError: 'the worker sending the last attempt stopped before recording its result', updatedAt: at })
+    .where('status', '=', 'delivering')
+    .where('nextAttemptAt', '<=', at)
+    .whereRef('attemptCount', '>=', 'maxAttempts')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
  * Claims up to `limit` due deliveries: pending, failed and due again, or delivering with an
  * expired lease (the worker that claimed it died). Claiming counts the attempt and sets the
  * lease (`nextAttemptAt` = now + lease). On PostgreSQL, SKIP LOCKED lets several dispatchers
@@ -138,14 +154,6 @@ export interface ClaimedDelivery {
  */
 export async function claimDueDeliveries(db: Db, dialect: Dialect, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const at = now.toISOString();
-  // A lease that expired on the last allowed attempt: the outcome is unknown and nothing is left to try.
-  await db
-    .updateTable('webhookDeliveries')
-    .set({ status: 'dead', nextAttemptAt: null, lastError: 'the worker sending the last attempt stopped before recording its result', updatedAt: at })
-    .where('status', '=', 'delivering')
-    .where('nextAttemptAt', '<=', at)
-    .whereRef('attemptCount', '>=', 'maxAttempts')
-    .execute();
   const due = db
     .selectFrom('webhookDeliveries')
     .select('id')
@@ -160,6 +168,11 @@ export async function claimDueDeliveries(db: Db, dialect: Dialect, now: Date, li
     .set((eb) => ({
       status: 'delivering',
       attemptCount: eb('attemptCount', '+', 1),
+      // Where this attempt goes: the endpoint's URL now.
+      targetUrl: eb.fn.coalesce(
+        eb.selectFrom('webhookEndpoints').select('webhookEndpoints.url').whereRef('webhookEndpoints.id', '=', 'webhookDeliveries.endpointId'),
+        eb.ref('webhookDeliveries.targetUrl'),
+      ),
       nextAttemptAt: new Date(now.getTime() + leaseMs).toISOString(),
       updatedAt: at,
     }))
@@ -319,26 +332,38 @@ export async function recordAttempts(
   const at = now.toISOString();
   const disabled: DisabledEndpoint[] = [];
   await db.transaction().execute(async (trx) => {
+    // Successes in bulk: one UPDATE per (attempt number, response status), one for their endpoints.
+    const groups = new Map<string, { attempt: number; status: number; ids: string[] }>();
     for (const { claim, outcome } of results) {
-      const { delivery, attempt } = claim;
-      if (succeeded(outcome.status)) {
-        const done = await trx
-          .updateTable('webhookDeliveries')
-          .set({ status: 'succeeded', deliveredAt: at, nextAttemptAt: null, responseStatus: outcome.status!, lastError: null, updatedAt: at })
-          .where('id', '=', delivery.id)
+      if (!succeeded(outcome.status)) continue;
+      const key = `${claim.attempt}/${outcome.status}`;
+      const group = groups.get(key) ?? { attempt: claim.attempt, status: outcome.status!, ids: [] };
+      group.ids.push(claim.delivery.id);
+      groups.set(key, group);
+    }
+    const reset = new Set<string>();
+    for (const { attempt, status, ids } of groups.values()) {
+      const done = await trx
+        .updateTable('webhookDeliveries')
+        .set({ status: 'succeeded', deliveredAt: at, nextAttemptAt: null, responseStatus: status, lastError: null, updatedAt: at })
+        .where('id', 'in', ids)
         .where('status', '=', 'delivering')
         .where('attemptCount', '=', attempt)
-          .executeTakeFirst();
-        if (Number(done.numUpdatedRows) > 0 && delivery.endpointId) {
-          await trx
-            .updateTable('webhookEndpoints')
-            .set({ consecutiveFails: 0, failingSince: null, lastSuccessAt: at })
-            .where('id', '=', delivery.endpointId)
-            .execute();
-        }
-        continue;
-      }
+        .returning('endpointId')
+        .execute();
+      for (const row of done) if (row.endpointId) reset.add(row.endpointId);
+    }
+    if (reset.size > 0) {
+      await trx
+        .updateTable('webhookEndpoints')
+        .set({ consecutiveFails: 0, failingSince: null, lastSuccessAt: at })
+        .where('id', 'in', [...reset])
+        .execute();
+    }
 
+    for (const { claim, outcome } of results) {
+      if (succeeded(outcome.status)) continue;
+      const { delivery, attempt } = claim;
       const error = (outcome.error ?? `HTTP ${outcome.status}`).slice(0, 500);
       const attemptsThisRound = attempt - (delivery.maxAttempts - MAX_ATTEMPTS);
       const throttled = outcome.status === 429 || outcome.status === 503;
