@@ -18,10 +18,15 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
 
 interface Receipt {
   assessmentId: string;
+  createdAt: number;
   at: number;
 }
 
-/** When each push's 202 arrived: the event had committed by then, so receipt − this bounds the lag from above. */
+/**
+ * The commit lies between the event's `createdAt` (set inside the transaction, before commit) and
+ * the push's 202 reaching the client (after commit): lag from the first is an upper bound of the
+ * commit → receipt lag, from the second a lower bound. Both are reported.
+ */
 const committedBy = new Map<string, number>();
 
 async function startReceiver() {
@@ -32,8 +37,8 @@ async function startReceiver() {
     req.on('end', () => {
       const now = Date.now();
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { assessmentId?: string } };
-        if (body.data?.assessmentId) receipts.push({ assessmentId: body.data.assessmentId, at: now });
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt?: string; data?: { assessmentId?: string } };
+        if (body.data?.assessmentId && body.createdAt) receipts.push({ assessmentId: body.data.assessmentId, createdAt: Date.parse(body.createdAt), at: now });
       } catch {
         /* baseline posts are not JSON envelopes */
       }
@@ -141,12 +146,15 @@ async function load(label: string, server: BenchServer, receiver: Receiver) {
   await waitForReceipts(receiver, expected);
   const lastAt = Math.max(...receiver.receipts.map((r) => r.at));
   const seconds = (lastAt - started) / 1000;
+  const upper = receiver.receipts.map((r) => r.at - r.createdAt).sort((a, b) => a - b);
   // A delivery may beat the 202 to the client: that counts as no lag.
-  const lags = receiver.receipts.map((r) => Math.max(0, r.at - committedBy.get(r.assessmentId)!)).sort((a, b) => a - b);
+  const lower = receiver.receipts.map((r) => Math.max(0, r.at - committedBy.get(r.assessmentId)!)).sort((a, b) => a - b);
   console.log(`\n${label}: ${EVENTS} pushes from ${CLIENTS} clients (${failures} failed), ${ENDPOINTS} endpoints → ${receiver.receipts.length}/${expected} deliveries`);
   console.log(`  API traffic ${(EVENTS / ((pushedAt - started) / 1000)).toFixed(0)} pushes/s; all delivered ${((lastAt - pushedAt) / 1000).toFixed(2)} s after the last push`);
   console.log(`  deliveries/s sustained under API traffic (first push → last receipt): ${(receiver.receipts.length / seconds).toFixed(0)}`);
-  console.log(`  lag commit (the push's 202) → receipt: p50 ${percentile(lags, 50)} ms, p90 ${percentile(lags, 90)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms  (target p50 < 250 ms)`);
+  const line = (lags: number[]) => `p50 ${percentile(lags, 50)} ms, p90 ${percentile(lags, 90)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms`;
+  console.log(`  lag commit → receipt (target p50 < 250 ms): at most ${line(upper)}`);
+  console.log(`                                              at least ${line(lower)}`);
 }
 
 export async function webhooks(): Promise<void> {
