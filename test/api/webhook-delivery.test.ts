@@ -175,6 +175,13 @@ describe('retries', () => {
     expect(slow).toMatchObject({ status: 'failed', attemptCount: 1, responseStatus: null, lastError: 'timeout after 400 ms' });
     expect(reset).toMatchObject({ status: 'failed', attemptCount: 1, responseStatus: null });
     expect(reset.lastError).toMatch(/ECONNRESET|socket hang up/);
+
+    // Both are tried again when due, and succeed once the receiver behaves.
+    behaviours.set('/slow', () => ({ status: 200 }));
+    behaviours.set('/reset', () => ({ status: 200 }));
+    clock.advance(RETRY_DELAYS_MS[0]!);
+    await dispatcher.runOnce();
+    for (const d of await deliveries(tenant)) expect(d).toMatchObject({ status: 'succeeded', attemptCount: 2, lastError: null });
   });
 
   it('honours Retry-After on 429 and 503', async () => {
