@@ -43,6 +43,8 @@ export class WebhookDispatcher {
   private running: Promise<void> | undefined;
   private stopped = true;
   private wake: (() => void) | undefined;
+  /** Set by a poke or a finished attempt while the loop was busy, so the next idle does not sleep. */
+  private signalled = false;
   private pokeTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private lastHousekeeping = 0;
@@ -69,7 +71,7 @@ export class WebhookDispatcher {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.pokeTimer);
-    this.wake?.();
+    this.signal();
     await this.running;
     await Promise.all(this.inFlight);
     await this.flush();
@@ -80,7 +82,7 @@ export class WebhookDispatcher {
     if (this.pokeTimer || this.stopped) return;
     this.pokeTimer = setTimeout(() => {
       this.pokeTimer = undefined;
-      this.wake?.();
+      this.signal();
     }, 5);
   }
 
@@ -119,18 +121,26 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Sleeps until woken (a new event, an attempt finishing) or `ms` passes. */
+  private signal(): void {
+    this.signalled = true;
+    this.wake?.();
+  }
+
+  /** Sleeps until woken (a new event, an attempt finishing) or `ms` passes; not at all if woken meanwhile. */
   private idle(ms: number): Promise<void> {
+    if (this.signalled) {
+      this.signalled = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const finish = () => {
         clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
         this.wake = undefined;
-        done();
+        this.signalled = false;
+        resolve();
       };
+      const timer = setTimeout(finish, ms);
+      this.wake = finish;
     });
   }
 
@@ -143,7 +153,7 @@ export class WebhookDispatcher {
     const task = this.attempt(claim).then((result) => {
       this.results.push(result);
       this.inFlight.delete(task);
-      this.wake?.();
+      this.signal();
     });
     this.inFlight.add(task);
   }

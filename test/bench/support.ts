@@ -20,7 +20,8 @@ export async function buildBenchServer(): Promise<string> {
 }
 
 export async function startBenchServer(serverJs: string, env: Record<string, string>): Promise<BenchServer> {
-  const child = spawn(process.execPath, [serverJs], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info', ...env } });
+  const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...flags, serverJs], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info', ...env } });
   const info = await new Promise<{ apiUrl: string; keys: BenchServer['keys'] }>((resolve) => {
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {

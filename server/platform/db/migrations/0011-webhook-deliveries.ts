@@ -33,7 +33,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+  // The claim reads due rows in due order and stops at its limit: only unfinished rows are indexed.
+  await sql`create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status in ('pending', 'failed', 'delivering')`.execute(db);
   await db.schema.createIndex('webhook_deliveries_org_idx').on('webhook_deliveries').columns(['organisation_id', 'mode', 'id']).execute();
   await db.schema.createIndex('webhook_deliveries_endpoint_idx').on('webhook_deliveries').columns(['endpoint_id', 'status']).execute();
   await db.schema.createIndex('webhook_deliveries_event_idx').on('webhook_deliveries').columns(['event_id']).execute();

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Dialect, Executor } from '../../db/database';
 import { fromJson } from '../../db/database';
 import type { Mode, WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../db/schema';
@@ -131,6 +132,12 @@ export interface ClaimedDelivery {
 }
 
 /**
+ * The predicate of the partial index `webhook_deliveries_due_idx`, written as a literal: both
+ * databases use a partial index only when the query repeats its condition (bound parameters do not).
+ */
+const UNFINISHED = sql<boolean>`status in ('pending', 'failed', 'delivering')`;
+
+/**
  * Ends deliveries whose lease expired on their last allowed attempt: the outcome is unknown and
  * nothing is left to try. The dispatcher runs it now and then, not on every claim.
  */
@@ -139,6 +146,7 @@ export async function endExpiredLastAttempts(db: Db, now: Date): Promise<number>
   const result = await db
     .updateTable('webhookDeliveries')
     .set({ status: 'dead', nextAttemptAt: null, lastError: 'the worker sending the last attempt stopped before recording its result', updatedAt: at })
+    .where(UNFINISHED)
     .where('status', '=', 'delivering')
     .where('nextAttemptAt', '<=', at)
     .whereRef('attemptCount', '>=', 'maxAttempts')
@@ -157,7 +165,7 @@ export async function claimDueDeliveries(db: Db, dialect: Dialect, now: Date, li
   const due = db
     .selectFrom('webhookDeliveries')
     .select('id')
-    .where('status', 'in', ['pending', 'failed', 'delivering'])
+    .where(UNFINISHED)
     .where('nextAttemptAt', '<=', at)
     .whereRef('attemptCount', '<', 'maxAttempts')
     .orderBy('nextAttemptAt')
