@@ -1,5 +1,5 @@
 import type { Platform } from '../platform/platform';
-import { onEventEnqueued } from '../platform/domain/events/outbox-signal';
+import { onOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import {
   claimDueDeliveries,
   endExpiredLastAttempts,
@@ -45,7 +45,6 @@ export class WebhookDispatcher {
   private wake: (() => void) | undefined;
   /** Set by a poke or a finished attempt while the loop was busy, so the next idle does not sleep. */
   private signalled = false;
-  private pokeTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private lastHousekeeping = 0;
 
@@ -61,7 +60,7 @@ export class WebhookDispatcher {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unsubscribe = onEventEnqueued(() => this.poke());
+    this.unsubscribe = onOutboxCommitted(() => this.poke());
     this.running = this.loop();
   }
 
@@ -70,20 +69,15 @@ export class WebhookDispatcher {
     if (this.stopped) return;
     this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.pokeTimer);
     this.signal();
     await this.running;
     await Promise.all(this.inFlight);
     await this.flush();
   }
 
-  /** Wakes the loop shortly (the event that rang may still be committing). */
+  /** Wakes the loop (a write committed in this process). */
   poke(): void {
-    if (this.pokeTimer || this.stopped) return;
-    this.pokeTimer = setTimeout(() => {
-      this.pokeTimer = undefined;
-      this.signal();
-    }, 5);
+    if (!this.stopped) this.signal();
   }
 
   /**

@@ -5,6 +5,7 @@ import { AppError, type ErrorCode } from '../domain/errors';
 import type { Platform } from '../platform';
 import { authOf, type AuthContext } from './authenticate';
 import { successBody, type PageMeta } from './envelope';
+import { notifyOutboxCommitted } from '../domain/events/outbox-signal';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   claimIdempotencyKey,
@@ -144,8 +145,12 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
     return send(res, out.status, out.body);
   }
 
-  const inTransaction = <T>(work: (db: Executor) => Promise<T>): Promise<T> =>
-    route.transactional === false ? work(platform.db) : platform.db.transaction().execute(work);
+  const inTransaction = async <T>(work: (db: Executor) => Promise<T>): Promise<T> => {
+    const result = route.transactional === false ? await work(platform.db) : await platform.db.transaction().execute(work);
+    // Committed: a webhook dispatcher in this process may fan out what this write recorded now.
+    if (route.method !== 'get') notifyOutboxCommitted();
+    return result;
+  };
   const key = req.get('idempotency-key');
   if (key === undefined) {
     const out = await inTransaction(async (db) => render(await route.handle({ ...ctx, db })));

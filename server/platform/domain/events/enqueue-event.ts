@@ -2,7 +2,6 @@ import type { Executor } from '../../db/database';
 import type { Mode } from '../../db/schema';
 import { toJson } from '../../db/database';
 import { newOrderedId } from '../ids';
-import { notifyEventEnqueued } from './outbox-signal';
 
 export interface EnqueueEventOptions {
   organisationId: string;
@@ -32,6 +31,5 @@ export async function enqueueEvent(tx: Executor, options: EnqueueEventOptions): 
       createdAt: options.now.toISOString(),
     })
     .execute();
-  notifyEventEnqueued();
   return { id };
 }

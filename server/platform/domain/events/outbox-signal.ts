@@ -1,16 +1,16 @@
 /**
- * In-process wake-up for the webhook dispatcher: `enqueueEvent` rings it, so a dispatcher in the
- * same process starts on new events without waiting for its next poll. It is only a hint: the
- * event may not be committed yet, and other processes rely on polling.
+ * In-process wake-up for the webhook dispatcher: the route runner rings it after a write
+ * transaction commits, so a dispatcher in the same process fans out new events at once instead of
+ * at its next poll. Only a hint: other processes, and events recorded by workers, rely on polling.
  */
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
-export function onEventEnqueued(listener: Listener): () => void {
+export function onOutboxCommitted(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export function notifyEventEnqueued(): void {
+export function notifyOutboxCommitted(): void {
   for (const listener of listeners) listener();
 }

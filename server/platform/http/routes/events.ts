@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { getDelivery, listDeliveries, redeliver } from '../../domain/webhooks/deliveries';
-import { notifyEventEnqueued } from '../../domain/events/outbox-signal';
 import { EVENT_NAMES } from '../event-schemas';
 import { defineRoute } from '../route';
 import { IdParams, limitParam, Timestamp, Uuid } from '../schemas';
@@ -86,9 +85,7 @@ export const eventRoutes = [
     response: { status: 200, description: 'The requeued delivery.', data: WebhookDeliverySchema },
     errors: ['NOT_FOUND', 'INVALID_ID', 'delivery_in_flight', 'webhook_endpoint_unavailable'],
     async handle({ db, auth, params, now }) {
-      const delivery = await redeliver(db, auth, params.id, now);
-      notifyEventEnqueued();
-      return { message: 'Delivery requeued', data: delivery };
+      return { message: 'Delivery requeued', data: await redeliver(db, auth, params.id, now) };
     },
   }),
 ];
