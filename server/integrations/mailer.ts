@@ -19,6 +19,8 @@ export interface Mailer {
  * that a directory listing is in sending order. Nothing leaves the machine.
  */
 export class SandboxMailer implements Mailer {
+  private sequence = 0;
+
   constructor(
     private readonly dir: string,
     private readonly from: string,
@@ -27,7 +29,9 @@ export class SandboxMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     await fs.promises.mkdir(this.dir, { recursive: true });
     const sentAt = new Date().toISOString();
-    const file = path.join(this.dir, `${sentAt.replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.json`);
+    this.sequence += 1;
+    const order = String(this.sequence).padStart(6, '0');
+    const file = path.join(this.dir, `${sentAt.replace(/[:.]/g, '-')}-${order}-${crypto.randomBytes(4).toString('hex')}.json`);
     await fs.promises.writeFile(file, `${JSON.stringify({ from: this.from, ...message, sentAt }, null, 2)}\n`);
   }
 }

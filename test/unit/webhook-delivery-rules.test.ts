@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { isPublicAddress } from '../../server/integrations/webhooks/send-webhook';
+import { MAX_ATTEMPTS, parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from '../../server/platform/domain/webhooks/retry-schedule';
+import { endpointWants } from '../../server/platform/domain/webhooks/deliveries';
+
+describe('SSRF guard: which addresses may receive a live webhook', () => {
+  it.each([
+    '10.0.0.1', '172.16.5.4', '192.168.1.1', '127.0.0.1', '127.8.8.8', '169.254.169.254', '100.64.0.1', '0.0.0.0',
+    '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip',
+  ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
+
+  it.each(['8.8.8.8', '102.89.1.1', '2001:4860:4860::8888', '::ffff:8.8.4.4'])('allows %s', (address) => expect(isPublicAddress(address)).toBe(true));
+});
+
+describe('retry schedule', () => {
+  it('goes from seconds to hours over about three days, 13 attempts in all', () => {
+    expect(MAX_ATTEMPTS).toBe(13);
+    expect(RETRY_DELAYS_MS[0]).toBe(5_000);
+    const total = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
+    expect(total / 86_400_000).toBeGreaterThan(2.5);
+    expect(total / 86_400_000).toBeLessThan(3.5);
+    for (let i = 1; i < RETRY_DELAYS_MS.length; i++) expect(RETRY_DELAYS_MS[i]).toBeGreaterThan(RETRY_DELAYS_MS[i - 1]!);
+  });
+
+  it('jitters each delay by at most 20 % and stops after the last', () => {
+    expect(retryDelayMs(1, 0)).toBe(4_000);
+    expect(retryDelayMs(1, 0.5)).toBe(5_000);
+    expect(retryDelayMs(1, 0.999999)).toBeLessThanOrEqual(6_000);
+    expect(retryDelayMs(RETRY_DELAYS_MS.length, 0.5)).toBe(RETRY_DELAYS_MS.at(-1));
+    expect(retryDelayMs(RETRY_DELAYS_MS.length + 1, 0.5)).toBeUndefined();
+  });
+
+  it('reads Retry-After as seconds or an HTTP date, clamped to 1 s … 24 h', () => {
+    const now = new Date('2026-03-02T08:00:00Z');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter('0', now)).toBe(1_000);
+    expect(parseRetryAfter('999999', now)).toBe(86_400_000);
+    expect(parseRetryAfter('Mon, 02 Mar 2026 08:01:00 GMT', now)).toBe(60_000);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('subscription filter', () => {
+  it('matches exact names; empty or null means all; no wildcards', () => {
+    expect(endpointWants(null, 'loan.approved')).toBe(true);
+    expect(endpointWants('[]', 'loan.approved')).toBe(true);
+    expect(endpointWants('["loan.approved"]', 'loan.approved')).toBe(true);
+    expect(endpointWants('["loan.approved"]', 'loan.offer.issued')).toBe(false);
+    expect(endpointWants('["loan.*"]', 'loan.approved')).toBe(false);
+    expect(endpointWants(['loan.disbursed'], 'loan.disbursed')).toBe(true);
+  });
+});
