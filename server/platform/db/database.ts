@@ -100,21 +100,29 @@ const CHECKPOINT_EVERY_COMMITS = 50;
  */
 const FOREGROUND_CHECKPOINT_PAGES = 8192;
 
+/** How often the checkpointer looks at the commit counter. */
+const CHECKPOINT_POLL_MS = 50;
+
 const CHECKPOINTER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    db.close();
-    parentPort.close();
-    return;
-  }
+const commits = new Int32Array(workerData.commits);
+let seen = 0;
+const timer = setInterval(() => {
+  const now = Atomics.load(commits, 0);
+  if (now - seen < workerData.every) return;
+  seen = now;
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
-    // Busy or interrupted: the next request (or the connection's own backstop) catches up.
+    // Busy or interrupted: the next round (or the connection's own backstop) catches up.
   }
+}, workerData.pollMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
 });
 `;
 
@@ -123,13 +131,15 @@ parentPort.on('message', (message) => {
  * database file and fsyncs both; done by the request connection at commit (SQLite's default, every
  * 1,000 pages) it stalls every request in the process for the length of two fsyncs. Once the
  * process has committed a few transactions, a worker thread with its own connection runs a
- * PASSIVE checkpoint every CHECKPOINT_EVERY_COMMITS commits instead (PASSIVE never blocks writers
- * or readers). Durability is unchanged: same journal mode, same synchronous level, the same fsyncs,
- * taken by another thread. If the worker fails, the connection checkpoints on its own again.
+ * PASSIVE checkpoint (which never blocks writers or readers) whenever CHECKPOINT_EVERY_COMMITS
+ * commits have happened; commits are counted in shared memory, so the request path pays one
+ * atomic add per commit and never wakes the worker. Durability is unchanged: same journal mode,
+ * same synchronous level, the same fsyncs, taken by another thread. If the worker fails, the
+ * connection checkpoints on its own again.
  */
 class BackgroundCheckpointer {
   private worker?: Worker;
-  private commits = 0;
+  private readonly commits = new Int32Array(new SharedArrayBuffer(4));
   private closed = false;
 
   constructor(
@@ -138,15 +148,16 @@ class BackgroundCheckpointer {
   ) {}
 
   onCommit(): void {
-    this.commits += 1;
-    if (this.commits % CHECKPOINT_EVERY_COMMITS !== 0 || this.closed) return;
-    if (!this.worker) this.start();
-    else this.worker.postMessage('checkpoint');
+    const count = Atomics.add(this.commits, 0, 1) + 1;
+    if (count === CHECKPOINT_EVERY_COMMITS && !this.worker && !this.closed) this.start();
   }
 
   private start(): void {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(CHECKPOINTER_SOURCE, { eval: true, workerData: { driver, file: this.file } });
+    const worker = new Worker(CHECKPOINTER_SOURCE, {
+      eval: true,
+      workerData: { driver, file: this.file, commits: this.commits.buffer, every: CHECKPOINT_EVERY_COMMITS, pollMs: CHECKPOINT_POLL_MS },
+    });
     worker.unref();
     this.worker = worker;
     worker.once('online', () => {
@@ -168,6 +179,8 @@ class BackgroundCheckpointer {
     if (!worker) return;
     this.worker = undefined;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Keep the process alive until the worker has closed its connection.
+    worker.ref();
     worker.postMessage('close');
     await exited;
   }
