@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
@@ -55,7 +57,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * The shape Kysely's SQLite dialect expects, over better-sqlite3, with prepared statements cached
  * by SQL text (Kysely prepares on every query otherwise; the cache is bounded, oldest out first).
  */
-function wrapSqlite(database: SQLite.Database) {
+function wrapSqlite(database: SQLite.Database, onCommit: () => void) {
   const statements = new Map<string, SQLite.Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
@@ -74,14 +76,114 @@ function wrapSqlite(database: SQLite.Database) {
       // upgrades from read to write fails at once with SQLITE_BUSY when another process (the operator
       // CLI, a second server) writes meanwhile, whereas BEGIN IMMEDIATE waits out busy_timeout.
       const statement = prepared(sql === 'begin' ? 'begin immediate' : sql);
+      const commit = sql === 'commit';
       return {
         reader: statement.reader,
         all: (params: readonly unknown[]) => statement.all(convert(params)),
-        run: (params: readonly unknown[]) => statement.run(convert(params)),
+        run: (params: readonly unknown[]) => {
+          const result = statement.run(convert(params));
+          if (commit) onCommit();
+          return result;
+        },
         iterate: (params: readonly unknown[]) => statement.iterate(convert(params)),
       };
     },
   };
+}
+
+/** Commits between two background checkpoints. */
+const CHECKPOINT_EVERY_COMMITS = 50;
+/**
+ * The WAL size (in pages, 4 KiB each) at which the connection checkpoints on its own at commit, as
+ * SQLite does by default at 1,000. With the background checkpointer this is the backstop that
+ * resets the WAL under sustained load; by then almost every page has been copied already.
+ */
+const FOREGROUND_CHECKPOINT_PAGES = 8192;
+
+/** How often the checkpointer looks at the commit counter. */
+const CHECKPOINT_POLL_MS = 50;
+
+const CHECKPOINTER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+const commits = new Int32Array(workerData.commits);
+let seen = 0;
+const timer = setInterval(() => {
+  const now = Atomics.load(commits, 0);
+  if (now - seen < workerData.every) return;
+  seen = now;
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Busy or interrupted: the next round (or the connection's own backstop) catches up.
+  }
+}, workerData.pollMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * WAL checkpoints off the event loop. A checkpoint copies committed pages from the WAL into the
+ * database file and fsyncs both; done by the request connection at commit (SQLite's default, every
+ * 1,000 pages) it stalls every request in the process for the length of two fsyncs. Once the
+ * process has committed a few transactions, a worker thread with its own connection runs a
+ * PASSIVE checkpoint (which never blocks writers or readers) whenever CHECKPOINT_EVERY_COMMITS
+ * commits have happened; commits are counted in shared memory, so the request path pays one
+ * atomic add per commit and never wakes the worker. Durability is unchanged: same journal mode,
+ * same synchronous level, the same fsyncs, taken by another thread. If the worker fails, the
+ * connection checkpoints on its own again.
+ */
+class BackgroundCheckpointer {
+  private worker?: Worker;
+  private readonly commits = new Int32Array(new SharedArrayBuffer(4));
+  private closed = false;
+
+  constructor(
+    private readonly database: SQLite.Database,
+    private readonly file: string,
+  ) {}
+
+  onCommit(): void {
+    const count = Atomics.add(this.commits, 0, 1) + 1;
+    if (count === CHECKPOINT_EVERY_COMMITS && !this.worker && !this.closed) this.start();
+  }
+
+  private start(): void {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(CHECKPOINTER_SOURCE, {
+      eval: true,
+      workerData: { driver, file: this.file, commits: this.commits.buffer, every: CHECKPOINT_EVERY_COMMITS, pollMs: CHECKPOINT_POLL_MS },
+    });
+    worker.unref();
+    this.worker = worker;
+    worker.once('online', () => {
+      if (!this.closed && this.worker === worker) this.database.pragma(`wal_autocheckpoint = ${FOREGROUND_CHECKPOINT_PAGES}`);
+    });
+    const fallBack = () => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.closed = true;
+      if (this.database.open) this.database.pragma('wal_autocheckpoint = 1000');
+    };
+    worker.once('error', fallBack);
+    worker.once('exit', fallBack);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = undefined;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Keep the process alive until the worker has closed its connection.
+    worker.ref();
+    worker.postMessage('close');
+    await exited;
+  }
 }
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -102,11 +204,19 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const checkpointer = file === ':memory:' ? undefined : new BackgroundCheckpointer(sqlite, path.resolve(file));
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: wrapSqlite(sqlite) as never }),
+    dialect: new SqliteDialect({ database: wrapSqlite(sqlite, () => checkpointer?.onCommit()) as never }),
     plugins,
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    async close() {
+      await checkpointer?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Serialises a JSON column value the same way for both databases. */

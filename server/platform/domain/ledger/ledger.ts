@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
 import type { Mode } from '../../db/schema';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -94,15 +95,18 @@ const CREDIT_NORMAL: ReadonlySet<string> = new Set<AccountKind>(['borrower_walle
 /** Whether a guarded account of this kind is bounded above (`<= 0`) rather than below (`>= 0`). */
 export const isCreditNormal = (kind: string): boolean => CREDIT_NORMAL.has(kind);
 
-export async function findAccount(db: Executor, ref: AccountRef): Promise<LedgerAccount | undefined> {
-  const row = await db
+const selectAccount = precompiled((db, ref: { organisationId: string; mode: Mode; kind: string; code: string }) =>
+  db
     .selectFrom('ledgerAccounts')
     .select(['id', 'kind', 'code', 'currency', 'balanceKobo', 'allowNegative'])
     .where('organisationId', '=', ref.organisationId)
     .where('mode', '=', ref.mode)
     .where('kind', '=', ref.kind)
-    .where('code', '=', ref.code)
-    .executeTakeFirst();
+    .where('code', '=', ref.code),
+);
+
+export async function findAccount(db: Executor, ref: AccountRef): Promise<LedgerAccount | undefined> {
+  const row = (await selectAccount(db, { organisationId: ref.organisationId, mode: ref.mode, kind: ref.kind, code: ref.code })).rows[0];
   return row && { ...row, allowNegative: Boolean(row.allowNegative) };
 }
 
@@ -135,14 +139,17 @@ export async function ensureAccount(db: Executor, ref: AccountRef, now: Date): P
     if (!createdHere.get(db)?.has(key)) knownAccounts.set(key, { ...existing, balanceKobo: 0 });
     return existing;
   }
-  await db
+  // The row comes back from the insert itself; only a concurrent opener's row needs reading.
+  const inserted = await db
     .insertInto('ledgerAccounts')
     .values(accountRow(ref, now))
     .onConflict((oc) => oc.columns(['organisationId', 'mode', 'kind', 'code']).doNothing())
-    .execute();
+    .returning(['id', 'kind', 'code', 'currency', 'balanceKobo', 'allowNegative'])
+    .executeTakeFirst();
   let created = createdHere.get(db);
   if (!created) createdHere.set(db, (created = new Set()));
   created.add(key);
+  if (inserted) return { ...inserted, allowNegative: Boolean(inserted.allowNegative) };
   return (await findAccount(db, ref))!;
 }
 
@@ -151,6 +158,21 @@ export async function openAccount(db: Executor, ref: AccountRef, now: Date): Pro
   const row = accountRow(ref, now);
   await db.insertInto('ledgerAccounts').values(row).execute();
   return { id: row.id, kind: row.kind, code: row.code, currency: row.currency, balanceKobo: 0, allowNegative: row.allowNegative };
+}
+
+/** Accounts made by `newAccount` that no transaction has posted to yet, with the row to insert. */
+const unopened = new WeakMap<LedgerAccount, ReturnType<typeof accountRow>>();
+
+/**
+ * An account that cannot exist yet (one per loan, opened once by a guarded transition), opened by
+ * the first `postTransaction` that posts to it: its row is inserted there already holding that
+ * transaction's movement, instead of inserted empty and then moved by a second statement.
+ */
+export function newAccount(ref: AccountRef, now: Date): LedgerAccount {
+  const row = accountRow(ref, now);
+  const account: LedgerAccount = { id: row.id, kind: row.kind, code: row.code, currency: row.currency, balanceKobo: 0, allowNegative: row.allowNegative };
+  unopened.set(account, row);
+  return account;
 }
 
 function accountRow(ref: AccountRef, now: Date) {
@@ -192,37 +214,74 @@ export async function postTransaction(db: Executor, options: PostTransactionOpti
   if (options.postings.some((p) => p.amountKobo === 0)) throw new Error('zero posting');
   const at = options.now.toISOString();
   const transactionId = newId();
-  await db
-    .insertInto('ledgerTransactions')
-    .values({
-      id: transactionId,
-      organisationId: options.organisationId,
-      mode: options.mode,
-      reference: options.reference,
-      kind: options.kind,
-      description: options.description ?? null,
-      createdAt: at,
-    })
-    .execute();
+  await insertTransaction(db, {
+    id: transactionId,
+    organisationId: options.organisationId,
+    mode: options.mode,
+    reference: options.reference,
+    kind: options.kind,
+    description: options.description ?? null,
+    createdAt: at,
+  });
+  // Accounts from `newAccount` are inserted holding their opening movement (a guarded account may
+  // not open on the wrong side of zero, exactly as the guarded UPDATE below refuses it).
+  const opening = new Map<Posting['account'], ReturnType<typeof accountRow>>();
+  for (const p of options.postings) {
+    const row = unopened.get(p.account as LedgerAccount);
+    if (row) opening.set(p.account, row);
+  }
+  if (opening.size > 0) {
+    const rows = [...opening].map(([account, row]) => {
+      const moved = options.postings.filter((p) => p.account === account).reduce((sum, p) => sum + p.amountKobo, 0);
+      if (!row.allowNegative && (isCreditNormal(row.kind) ? moved > 0 : moved < 0)) {
+        throw new AppError('INSUFFICIENT_FUNDS', 'the account does not hold enough funds for this movement', { accountId: row.id });
+      }
+      return { ...row, balanceKobo: row.allowNegative ? 0 : moved };
+    });
+    await insertAccounts(db, { rows });
+    for (const account of opening.keys()) unopened.delete(account as LedgerAccount);
+  }
   // Only guarded accounts are locked, in a fixed order (by id) so concurrent transactions on
   // PostgreSQL cannot deadlock.
-  const guarded = options.postings.filter((p) => !p.account.allowNegative).sort((a, b) => a.account.id.localeCompare(b.account.id));
+  const guarded = options.postings
+    .filter((p) => !p.account.allowNegative && !opening.has(p.account))
+    .sort((a, b) => a.account.id.localeCompare(b.account.id));
   for (const posting of guarded) {
-    const result = await db
-      .updateTable('ledgerAccounts')
-      .set({ balanceKobo: sql`balance_kobo + ${posting.amountKobo}`, updatedAt: at })
-      .where('id', '=', posting.account.id)
-      .where(sql`balance_kobo + ${posting.amountKobo}`, isCreditNormal(posting.account.kind) ? '<=' : '>=', 0)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
+    const move = isCreditNormal(posting.account.kind) ? moveGuardedLiability : moveGuardedBalance;
+    const result = await move(db, { amountKobo: posting.amountKobo, updatedAt: at, id: posting.account.id });
+    if (Number(result.numAffectedRows) !== 1) {
       throw new AppError('INSUFFICIENT_FUNDS', 'the account does not hold enough funds for this movement', {
         accountId: posting.account.id,
       });
     }
   }
-  await db
-    .insertInto('ledgerPostings')
-    .values(options.postings.map((p) => ({ id: newId(), transactionId, accountId: p.account.id, amountKobo: p.amountKobo, createdAt: at })))
-    .execute();
+  await insertPostings(db, {
+    rows: options.postings.map((p) => ({ id: newId(), transactionId, accountId: p.account.id, amountKobo: p.amountKobo, createdAt: at })),
+  });
   return { id: transactionId, reference: options.reference };
 }
+
+// The statements every posting runs, compiled once per shape (see db/precompiled.ts).
+const insertTransaction = precompiled(
+  (db, row: { id: string; organisationId: string; mode: Mode; reference: string; kind: string; description: string | null; createdAt: string }) =>
+    db.insertInto('ledgerTransactions').values(row),
+);
+const insertAccounts = precompiled((db, a: { rows: ReturnType<typeof accountRow>[] }) => db.insertInto('ledgerAccounts').values(a.rows));
+const moveGuardedBalance = precompiled((db, a: { amountKobo: number; updatedAt: string; id: string }) =>
+  db
+    .updateTable('ledgerAccounts')
+    .set({ balanceKobo: sql`balance_kobo + ${a.amountKobo}`, updatedAt: a.updatedAt })
+    .where('id', '=', a.id)
+    .where(sql`balance_kobo + ${a.amountKobo}`, '>=', 0),
+);
+/** The same for a guarded liability (wallets, payables, reservations): never above zero. */
+const moveGuardedLiability = precompiled((db, a: { amountKobo: number; updatedAt: string; id: string }) =>
+  db
+    .updateTable('ledgerAccounts')
+    .set({ balanceKobo: sql`balance_kobo + ${a.amountKobo}`, updatedAt: a.updatedAt })
+    .where('id', '=', a.id)
+    .where(sql`balance_kobo + ${a.amountKobo}`, '<=', 0),
+);
+const insertPostings = precompiled((db, a: { rows: { id: string; transactionId: string; accountId: string; amountKobo: number; createdAt: string }[] }) =>
+  db.insertInto('ledgerPostings').values(a.rows),
+);

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
-import type { KycAttestationsTable, LoansTable } from '../../db/schema';
+import type { KycAttestationsTable, LoansTable, Mode } from '../../db/schema';
+import type { AmlScreenResult } from '../../../integrations/aml';
 import { fromJson, toJson } from '../../db/database';
 import { newId } from '../ids';
+import { precompiled } from '../../db/precompiled';
 import type { LoanContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 
@@ -54,9 +56,14 @@ export async function attestAndScreen(
   ctx: LoanContext,
   loan: LoansTable,
   evidence: { attestedChecks: Record<string, unknown>; schemaVersion: number },
+  /** The screen's verdict when the caller screened the borrower already (see `screenBorrower`). */
+  screened?: AmlScreenResult,
 ): Promise<KycAttestation> {
-  const borrower = await ctx.db.selectFrom('borrowers').select(['firstName', 'lastName']).where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
-  const verdict = await ctx.platform.aml.screen({ ...borrower, mode: loan.mode });
+  let verdict = screened;
+  if (!verdict) {
+    const borrower = await ctx.db.selectFrom('borrowers').select(['firstName', 'lastName']).where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
+    verdict = await screenBorrower(ctx, borrower, loan.mode);
+  }
   const id = newId();
   const at = ctx.now.toISOString();
   const row: KycAttestationsTable = {
@@ -77,8 +84,15 @@ export async function attestAndScreen(
     createdAt: at,
     updatedAt: at,
   };
-  await ctx.db.insertInto('kycAttestations').values(row).execute();
+  await insertAttestation(ctx.db, row);
   return toAttestation(row);
+}
+
+const insertAttestation = precompiled((db, row: KycAttestationsTable) => db.insertInto('kycAttestations').values(row));
+
+/** The AML screen of a borrower, for callers that need the verdict before they write. */
+export function screenBorrower(ctx: LoanContext, borrower: { firstName: string; lastName: string }, mode: Mode): Promise<AmlScreenResult> {
+  return ctx.platform.aml.screen({ firstName: borrower.firstName, lastName: borrower.lastName, mode });
 }
 
 /** `loan.kyc.attested`, sent once the verdict has moved the loan (so it carries the new status). */

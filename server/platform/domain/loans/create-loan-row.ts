@@ -2,10 +2,13 @@ import type { LoanProductsTable, LoansTable } from '../../db/schema';
 import { toJson } from '../../db/database';
 import { AppError } from '../errors';
 import { newId } from '../ids';
+import { precompiled } from '../../db/precompiled';
 import type { LoanContext } from './loan-context';
 import type { LoanStatus } from './loan';
 
 export interface NewLoan {
+  /** A pre-generated id, when the caller must reference the loan before it is inserted. */
+  id?: string;
   borrowerId: string;
   product: LoanProductsTable;
   amountKobo: number;
@@ -36,7 +39,7 @@ export function checkProductLimits(product: LoanProductsTable, amountKobo: numbe
 export async function insertLoan(ctx: LoanContext, input: NewLoan): Promise<LoansTable> {
   const at = ctx.now.toISOString();
   const row: LoansTable = {
-    id: newId(),
+    id: input.id ?? newId(),
     organisationId: ctx.scope.organisationId,
     mode: ctx.scope.mode,
     borrowerId: input.borrowerId,
@@ -81,6 +84,8 @@ export async function insertLoan(ctx: LoanContext, input: NewLoan): Promise<Loan
     createdAt: at,
     updatedAt: at,
   };
-  await ctx.db.insertInto('loans').values(row).execute();
+  await insertLoanRow(ctx.db, row);
   return row;
 }
+
+const insertLoanRow = precompiled((db, row: LoansTable) => db.insertInto('loans').values(row));

@@ -1,12 +1,13 @@
 import type { LoansTable } from '../../db/schema';
 import { AppError } from '../errors';
-import { ensureAccount, openAccount, postTransaction, type AccountKind } from '../ledger/ledger';
+import { ensureAccount, newAccount, postTransaction, type AccountKind } from '../ledger/ledger';
 import { getLoanRow, transitionLoan } from './loan';
 import type { LoanContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 import { insureLoan } from './insurance';
 import { loadSnapshot, writeSchedule } from './pricing-snapshot';
 import { FROM } from './transitions';
+import { updatePreapprovalStatus } from './respond-to-offer';
 
 /** Where disbursed money is owed, by settlement destination. */
 async function destinationAccount(ctx: LoanContext, loan: LoansTable) {
@@ -53,7 +54,7 @@ export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<Lo
   const snapshot = await loadSnapshot(ctx.db, loan.pricingSnapshotId!);
   await writeSchedule(ctx, disbursed, snapshot, ctx.now);
   if (loan.preapprovalId) {
-    await ctx.db.updateTable('preapprovals').set({ status: 'disbursed', updatedAt: at }).where('id', '=', loan.preapprovalId).execute();
+    await updatePreapprovalStatus(ctx.db, { status: 'disbursed', updatedAt: at, id: loan.preapprovalId });
   }
   const policy =
     snapshot.terms.insuranceMode === 'automatic' && snapshot.priced.insurancePremiumKobo > 0 ? await insureLoan(ctx, disbursed, 'automatic', snapshot) : undefined;
@@ -68,7 +69,7 @@ export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<Lo
   // The pool row is the one lock every disbursement of the pool contends for: take it last, so it
   // is held only until commit.
   const owner = { organisationId: loan.organisationId, mode: loan.mode };
-  const receivable = await openAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
+  const receivable = newAccount({ ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
   const cash = await ensureAccount(ctx.db, { ...owner, kind: 'settlement_cash', code: loan.settlementDestination }, ctx.now);
   const destination = await destinationAccount(ctx, loan);
   const pool = await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now);

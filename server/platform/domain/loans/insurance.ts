@@ -1,7 +1,8 @@
 import type { LoanInsurancePoliciesTable, LoansTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { ensureAccount, openAccount, postTransaction } from '../ledger/ledger';
+import { precompiled } from '../../db/precompiled';
+import { ensureAccount, newAccount, postTransaction } from '../ledger/ledger';
 import { roundHalfEvenDiv } from '../pricing/rounding';
 import { getLoanRow, invalidState } from './loan';
 import type { LoanContext } from './loan-context';
@@ -73,13 +74,13 @@ export async function insureLoan(
     createdAt: at,
     updatedAt: at,
   };
-  await ctx.db.insertInto('loanInsurancePolicies').values(row).execute();
+  await insertPolicy(ctx.db, row);
   if (result.status === 'active' && premium > 0) {
     const owner = { organisationId: loan.organisationId, mode: loan.mode };
     const payer =
       bearer === 'tenant'
         ? await ensureAccount(ctx.db, { ...owner, kind: 'organisation_wallet', code: loan.organisationId }, ctx.now)
-        : await openAccount(ctx.db, { ...owner, kind: 'insurance_receivable', code: loan.id }, ctx.now);
+        : newAccount({ ...owner, kind: 'insurance_receivable', code: loan.id }, ctx.now);
     const insurer = await ensureAccount(ctx.db, { ...owner, kind: 'insurance_payable', code: ctx.platform.insurer.name }, ctx.now);
     const revenue = await ensureAccount(ctx.db, { ...owner, kind: 'platform_revenue', code: 'insurance_commission' }, ctx.now);
     await postTransaction(ctx.db, {
@@ -97,6 +98,8 @@ export async function insureLoan(
   }
   return toPolicy(row);
 }
+
+const insertPolicy = precompiled((db, row: LoanInsurancePoliciesTable) => db.insertInto('loanInsurancePolicies').values(row));
 
 export async function getInsurance(ctx: Pick<LoanContext, 'db' | 'scope'>, loanId: string): Promise<LoanInsurancePolicy> {
   await getLoanRow(ctx.db, ctx.scope, loanId);

@@ -21,18 +21,28 @@ export function loanEventBase(loan: LoansTable, assessmentId: string | null): Re
   };
 }
 
-/** Assessment ids never change: looked up once per request (one request emits several events). */
-const assessmentIds = new WeakMap<LoanContext, Map<string, string | null>>();
+/**
+ * Assessment ids never change once a pre-approval exists, so they are remembered per process
+ * (bounded, oldest out first): the lifecycle's requests each emit loan events and would otherwise
+ * read the same id again every time. Ids of rows that never committed are never asked for again.
+ */
+const assessmentIds = new Map<string, string>();
+const MAX_ASSESSMENT_IDS = 10_000;
+
+export function rememberAssessmentId(preapprovalId: string, assessmentId: string): void {
+  if (assessmentIds.has(preapprovalId)) return;
+  if (assessmentIds.size >= MAX_ASSESSMENT_IDS) assessmentIds.delete(assessmentIds.keys().next().value!);
+  assessmentIds.set(preapprovalId, assessmentId);
+}
 
 export async function assessmentIdOf(ctx: LoanContext, loan: LoansTable): Promise<string | null> {
   if (!loan.preapprovalId) return null;
-  let known = assessmentIds.get(ctx);
-  if (!known) assessmentIds.set(ctx, (known = new Map()));
-  if (!known.has(loan.preapprovalId)) {
-    const row = await ctx.db.selectFrom('preapprovals').select('assessmentId').where('id', '=', loan.preapprovalId).executeTakeFirst();
-    known.set(loan.preapprovalId, row?.assessmentId ?? null);
-  }
-  return known.get(loan.preapprovalId)!;
+  const known = assessmentIds.get(loan.preapprovalId);
+  if (known !== undefined) return known;
+  const row = await ctx.db.selectFrom('preapprovals').select('assessmentId').where('id', '=', loan.preapprovalId).executeTakeFirst();
+  if (!row) return null;
+  rememberAssessmentId(loan.preapprovalId, row.assessmentId);
+  return row.assessmentId;
 }
 
 export async function emitLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<void> {

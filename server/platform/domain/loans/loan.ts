@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
 import { fromJson } from '../../db/database';
 import type { LoansTable, Mode } from '../../db/schema';
 import { AppError, notFound } from '../errors';
@@ -112,14 +113,13 @@ export function toLoan(row: LoansTable): Loan {
   };
 }
 
+const selectLoan = precompiled((db, a: { id: string; organisationId: string; mode: Scope['mode'] }) =>
+  db.selectFrom('loans').selectAll().where('id', '=', a.id).where('organisationId', '=', a.organisationId).where('mode', '=', a.mode),
+);
+
 export async function findLoanRow(db: Executor, scope: Scope, id: string): Promise<LoansTable | undefined> {
-  return db
-    .selectFrom('loans')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
+  const { rows } = await selectLoan(db, { id, organisationId: scope.organisationId, mode: scope.mode });
+  return rows[0];
 }
 
 export async function getLoanRow(db: Executor, scope: Scope, id: string): Promise<LoansTable> {
@@ -144,6 +144,10 @@ export async function listLoans(db: Executor, scope: Scope, options: { status?: 
  * UPDATE: if another request moved the loan first, nothing is written and the caller gets 409.
  * This is the only way loan status changes, so concurrent transitions cannot both win.
  */
+const updateLoanStatus = precompiled((db, a: { set: Partial<LoansTable>; id: string; status: string }) =>
+  db.updateTable('loans').set(a.set).where('id', '=', a.id).where('status', '=', a.status),
+);
+
 export async function transitionLoan(
   db: Executor,
   loan: LoansTable,
@@ -153,13 +157,8 @@ export async function transitionLoan(
 ): Promise<LoansTable> {
   if (!from.includes(loan.status as LoanStatus)) throw invalidState(loan.status, changes.status);
   const updatedAt = now.toISOString();
-  const result = await db
-    .updateTable('loans')
-    .set({ ...changes, updatedAt })
-    .where('id', '=', loan.id)
-    .where('status', '=', loan.status)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw invalidState('changed concurrently', changes.status);
+  const result = await updateLoanStatus(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status });
+  if (Number(result.numAffectedRows) !== 1) throw invalidState('changed concurrently', changes.status);
   return { ...loan, ...changes, updatedAt };
 }
 

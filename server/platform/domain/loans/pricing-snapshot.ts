@@ -2,6 +2,9 @@ import type { Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/database';
 import type { LoanProductsTable, LoansTable } from '../../db/schema';
 import { newId } from '../ids';
+import type { Insertable } from 'kysely';
+import type { LoanScheduleItemsTable, PricingSnapshotsTable } from '../../db/schema';
+import { precompiled } from '../../db/precompiled';
 import { priceLoan, type PricedLoan, type RepaymentFrequency } from '../pricing/price-loan';
 import { dueDates } from '../pricing/schedule-dates';
 import type { LoanContext } from './loan-context';
@@ -68,30 +71,50 @@ export async function freezeSnapshot(ctx: LoanContext, loan: LoansTable, terms: 
     priced: priceWith(loan, terms),
     createdAt: ctx.now.toISOString(),
   };
-  await ctx.db
-    .insertInto('pricingSnapshots')
-    .values({
-      id: snapshot.id,
-      organisationId: loan.organisationId,
-      mode: loan.mode,
-      loanId: loan.id,
-      documentReference: snapshot.documentReference,
-      pricing: toJson({ terms, priced: snapshot.priced }),
-      createdAt: snapshot.createdAt,
-    })
-    .execute();
+  const row = {
+    id: snapshot.id,
+    organisationId: loan.organisationId,
+    mode: loan.mode,
+    loanId: loan.id,
+    documentReference: snapshot.documentReference,
+    pricing: toJson({ terms, priced: snapshot.priced }),
+    createdAt: snapshot.createdAt,
+  };
+  await insertSnapshot(ctx.db, row);
+  // Remembered as it will read back (parsed from the stored JSON), not as the object built here.
+  rememberSnapshot(fromRow(row));
   return snapshot;
 }
 
-export async function loadSnapshot(db: Executor, id: string): Promise<PricingSnapshot> {
-  const row = await db.selectFrom('pricingSnapshots').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+/**
+ * Snapshots are immutable once stored, so the ones this process wrote or read are remembered
+ * (bounded, oldest out first); disbursement and insurance then need no read. One that never
+ * committed is never asked for: no committed loan references its id. Callers must not mutate them.
+ */
+const snapshots = new Map<string, PricingSnapshot>();
+const MAX_SNAPSHOTS = 2_000;
+
+function rememberSnapshot(snapshot: PricingSnapshot): void {
+  if (snapshots.size >= MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
+  snapshots.set(snapshot.id, snapshot);
+}
+
+function fromRow(row: { id: string; loanId: string; documentReference: string; pricing: unknown; createdAt: string }): PricingSnapshot {
   const pricing = fromJson<{ terms: FrozenTerms; priced: PricedLoan }>(row.pricing)!;
   return { id: row.id, loanId: row.loanId, documentReference: row.documentReference, terms: pricing.terms, priced: pricing.priced, createdAt: row.createdAt };
 }
 
+export async function loadSnapshot(db: Executor, id: string): Promise<PricingSnapshot> {
+  const known = snapshots.get(id);
+  if (known) return known;
+  const snapshot = fromRow(await db.selectFrom('pricingSnapshots').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  rememberSnapshot(snapshot);
+  return snapshot;
+}
+
 /** Replaces the loan's schedule with the snapshot's rows, due dates counted from `start`. */
 export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date, replace = true): Promise<void> {
-  if (replace) await ctx.db.deleteFrom('loanScheduleItems').where('loanId', '=', loan.id).execute();
+  if (replace) await deleteSchedule(ctx.db, { loanId: loan.id });
   const dates = dueDates(start, snapshot.priced.instalments);
   const at = ctx.now.toISOString();
   const rows = snapshot.priced.instalments.map((item, i) => ({
@@ -112,5 +135,9 @@ export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot
     updatedAt: at,
   }));
   // Chunked: SQLite caps the number of bound parameters per statement.
-  for (let i = 0; i < rows.length; i += 60) await ctx.db.insertInto('loanScheduleItems').values(rows.slice(i, i + 60)).execute();
+  for (let i = 0; i < rows.length; i += 60) await insertScheduleRows(ctx.db, { rows: rows.slice(i, i + 60) });
 }
+
+const insertSnapshot = precompiled((db, row: Insertable<PricingSnapshotsTable>) => db.insertInto('pricingSnapshots').values(row));
+const deleteSchedule = precompiled((db, a: { loanId: string }) => db.deleteFrom('loanScheduleItems').where('loanId', '=', a.loanId));
+const insertScheduleRows = precompiled((db, a: { rows: Insertable<LoanScheduleItemsTable>[] }) => db.insertInto('loanScheduleItems').values(a.rows));

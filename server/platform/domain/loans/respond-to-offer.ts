@@ -1,4 +1,7 @@
 import type { LoansTable } from '../../db/schema';
+import type { Insertable } from 'kysely';
+import type { LoanConsentsTable } from '../../db/schema';
+import { precompiled } from '../../db/precompiled';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { getLoanRow, transitionLoan, type LoanStatus } from './loan';
@@ -17,24 +20,27 @@ export interface BorrowerConsent {
 }
 
 async function recordConsent(ctx: LoanContext, loan: LoansTable, kind: 'accept' | 'decline', consent: BorrowerConsent, reason: string | null) {
-  await ctx.db
-    .insertInto('loanConsents')
-    .values({
-      id: newId(),
-      loanId: loan.id,
-      kind,
-      signatureFullName: consent.signatureFullName,
-      signatureEmail: consent.signatureEmail ?? null,
-      ipAddress: consent.ipAddress,
-      userAgent: consent.userAgent,
-      signedAt: consent.signedAt,
-      documentReference: consent.documentReference,
-      reason,
-      recordedBy: ctx.actor,
-      createdAt: ctx.now.toISOString(),
-    })
-    .execute();
+  await insertConsent(ctx.db, {
+    id: newId(),
+    loanId: loan.id,
+    kind,
+    signatureFullName: consent.signatureFullName,
+    signatureEmail: consent.signatureEmail ?? null,
+    ipAddress: consent.ipAddress,
+    userAgent: consent.userAgent,
+    signedAt: consent.signedAt,
+    documentReference: consent.documentReference,
+    reason,
+    recordedBy: ctx.actor,
+    createdAt: ctx.now.toISOString(),
+  });
 }
+
+const insertConsent = precompiled((db, row: Insertable<LoanConsentsTable>) => db.insertInto('loanConsents').values(row));
+/** Moves the pre-approval along with its loan. */
+export const updatePreapprovalStatus = precompiled((db, a: { status: string; updatedAt: string; id: string }) =>
+  db.updateTable('preapprovals').set({ status: a.status, updatedAt: a.updatedAt }).where('id', '=', a.id),
+);
 
 function checkReference(loan: LoansTable, consent: BorrowerConsent): void {
   if (consent.documentReference !== loan.documentReference) {
@@ -47,7 +53,7 @@ function checkReference(loan: LoansTable, consent: BorrowerConsent): void {
 
 async function setPreapprovalStatus(ctx: LoanContext, loan: LoansTable, status: string): Promise<void> {
   if (!loan.preapprovalId) return;
-  await ctx.db.updateTable('preapprovals').set({ status, updatedAt: ctx.now.toISOString() }).where('id', '=', loan.preapprovalId).execute();
+  await updatePreapprovalStatus(ctx.db, { status, updatedAt: ctx.now.toISOString(), id: loan.preapprovalId });
 }
 
 /** The borrower accepts the current offer. Accepting it again with the same reference changes nothing. */

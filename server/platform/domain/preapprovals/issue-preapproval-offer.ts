@@ -3,9 +3,12 @@ import { AppError, notFound } from '../errors';
 import type { Organisation } from '../organisations/organisation';
 import type { LoanContext } from '../loans/loan-context';
 import { checkProductLimits, insertLoan } from '../loans/create-loan-row';
-import { attestAndScreen, emitAttested } from '../loans/attestation';
+import { attestAndScreen, emitAttested, screenBorrower } from '../loans/attestation';
+import { rememberAssessmentId } from '../loans/loan-events';
+import { newId } from '../ids';
+import { precompiled } from '../../db/precompiled';
 import { issueLoanOffer } from '../loans/issue-loan-offer';
-import { getLoanRow, transitionLoan } from '../loans/loan';
+import { getLoanRow } from '../loans/loan';
 import type { LoansTable } from '../../db/schema';
 
 export interface IssueOfferResult {
@@ -26,21 +29,48 @@ async function preapprovalRow(ctx: LoanContext, id: string): Promise<Preapproval
   return row;
 }
 
+/** The pre-approval with its borrower's name (for the AML screen), in one read. */
+const selectWithBorrower = precompiled((db, a: { id: string; organisationId: string; mode: LoanContext['scope']['mode'] }) =>
+  db
+    .selectFrom('preapprovals')
+    .innerJoin('borrowers', 'borrowers.id', 'preapprovals.borrowerId')
+    .selectAll('preapprovals')
+    .select(['borrowers.firstName as borrowerFirstName', 'borrowers.lastName as borrowerLastName'])
+    .where('preapprovals.id', '=', a.id)
+    .where('preapprovals.organisationId', '=', a.organisationId)
+    .where('preapprovals.mode', '=', a.mode),
+);
+
+async function preapprovalWithBorrower(ctx: LoanContext, id: string) {
+  const row = (await selectWithBorrower(ctx.db, { id, organisationId: ctx.scope.organisationId, mode: ctx.scope.mode })).rows[0];
+  if (!row) throw notFound('pre-approval');
+  const { borrowerFirstName, borrowerLastName, ...preapproval } = row;
+  return { preapproval: preapproval as PreapprovalsTable, borrower: { firstName: borrowerFirstName, lastName: borrowerLastName } };
+}
+
+const selectProduct = precompiled((db, a: { id: string; organisationId: string }) =>
+  db.selectFrom('loanProducts').selectAll().where('id', '=', a.id).where('organisationId', '=', a.organisationId),
+);
+
 async function offerProduct(ctx: LoanContext, organisation: Organisation, productId?: string): Promise<LoanProductsTable> {
   const id = productId ?? organisation.defaultPreapprovalProductId;
   if (!id) throw new AppError('product_not_usable', 'No productId given and no default pre-approval product is configured.');
-  const product = await ctx.db
-    .selectFrom('loanProducts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', organisation.id)
-    .executeTakeFirst();
+  const product = (await selectProduct(ctx.db, { id, organisationId: organisation.id })).rows[0];
   if (!product) throw productId ? notFound('loan product') : new AppError('product_not_usable', 'The default pre-approval product no longer exists.');
   if (product.approvalMode !== 'partner_pushed') {
     throw new AppError('product_not_usable', `Product ${product.code} is not a partner_pushed product.`);
   }
   return product;
 }
+
+const claimPreapproval = precompiled((db, a: { loanId: string; status: string; updatedAt: string; id: string }) =>
+  db
+    .updateTable('preapprovals')
+    .set({ loanId: a.loanId, status: a.status, updatedAt: a.updatedAt })
+    .where('id', '=', a.id)
+    .where('loanId', 'is', null)
+    .where('status', '=', 'received'),
+);
 
 /**
  * Turns a stored pre-approval into a loan with an issued offer. Every check runs before the first
@@ -51,7 +81,8 @@ export async function issuePreapprovalOffer(
   ctx: LoanContext,
   options: { organisation: Organisation; preapprovalId: string; productId?: string },
 ): Promise<IssueOfferResult> {
-  const preapproval = await preapprovalRow(ctx, options.preapprovalId);
+  const { preapproval, borrower } = await preapprovalWithBorrower(ctx, options.preapprovalId);
+  rememberAssessmentId(preapproval.id, preapproval.assessmentId);
   if (preapproval.loanId) return { loan: await getLoanRow(ctx.db, ctx.scope, preapproval.loanId), created: false };
   const expired = preapproval.expiresAt !== null && preapproval.expiresAt <= ctx.now.toISOString();
   if (preapproval.status !== 'received' || expired) {
@@ -67,55 +98,54 @@ export async function issuePreapprovalOffer(
     throw new AppError('interest_rate_bps_above_tenant_cap', `interestRateBps ${rateBps} is above the tenant cap of ${cap}; it is never clamped.`);
   }
   checkProductLimits(product, preapproval.approvedAmountKobo, preapproval.tenorDays);
+  // The screen only reads, so it runs before the first write: its verdict decides the statuses the
+  // claim and the new loan are written with (a hit leaves the pre-approval `received`).
+  const verdict = await screenBorrower(ctx, borrower, ctx.scope.mode);
+  const hit = verdict.status === 'hit';
 
-  // Claim the pre-approval: a concurrent issue-offer waits here (row lock on PostgreSQL) and then
-  // finds the loan this one created, instead of creating a second.
-  const claim = await ctx.db
-    .updateTable('preapprovals')
-    .set({ updatedAt: ctx.now.toISOString() })
-    .where('id', '=', preapproval.id)
-    .where('loanId', 'is', null)
-    .where('status', '=', 'received')
-    .executeTakeFirst();
-  if (Number(claim.numUpdatedRows) !== 1) {
+  // Claim the pre-approval and link it to the loan about to be created, in one conditional
+  // UPDATE: a concurrent issue-offer waits here (row lock on PostgreSQL) and then finds the loan
+  // this one created, instead of creating a second.
+  const loanId = newId();
+  const claim = await claimPreapproval(ctx.db, { loanId, status: hit ? 'received' : 'offer_issued', updatedAt: ctx.now.toISOString(), id: preapproval.id });
+  if (Number(claim.numAffectedRows) !== 1) {
     const current = await preapprovalRow(ctx, preapproval.id);
     if (current.loanId) return { loan: await getLoanRow(ctx.db, ctx.scope, current.loanId), created: false };
     throw new AppError('invalid_preapproval_state', `The pre-approval is ${current.status}; no offer can be issued.`);
   }
 
-  let loan = await insertLoan(ctx, {
+  // Created straight in the status the screen leads to (`pending` is never visible outside this
+  // transaction): `under_review` on a hit, `attested` otherwise.
+  const loan = await insertLoan(ctx, {
+    id: loanId,
     borrowerId: preapproval.borrowerId,
     product,
     amountKobo: preapproval.approvedAmountKobo,
     tenorDays: preapproval.tenorDays,
     interestRateBps: rateBps,
     repaymentFrequency: preapproval.repaymentFrequency,
-    status: 'pending',
+    status: hit ? 'under_review' : 'attested',
     preapprovalId: preapproval.id,
     clientReference: preapproval.clientReference,
   });
-  const attestation = await attestAndScreen(ctx, loan, {
-    schemaVersion: 1,
-    attestedChecks: {
-      source: 'partner_pushed_decision',
-      assessmentId: preapproval.assessmentId,
-      bvnProvided: true,
-      recommendation: preapproval.recommendation,
-      riskBand: preapproval.riskBand,
-      trustScore: preapproval.trustScore,
-      confidence: preapproval.confidence,
+  const attestation = await attestAndScreen(
+    ctx,
+    loan,
+    {
+      schemaVersion: 1,
+      attestedChecks: {
+        source: 'partner_pushed_decision',
+        assessmentId: preapproval.assessmentId,
+        bvnProvided: true,
+        recommendation: preapproval.recommendation,
+        riskBand: preapproval.riskBand,
+        trustScore: preapproval.trustScore,
+        confidence: preapproval.confidence,
+      },
     },
-  });
-  const linked = { loanId: loan.id, updatedAt: ctx.now.toISOString() };
-  if (attestation.amlScreenStatus === 'hit') {
-    loan = await transitionLoan(ctx.db, loan, ['pending'], { status: 'under_review' }, ctx.now);
-    await emitAttested(ctx, loan, attestation);
-    await ctx.db.updateTable('preapprovals').set(linked).where('id', '=', preapproval.id).execute();
-    return { loan, created: true };
-  }
-  loan = await transitionLoan(ctx.db, loan, ['pending'], { status: 'attested' }, ctx.now);
+    verdict,
+  );
   await emitAttested(ctx, loan, attestation);
-  loan = await issueLoanOffer(ctx, loan, product, ['attested']);
-  await ctx.db.updateTable('preapprovals').set({ ...linked, status: 'offer_issued' }).where('id', '=', preapproval.id).execute();
-  return { loan, created: true };
+  if (hit) return { loan, created: true };
+  return { loan: await issueLoanOffer(ctx, loan, product, ['attested']), created: true };
 }

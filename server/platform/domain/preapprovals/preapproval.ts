@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
 import type { Mode, PreapprovalsTable } from '../../db/schema';
 import { notFound } from '../errors';
 
@@ -76,14 +77,12 @@ export function toAck(p: Preapproval): PreapprovalAck {
 
 type Scope = { organisationId: string; mode: Mode };
 
+const selectByAssessment = precompiled((db, a: { organisationId: string; mode: Scope['mode']; assessmentId: string }) =>
+  db.selectFrom('preapprovals').selectAll().where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('assessmentId', '=', a.assessmentId),
+);
+
 export async function findPreapprovalByAssessment(db: Executor, scope: Scope, assessmentId: string) {
-  const row = await db
-    .selectFrom('preapprovals')
-    .selectAll()
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .where('assessmentId', '=', assessmentId)
-    .executeTakeFirst();
+  const row = (await selectByAssessment(db, { organisationId: scope.organisationId, mode: scope.mode, assessmentId })).rows[0];
   return row && toPreapproval(row);
 }
 

@@ -1,6 +1,8 @@
 import type { Executor } from '../../db/database';
 import type { Mode } from '../../db/schema';
 import { toJson } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
+import type { PreapprovalsTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { enqueueEvent } from '../events/enqueue-event';
 import { newId } from '../ids';
@@ -216,12 +218,8 @@ export async function pushPreapproval(db: Executor, options: PushPreapprovalOpti
     updatedAt: at,
   };
   // A concurrent push of the same assessment waits on the unique index and then inserts nothing.
-  const inserted = await db
-    .insertInto('preapprovals')
-    .values(row)
-    .onConflict((oc) => oc.columns(['organisationId', 'mode', 'assessmentId']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows) !== 1) {
+  const inserted = await insertPreapproval(db, row);
+  if (Number(inserted.numAffectedRows) !== 1) {
     const winner = (await findPreapprovalByAssessment(db, scope, summary.assessmentId))!;
     return { created: false, ack: toAck(winner), preapproval: winner };
   }
@@ -234,6 +232,13 @@ export async function pushPreapproval(db: Executor, options: PushPreapprovalOpti
   });
   return { created: true, ack: toAck(preapproval), preapproval };
 }
+
+const insertPreapproval = precompiled((db, row: PreapprovalsTable) =>
+  db
+    .insertInto('preapprovals')
+    .values(row)
+    .onConflict((oc) => oc.columns(['organisationId', 'mode', 'assessmentId']).doNothing()),
+);
 
 /** `preapproval.received` data: ids, the summary and the status; never the pushed payload. */
 export function preapprovalReceivedPayload(p: Preapproval): Record<string, unknown> {
