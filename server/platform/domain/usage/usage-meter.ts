@@ -50,7 +50,8 @@ export class UsageMeter {
 
   /** Writes what has been counted; on failure the counts go back into the pending set. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
+    // A failed earlier flush must not stop this one (its counts went back to pending).
+    this.flushing = this.flushing.catch(() => undefined).then(async () => {
       if (this.pending.size === 0) return;
       const batch = [...this.pending.values()];
       this.pending = new Map();
@@ -88,7 +89,18 @@ export class UsageMeter {
   }
 
   /** Daily rollups for the last `days` days (today included, UTC), oldest first, counting what is not flushed yet. */
-  async rollups(organisationId: string, mode: Mode, days: number): Promise<UsageRollup[]> {
+  rollups(organisationId: string, mode: Mode, days: number): Promise<UsageRollup[]> {
+    // Serialised with flushes: a flush in progress holds counts that are neither pending nor
+    // committed yet, and a read between the two would miss them.
+    const read = this.flushing.catch(() => undefined).then(() => this.readRollups(organisationId, mode, days));
+    this.flushing = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    return read;
+  }
+
+  private async readRollups(organisationId: string, mode: Mode, days: number): Promise<UsageRollup[]> {
     const today = this.clock.now();
     const from = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (days - 1)));
     const fromDay = from.toISOString().slice(0, 10);
