@@ -15,6 +15,9 @@ import { buildBenchServer, percentile, startBenchServer, withPostgresSchema, typ
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
+/** Which runs, e.g. `sqlite-drain,postgres-load` (default all four). */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const wanted = (run: string) => !ONLY || ONLY.includes(run);
 
 interface Receipt {
   assessmentId: string;
@@ -162,19 +165,23 @@ export async function webhooks(): Promise<void> {
   console.log(`baseline: plain keep-alive POSTs to the receiver from one process: ${(await baseline(receiver.url('/baseline'))).toFixed(0)} req/s`);
   const serverJs = await buildBenchServer();
   const key = { MASTER_KEY: crypto.randomBytes(32).toString('base64url') };
-  const sqlite = await startBenchServer(serverJs, { ...key, BENCH_DISPATCHER: 'true' });
-  try {
-    await load('SQLite', sqlite, receiver);
-  } finally {
-    await sqlite.stop();
+  if (wanted('sqlite-load')) {
+    const sqlite = await startBenchServer(serverJs, { ...key, BENCH_DISPATCHER: 'true' });
+    try {
+      await load('SQLite', sqlite, receiver);
+    } finally {
+      await sqlite.stop();
+    }
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hooks-'));
-  try {
-    await drain('SQLite', serverJs, { ...key, BENCH_DATA_DIR: dataDir }, receiver);
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  if (wanted('sqlite-drain')) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hooks-'));
+    try {
+      await drain('SQLite', serverJs, { ...key, BENCH_DATA_DIR: dataDir }, receiver);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }
-  await withPostgresSchema(async (schemaUrl) => {
+  if (wanted('postgres-load')) await withPostgresSchema(async (schemaUrl) => {
     const env = { ...key, DATABASE_URL: schemaUrl, DATABASE_POOL_SIZE: '20' };
     const postgres = await startBenchServer(serverJs, { ...env, BENCH_DISPATCHER: 'true' });
     try {
@@ -183,6 +190,6 @@ export async function webhooks(): Promise<void> {
       await postgres.stop();
     }
   });
-  await withPostgresSchema((schemaUrl) => drain('PostgreSQL', serverJs, { ...key, DATABASE_URL: schemaUrl, DATABASE_POOL_SIZE: '20' }, receiver));
+  if (wanted('postgres-drain')) await withPostgresSchema((schemaUrl) => drain('PostgreSQL', serverJs, { ...key, DATABASE_URL: schemaUrl, DATABASE_POOL_SIZE: '20' }, receiver));
   await receiver.close();
 }
