@@ -81,6 +81,32 @@ export interface AppHandle {
   setReady(ready: boolean): void;
 }
 
+/**
+ * Helmet's headers do not depend on the request, so they are captured once from helmet itself
+ * (the source of truth for their values) and set by one middleware, instead of helmet's chain of
+ * a dozen middlewares running on every request.
+ */
+function staticHeaders(middleware: (req: Request, res: Response, next: (error?: unknown) => void) => void) {
+  const headers: [string, string | number | readonly string[]][] = [];
+  let passed = false;
+  const capture = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push([name, value]);
+      return capture;
+    },
+    removeHeader() {},
+  };
+  middleware({} as Request, capture as unknown as Response, (error) => {
+    if (error) throw error;
+    passed = true;
+  });
+  if (!passed) throw new Error('the header middleware did not complete synchronously');
+  return (_req: Request, res: Response, next: NextFunction) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
 export function createApp(platform: Platform, options: { baseUrl: string }): AppHandle {
   const app = express();
   let ready = true;
@@ -89,7 +115,7 @@ export function createApp(platform: Platform, options: { baseUrl: string }): App
   app.disable('x-powered-by');
 
   app.use(requestLogger(platform.logger));
-  app.use(helmet({ contentSecurityPolicy: { directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } } }));
+  app.use(staticHeaders(helmet({ contentSecurityPolicy: { directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } } })));
 
   app.get('/healthz', async (_req, res) => {
     if (!ready) return sendError(res, 503, 'SERVICE_UNAVAILABLE', 'Shutting down.');

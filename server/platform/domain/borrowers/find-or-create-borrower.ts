@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import { precompiled } from '../../db/precompiled';
+import type { BorrowersTable, Mode } from '../../db/schema';
 import { newId } from '../ids';
 import { toBorrower, type Borrower } from './borrower';
 
@@ -20,14 +21,7 @@ export interface FindOrCreateBorrowerOptions {
  * Safe under concurrent pushes: the unique index on the BVN hash decides who creates.
  */
 export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBorrowerOptions): Promise<Borrower> {
-  const find = () =>
-    db
-      .selectFrom('borrowers')
-      .selectAll()
-      .where('organisationId', '=', options.organisationId)
-      .where('mode', '=', options.mode)
-      .where('bvnHash', '=', options.bvnHash)
-      .executeTakeFirst();
+  const find = async () => (await selectByBvnHash(db, { organisationId: options.organisationId, mode: options.mode, bvnHash: options.bvnHash })).rows[0];
   const existing = await find();
   if (existing) {
     if (!existing.nin && options.nin) {
@@ -36,9 +30,8 @@ export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBo
     return toBorrower(existing);
   }
   const at = options.now.toISOString();
-  await db
-    .insertInto('borrowers')
-    .values({
+  // The new row comes back from the insert; only a concurrent creator's row needs reading.
+  const { rows } = await insertBorrower(db, {
       id: newId(),
       organisationId: options.organisationId,
       mode: options.mode,
@@ -54,8 +47,17 @@ export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBo
       userId: null,
       createdAt: at,
       updatedAt: at,
-    })
-    .onConflict((oc) => oc.columns(['organisationId', 'mode', 'bvnHash']).where('bvnHash', 'is not', null).doNothing())
-    .execute();
-  return toBorrower((await find())!);
+  });
+  return toBorrower(rows[0] ?? (await find())!);
 }
+
+const selectByBvnHash = precompiled((db, a: { organisationId: string; mode: Mode; bvnHash: string }) =>
+  db.selectFrom('borrowers').selectAll().where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('bvnHash', '=', a.bvnHash),
+);
+const insertBorrower = precompiled((db, row: BorrowersTable) =>
+  db
+    .insertInto('borrowers')
+    .values(row)
+    .onConflict((oc) => oc.columns(['organisationId', 'mode', 'bvnHash']).where('bvnHash', 'is not', null).doNothing())
+    .returningAll(),
+);

@@ -1,8 +1,10 @@
-import type { Selectable } from 'kysely';
-import type { LoanScheduleItemsTable, LoansTable } from '../../db/schema';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Executor } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
+import type { LoanRepaymentsTable, LoanScheduleItemsTable, LoansTable, Mode } from '../../db/schema';
 
 type ScheduleRow = Selectable<LoanScheduleItemsTable>;
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { ensureAccount, postTransaction, type Posting } from '../ledger/ledger';
 import { requireBalance, requireWallet, walletRef } from '../wallets/wallet';
@@ -57,38 +59,43 @@ function balances(rows: ScheduleRow[]): InstalmentBalance[] {
  */
 export async function recordRepayment(ctx: LoanContext, options: RecordRepaymentOptions): Promise<RecordRepaymentResult> {
   if (options.method === 'mandate') return { repayment: await requestMandateCharge(ctx, options), created: true };
+  let loan: LoansTable | undefined;
   if (options.externalReference) {
-    const existing = await ctx.db
-      .selectFrom('loanRepayments')
-      .selectAll()
-      .where('loanId', '=', options.loanId)
-      .where('externalReference', '=', options.externalReference)
-      .executeTakeFirst();
-    if (existing) {
-      await getLoanRow(ctx.db, ctx.scope, options.loanId);
+    // One statement reads the loan and whether this reference was booked on it before.
+    const found = (await selectLoanAndReuse(ctx.db, { id: options.loanId, ...scopeOf(ctx), externalReference: options.externalReference })).rows[0];
+    if (!found) throw notFound('loan');
+    const { reusedRepaymentId, ...row } = found;
+    if (reusedRepaymentId !== null) {
+      const existing = (await selectRepayment(ctx.db, { id: reusedRepaymentId })).rows[0]!;
       return { repayment: toRepayment(existing), created: false };
     }
+    loan = row as LoansTable;
   }
   if (options.method === 'cash_wallet' || options.method === 'wallet') {
-    const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+    loan ??= await getLoanRow(ctx.db, ctx.scope, options.loanId);
     if (!REPAYABLE.includes(loan.status)) throw invalidState(loan.status, 'repaid');
     if (options.method === 'wallet' && loan.settlementDestination !== 'borrower_wallet') {
       throw new AppError('no_undrawn_credit', `The loan was disbursed to ${loan.settlementDestination}, not to the borrower's wallet: there is no undrawn credit to sweep back.`);
     }
     await requireWallet(ctx.db, { ...ctx.scope, borrowerId: loan.borrowerId });
   }
-  return { repayment: await applyRepayment(ctx, options), created: true };
+  return { repayment: await applyRepayment(ctx, options, loan), created: true };
 }
 
 /**
  * Allocates `amountKobo` against the loan's balances and books it (a new row, or the pending row
  * `existingId` of a mandate charge that has succeeded).
  */
-export async function applyRepayment(ctx: LoanContext, options: RecordRepaymentOptions & { existingId?: string; mandateId?: string | null }): Promise<LoanRepayment> {
+export async function applyRepayment(
+  ctx: LoanContext,
+  options: RecordRepaymentOptions & { existingId?: string; mandateId?: string | null },
+  /** The loan as this transaction has just read it (the first attempt need not read it again). */
+  current?: LoansTable,
+): Promise<LoanRepayment> {
   for (let attempt = 1; ; attempt++) {
-    const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
+    const loan = attempt === 1 && current ? current : await getLoanRow(ctx.db, ctx.scope, options.loanId);
     if (!REPAYABLE.includes(loan.status)) throw invalidState(loan.status, 'repaid');
-    const rows = await ctx.db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', loan.id).orderBy('installmentNumber').execute();
+    const { rows } = await selectSchedule(ctx.db, { loanId: loan.id });
     const allocation =
       options.method === 'wallet' ? allocatePrincipalReturn(options.amountKobo, balances(rows)) : allocateRepayment(options.amountKobo, balances(rows));
     if (allocation.appliedKobo === 0) {
@@ -163,14 +170,8 @@ async function moveLoan(ctx: LoanContext, loan: LoansTable, allocation: Allocati
     status: outstandingKobo === 0 ? 'completed' : loan.status,
     updatedAt: ctx.now.toISOString(),
   };
-  const result = await ctx.db
-    .updateTable('loans')
-    .set(changes)
-    .where('id', '=', loan.id)
-    .where('amountPaidKobo', '=', loan.amountPaidKobo)
-    .where('status', '=', loan.status)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? { ...loan, ...changes } : undefined;
+  const result = await updateLoanIfUnpaid(ctx.db, { set: changes, id: loan.id, amountPaidKobo: loan.amountPaidKobo, status: loan.status });
+  return Number(result.numAffectedRows) === 1 ? { ...loan, ...changes } : undefined;
 }
 
 async function book(
@@ -182,24 +183,24 @@ async function book(
 ): Promise<LoanRepayment> {
   const at = ctx.now.toISOString();
   const byNumber = new Map(rows.map((r) => [r.installmentNumber, r]));
-  for (const part of allocation.instalments) {
+  const touched = allocation.instalments.map((part) => {
     const row = byNumber.get(part.installmentNumber)!;
-    const applied = part.feeKobo + part.interestKobo + part.principalKobo;
-    await ctx.db
-      .updateTable('loanScheduleItems')
-      .set({
-        paidFeeKobo: Number(row.paidFeeKobo ?? 0) + part.feeKobo,
-        paidInterestKobo: Number(row.paidInterestKobo ?? 0) + part.interestKobo,
-        paidPrincipalKobo: Number(row.paidPrincipalKobo ?? 0) + part.principalKobo,
-        amountPaidKobo: row.amountPaidKobo + applied,
-        // An overdue instalment stays overdue until it is paid in full.
-        status: part.status === 'paid' ? 'paid' : row.status === 'overdue' ? 'overdue' : part.status,
-        paidAt: part.status === 'paid' ? at : row.paidAt,
-        updatedAt: at,
-      })
-      .where('id', '=', row.id)
-      .execute();
+    return {
+      id: row.id,
+      paidFeeKobo: Number(row.paidFeeKobo ?? 0) + part.feeKobo,
+      paidInterestKobo: Number(row.paidInterestKobo ?? 0) + part.interestKobo,
+      paidPrincipalKobo: Number(row.paidPrincipalKobo ?? 0) + part.principalKobo,
+      amountPaidKobo: row.amountPaidKobo + part.feeKobo + part.interestKobo + part.principalKobo,
+      // An overdue instalment stays overdue until it is paid in full.
+      status: part.status === 'paid' ? 'paid' : row.status === 'overdue' ? 'overdue' : part.status,
+      paidAt: part.status === 'paid' ? at : row.paidAt,
+    };
+  });
+  if (touched.length === 1) {
+    const { id, ...set } = touched[0]!;
+    await updateInstalment(ctx.db, { set: { ...set, updatedAt: at }, id });
   }
+  else if (touched.length > 1) await updateInstalments(ctx.db, { rows: touched, updatedAt: at });
 
   // Out of arrears once no overdue instalment is left unpaid.
   if (loan.inArrears) {
@@ -253,7 +254,7 @@ async function book(
     const stored = await ctx.db.selectFrom('loanRepayments').selectAll().where('id', '=', options.existingId).executeTakeFirstOrThrow();
     repayment = toRepayment(stored);
   } else {
-    await ctx.db.insertInto('loanRepayments').values(row).execute();
+    await insertRepayment(ctx.db, row);
     repayment = toRepayment(row);
   }
   await emitLoanEvent(ctx, 'loan.repayment.completed', loan, {
@@ -304,20 +305,73 @@ async function postRepayment(
     default:
       source = [{ account: await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now), amountKobo: applied }];
   }
-  const receivable = await ensureAccount(ctx.db, { ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
-  const interest = await ensureAccount(ctx.db, { ...owner, kind: 'interest_income', code: loan.organisationId }, ctx.now);
-  const fees = await ensureAccount(ctx.db, { ...owner, kind: 'fee_income', code: loan.organisationId }, ctx.now);
+  // Only the buckets this repayment moves need their accounts (a fee-only payment looks up no receivable).
+  const buckets: Posting[] = [];
+  const bucket = async (kind: 'loan_receivable' | 'interest_income' | 'fee_income', code: string, amountKobo: number) => {
+    if (amountKobo !== 0) buckets.push({ account: await ensureAccount(ctx.db, { ...owner, kind, code }, ctx.now), amountKobo });
+  };
+  await bucket('loan_receivable', loan.id, -allocation.principalPortionKobo);
+  await bucket('interest_income', loan.organisationId, -allocation.interestPortionKobo);
+  await bucket('fee_income', loan.organisationId, -allocation.feePortionKobo);
   await postTransaction(ctx.db, {
     ...owner,
     reference,
     kind: options.method === 'wallet' ? 'credit_return' : 'repayment',
     description: `${options.method} repayment of loan ${loan.id}`,
-    postings: [
-      ...source,
-      { account: receivable, amountKobo: -allocation.principalPortionKobo },
-      { account: interest, amountKobo: -allocation.interestPortionKobo },
-      { account: fees, amountKobo: -allocation.feePortionKobo },
-    ].filter((p) => p.amountKobo !== 0),
+    postings: [...source, ...buckets].filter((p) => p.amountKobo !== 0),
     now: ctx.now,
   });
 }
+
+const scopeOf = (ctx: LoanContext) => ({ organisationId: ctx.scope.organisationId, mode: ctx.scope.mode });
+
+// The statements of the repayment path, compiled once per shape (see db/precompiled.ts).
+const selectLoanAndReuse = precompiled((db, a: { id: string; organisationId: string; mode: Mode; externalReference: string }) =>
+  db
+    .selectFrom('loans')
+    .selectAll('loans')
+    .select((eb) =>
+      eb
+        .selectFrom('loanRepayments')
+        .select('loanRepayments.id')
+        .whereRef('loanRepayments.loanId', '=', 'loans.id')
+        .where('loanRepayments.externalReference', '=', a.externalReference)
+        .limit(1)
+        .as('reusedRepaymentId'),
+    )
+    .where('loans.id', '=', a.id)
+    .where('loans.organisationId', '=', a.organisationId)
+    .where('loans.mode', '=', a.mode),
+);
+const selectRepayment = precompiled((db, a: { id: string }) => db.selectFrom('loanRepayments').selectAll().where('id', '=', a.id));
+const selectSchedule = precompiled((db, a: { loanId: string }) =>
+  db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', a.loanId).orderBy('installmentNumber'),
+);
+const updateLoanIfUnpaid = precompiled((db, a: { set: Partial<LoansTable>; id: string; amountPaidKobo: number; status: string }) =>
+  db.updateTable('loans').set(a.set).where('id', '=', a.id).where('amountPaidKobo', '=', a.amountPaidKobo).where('status', '=', a.status),
+);
+const updateInstalment = precompiled((db, a: { set: Updateable<LoanScheduleItemsTable>; id: string }) =>
+  db.updateTable('loanScheduleItems').set(a.set).where('id', '=', a.id),
+);
+type InstalmentPayment = Pick<ScheduleRow, 'id' | 'paidFeeKobo' | 'paidInterestKobo' | 'paidPrincipalKobo' | 'amountPaidKobo' | 'status' | 'paidAt'>;
+/**
+ * Several instalments in one statement: each column is a CASE on the row id. The ELSE keeps the
+ * column, which also types the parameters (PostgreSQL takes the column's type for them).
+ */
+const updateInstalments = precompiled((db: Executor, a: { rows: InstalmentPayment[]; updatedAt: string }) => {
+  const column = (name: Exclude<keyof InstalmentPayment, 'id'>, snake: string) =>
+    sql<any>`case id ${sql.join(a.rows.map((r) => sql`when ${r.id} then ${r[name]}`), sql` `)} else ${sql.ref(snake)} end`;
+  return db
+    .updateTable('loanScheduleItems')
+    .set({
+      paidFeeKobo: column('paidFeeKobo', 'paid_fee_kobo'),
+      paidInterestKobo: column('paidInterestKobo', 'paid_interest_kobo'),
+      paidPrincipalKobo: column('paidPrincipalKobo', 'paid_principal_kobo'),
+      amountPaidKobo: column('amountPaidKobo', 'amount_paid_kobo'),
+      status: column('status', 'status'),
+      paidAt: column('paidAt', 'paid_at'),
+      updatedAt: a.updatedAt,
+    })
+    .where('id', 'in', a.rows.map((r) => r.id));
+});
+const insertRepayment = precompiled((db, row: LoanRepaymentsTable) => db.insertInto('loanRepayments').values(row));
