@@ -36,5 +36,17 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/webhook-endpoints': () => ({ url: 'https://partner.example/hooks', description: 'main', events: ['loan.approved'], mode: 'test' }),
   '/v1/webhook-endpoints/{id}/rotate-secret': () => undefined,
   '/v1/events/{id}/redeliver': () => undefined,
+  '/v1/loans/{id}/checkout-sessions': () => undefined,
+  '/v1/checkout-sessions/{id}/revoke': () => undefined,
+  '/v1/checkout/session/refresh': () => undefined,
+  '/v1/checkout/otp/send': () => undefined,
+  '/v1/checkout/otp/verify': () => ({ code: '123456' }),
+  '/v1/checkout/bank-account/resolve': () => ({ bankCode: '058', accountNumber: '0123456785' }),
+  '/v1/checkout/bank-account': () => ({ bankCode: '058', accountNumber: '0123456785' }),
+  '/v1/checkout/kyc': () => ({ bvn: '22222222222', nin: '12345678901', dateOfBirth: '1990-01-01', address: '1 Marina' }),
+  '/v1/checkout/accept': () => ({ signatureFullName: 'Ada Obi', signatureEmail: 'ada@example.com', documentReference: 'OFR-x-1', ipAddress: '102.89.34.7', userAgent: 'Mozilla/5.0' }),
+  '/v1/checkout/decline': () => ({ signatureFullName: 'Ada Obi', documentReference: 'OFR-x-1', ipAddress: '102.89.34.7', userAgent: 'Mozilla/5.0', reason: 'no' }),
+  '/v1/checkout/mandate': () => ({ email: 'ada@example.com', callbackUrl: 'https://partner.example/checkout/' }),
+  '/v1/checkout/mandate/activate': () => undefined,
 };
 

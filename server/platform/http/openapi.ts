@@ -16,6 +16,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Mandates: 'Direct-debit mandates on payment rails.',
   Payouts: 'Payouts of a borrower\'s ledger balance to a bank account, reserved at request time and settled off-platform.',
   Sandbox: 'Test-mode helpers (test keys only).',
+  'Checkout sessions': 'Addition: checkout sessions the partner mints for a loan (the borrower\'s restricted credential for the hosted checkout).',
+  Checkout:
+    'Addition: borrower-session routes, called by the checkout server with `Authorization: CheckoutSession <token>` (never an API key; a session token reaches ' +
+    'nothing else). Each acts on the session\'s one loan: there are no ids in the paths. Every step but the state needs the phone verified by OTP first ' +
+    '(403 `checkout_otp_required`). An expired session answers 401 `checkout_session_expired`, a revoked one 401 `checkout_session_revoked`.',
   Webhooks: `Webhook endpoints, their signing secrets, and the delivery log (event log).\n\n${WEBHOOK_DELIVERY_DESCRIPTION}`,
 };
 
@@ -80,8 +85,8 @@ const COMMON_ERRORS: ErrorCode[] = ['invalid_request', 'UNAUTHENTICATED', 'LOAN_
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed input; `message` names the field.',
-  401: 'Missing, unknown or revoked key pair.',
-  403: 'Permission missing, organisation disabled, feature switched off, or a live key on a sandbox route.',
+  401: 'Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token).',
+  403: 'Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route.',
   404: 'No such record for this organisation and mode.',
   409: 'Conflict with the current state, or an idempotency conflict.',
   413: 'Body too large.',
@@ -122,6 +127,13 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
     name: 'Authorization',
     description: 'Alternative form: `ApiKey <public>:<secret>`.',
   });
+  const checkoutSession = registry.registerComponent('securitySchemes', 'CheckoutSession', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      '`CheckoutSession <token>` (`cs_test_…`/`cs_live_…`): a borrower-session token minted for one loan. Accepted only on the Checkout routes; refused (403 `credential_not_allowed`) everywhere else.',
+  });
 
   // Webhook bodies are not requests to this API; their schemas are published as components.
   for (const schema of [WebhookEnvelopeSchema, ...Object.values(EVENT_CATALOGUE)]) {
@@ -136,7 +148,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
         (code) => ERROR_STATUS[code],
       ),
     );
-    if (route.access === 'preapproval' || route.access === 'sandbox') statuses.add(403);
+    if (route.access === 'preapproval' || route.access === 'sandbox' || route.access === 'checkoutSession') statuses.add(403);
+    if (route.access === 'checkoutSession') statuses.add(401);
     if (route.body) statuses.add(413).add(415);
     const errorResponses = Object.fromEntries(
       [...statuses]
@@ -153,7 +166,10 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
       tags: [route.tag],
       summary: route.summary,
       description: route.description,
-      security: [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
+      security:
+        route.access === 'checkoutSession'
+          ? [{ [checkoutSession.name]: [] }]
+          : [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
       request: {
         params: route.params as never,
         query: route.query as never,

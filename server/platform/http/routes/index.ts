@@ -7,6 +7,7 @@ import { mandateRoutes } from './mandates';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { eventRoutes } from './events';
 import { payoutRoutes } from './payouts';
+import { checkoutRoutes, checkoutSessionRoutes } from './checkout';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes];

@@ -1,0 +1,159 @@
+import crypto from 'node:crypto';
+import type { Db } from '../../db/database';
+import type { SmsSender } from '../../../integrations/sms';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { safeEqual, type Secrets } from '../secrets';
+import { claimBorrower } from '../users/claim-borrower';
+import { maskPhone, normalisePhone } from '../users/phone';
+import { getSessionRow, type CheckoutScope } from './checkout-session';
+
+/** The OTP rules; the widget shows the same numbers. */
+export const OTP_RULES = {
+  digits: 6,
+  lifetimeMs: 5 * 60_000,
+  maxAttempts: 5,
+  resendCooldownMs: 30_000,
+  /** Codes per phone per clock hour (fixed window), across every session, organisation and process. */
+  sendsPerPhonePerHour: 5,
+} as const;
+
+const CODE_HASH_PURPOSE = 'checkout-otp-code';
+
+export interface OtpPlatform {
+  db: Db;
+  secrets: Pick<Secrets, 'hmac'>;
+  sms: SmsSender;
+  /** Origin of the hosted checkout; names the domain in the WebOTP line of the message. */
+  baseUrl: string;
+}
+
+export interface OtpSent {
+  sentTo: string;
+  expiresAt: string;
+  resendAvailableAt: string;
+  attemptsAllowed: number;
+}
+
+export interface OtpVerified {
+  verified: true;
+  borrower: { identityStatus: 'linked'; linkedAt: string; userId: string };
+}
+
+const codeHash = (secrets: Pick<Secrets, 'hmac'>, challengeId: string, code: string) => secrets.hmac(CODE_HASH_PURPOSE, `${challengeId}:${code}`);
+
+async function phoneOnRecord(db: Db, borrowerId: string): Promise<string> {
+  const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', borrowerId).executeTakeFirstOrThrow();
+  const phone = normalisePhone(borrower.phone);
+  if (!phone) throw new AppError('borrower_phone_invalid', 'The phone number on record for this loan cannot receive a code; ask the lender to correct it.');
+  return phone;
+}
+
+/** One more send for this phone in the current clock hour, if the limit allows (one atomic upsert). */
+async function takeSendSlot(db: Db, scope: CheckoutScope, phone: string, now: Date): Promise<void> {
+  const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+  const taken = await db
+    .insertInto('otpSendWindows')
+    .values({ mode: scope.mode, phone, windowStart: hour.toISOString(), sentCount: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['mode', 'phone', 'windowStart'])
+        .doUpdateSet((eb) => ({ sentCount: eb('otpSendWindows.sentCount', '+', 1) }))
+        .where('otpSendWindows.sentCount', '<', OTP_RULES.sendsPerPhonePerHour),
+    )
+    .returning('sentCount')
+    .executeTakeFirst();
+  if (!taken) {
+    const wait = (hour.getTime() + 3_600_000 - now.getTime()) / 1000;
+    throw new AppError('otp_send_limit', `Too many codes were sent to this phone this hour; try again in ${Math.ceil(wait / 60)} minutes.`).withRetryAfter(wait);
+  }
+}
+
+/**
+ * Sends a fresh code to the borrower's phone on record (never a number from the browser). The
+ * cool-down is claimed by a conditional UPDATE and the hourly limit by a conditional upsert, so
+ * both hold across processes. The code is kept only as a keyed hash; the SMS goes out after the
+ * writes, outside any transaction.
+ */
+export async function sendOtp(platform: OtpPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<OtpSent> {
+  const { db, now } = { db: platform.db, now: options.now };
+  const phone = await phoneOnRecord(db, scope.borrowerId);
+  const at = now.toISOString();
+  const cooledDown = new Date(now.getTime() - OTP_RULES.resendCooldownMs).toISOString();
+  const claimed = await db
+    .updateTable('checkoutSessions')
+    .set({ otpLastSentAt: at, updatedAt: at })
+    .where('id', '=', scope.sessionId)
+    .where((eb) => eb.or([eb('otpLastSentAt', 'is', null), eb('otpLastSentAt', '<=', cooledDown)]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    const session = await getSessionRow(db, scope);
+    const wait = (new Date(session.otpLastSentAt!).getTime() + OTP_RULES.resendCooldownMs - now.getTime()) / 1000;
+    throw new AppError('otp_resend_too_soon', `A code was sent moments ago; you can ask for another in ${Math.ceil(wait)} seconds.`).withRetryAfter(wait);
+  }
+  await takeSendSlot(db, scope, phone, now);
+
+  const code = String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
+  const id = newId();
+  const expiresAt = new Date(now.getTime() + OTP_RULES.lifetimeMs).toISOString();
+  await db
+    .insertInto('otpChallenges')
+    .values({ id, sessionId: scope.sessionId, mode: scope.mode, phone, codeHash: codeHash(platform.secrets, id, code), attempts: 0, expiresAt, verifiedAt: null, createdAt: at })
+    .execute();
+  // The last line is the WebOTP format (`@domain #code`), so Android browsers can offer the code.
+  const body = `${code} is your ${options.organisationName} loan code. It expires in 5 minutes. Never share it.\n\n@${new URL(platform.baseUrl).hostname} #${code}`;
+  try {
+    await platform.sms.send({ to: phone, body, mode: scope.mode });
+  } catch (error) {
+    throw new AppError('sms_unavailable', 'The text message could not be sent; try again shortly.', { reason: (error as Error).message });
+  }
+  return {
+    sentTo: maskPhone(phone),
+    expiresAt,
+    resendAvailableAt: new Date(now.getTime() + OTP_RULES.resendCooldownMs).toISOString(),
+    attemptsAllowed: OTP_RULES.maxAttempts,
+  };
+}
+
+/**
+ * Checks a code against the session's latest challenge. The attempt is counted (conditional
+ * UPDATE, committed on its own) before the comparison, so parallel guesses cannot exceed the
+ * limit. A match verifies the session and claims the borrower for the platform user with that phone.
+ */
+export async function verifyOtp(platform: Pick<OtpPlatform, 'db' | 'secrets'>, scope: CheckoutScope, code: string, now: Date): Promise<OtpVerified> {
+  const { db } = platform;
+  const session = await getSessionRow(db, scope);
+  const borrowerLink = async () => {
+    const b = await db.selectFrom('borrowers').select(['identityStatus', 'linkedAt', 'userId']).where('id', '=', scope.borrowerId).executeTakeFirstOrThrow();
+    return { identityStatus: 'linked' as const, linkedAt: b.linkedAt!, userId: b.userId! };
+  };
+  if (session.otpVerifiedAt) return { verified: true, borrower: await borrowerLink() };
+  const challenge = await db
+    .selectFrom('otpChallenges')
+    .selectAll()
+    .where('sessionId', '=', scope.sessionId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const at = now.toISOString();
+  if (!challenge || challenge.expiresAt <= at) throw new AppError('otp_expired', 'This code has expired (or none was sent); ask for a new one.');
+  const counted = await db
+    .updateTable('otpChallenges')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', challenge.id)
+    .where('attempts', '<', OTP_RULES.maxAttempts)
+    .where('verifiedAt', 'is', null)
+    .executeTakeFirst();
+  if (Number(counted.numUpdatedRows) !== 1) throw new AppError('otp_locked', 'Too many wrong codes; ask for a new one.');
+  if (!safeEqual(codeHash(platform.secrets, challenge.id, code), challenge.codeHash)) {
+    const left = OTP_RULES.maxAttempts - (challenge.attempts + 1);
+    throw new AppError('otp_incorrect', left > 0 ? `That code is not right; ${left} attempt${left === 1 ? '' : 's'} left.` : 'That code is not right, and no attempts are left; ask for a new one.');
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('otpChallenges').set({ verifiedAt: at }).where('id', '=', challenge.id).execute();
+    await trx.updateTable('checkoutSessions').set({ otpVerifiedAt: at, updatedAt: at }).where('id', '=', scope.sessionId).execute();
+    await claimBorrower(trx, { borrowerId: scope.borrowerId, mode: scope.mode, phone: challenge.phone, now });
+  });
+  return { verified: true, borrower: await borrowerLink() };
+}
