@@ -137,6 +137,7 @@ export const checkoutRoutes = [
       'Sandbox: test-mode messages land in the inbox at `GET /sandbox/sms?phone=+234…` (no live message is ever stored there).',
     access: 'checkoutSession',
     transactional: false,
+    body: z.object({}).strict().meta({ description: 'Empty: the code always goes to the phone on record.' }),
     response: { status: 200, description: 'Where the code went and when it expires.', data: OtpSentSchema },
     errors: [...SESSION_ERRORS, 'otp_resend_too_soon', 'otp_send_limit', 'borrower_phone_invalid', 'sms_unavailable'],
     async handle(ctx) {
