@@ -114,8 +114,14 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     }
   }
 
-  const cookiePath = (req: Request) => `${req.baseUrl}/`;
-  const mountUrl = (req: Request) => (options.publicUrl ?? `${req.protocol}://${req.get('host')}${req.baseUrl}`).replace(/\/$/, '');
+  // Where this router is mounted, as the request reached it (nested routers see a longer baseUrl).
+  app.use((req, res, next) => {
+    res.locals.checkoutBase = req.baseUrl;
+    next();
+  });
+  const basePath = (res: Response) => res.locals.checkoutBase as string;
+  const cookiePath = (res: Response) => `${basePath(res)}/`;
+  const mountUrl = (req: Request, res: Response) => (options.publicUrl ?? `${req.protocol}://${req.get('host')}${basePath(res)}`).replace(/\/$/, '');
 
   const pageCsp = helmet({
     contentSecurityPolicy: {
@@ -140,11 +146,11 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     res.setHeader('Cache-Control', 'no-store');
     const token = String(req.params.token);
     if (!TOKEN.test(token)) {
-      res.status(404).type('html').send(renderCheckoutPage({ basePath: req.baseUrl, state: 'expired' }));
+      res.status(404).type('html').send(renderCheckoutPage({ basePath: basePath(res), state: 'expired' }));
       return;
     }
-    res.cookie(cookieName, token, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: cookiePath(req) });
-    res.redirect(303, `${req.baseUrl}/`);
+    res.cookie(cookieName, token, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: cookiePath(res) });
+    res.redirect(303, `${basePath(res)}/`);
   });
 
   app.get('/', pageCsp, async (req, res) => {
@@ -162,7 +168,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
               ? 'expired'
               : 'unavailable';
     }
-    res.status(state === 'ready' || state === 'missing' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: req.baseUrl, state }));
+    res.status(state === 'ready' || state === 'missing' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state }));
   });
 
   app.get('/widget.js', (_req, res) => {
@@ -188,10 +194,10 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     next();
   });
 
-  type Build = (req: Request) => { body?: unknown; error?: [number, string, string] };
+  type Build = (req: Request, res: Response) => { body?: unknown; error?: [number, string, string] };
   const forward = (method: 'GET' | 'POST', route: string, build: Build = () => ({})) =>
     async (req: Request, res: Response) => {
-      const built = build(req);
+      const built = build(req, res);
       if (built.error) return fail(res, ...built.error);
       const body = method === 'POST' ? (built.body ?? {}) : undefined;
       const answer = await platform(method, route, res.locals.token as string, body, req.get('idempotency-key') ?? undefined);
@@ -223,7 +229,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     ),
   );
   api.post('/offer/decline', forward('POST', '/v1/checkout/decline', (req) => ({ body: { ...signature(req), ...pick(req.body, ['reason']) } })));
-  api.post('/mandate', forward('POST', '/v1/checkout/mandate', (req) => ({ body: { ...pick(req.body, ['email']), callbackUrl: `${mountUrl(req)}/?return=mandate` } })));
+  api.post('/mandate', forward('POST', '/v1/checkout/mandate', (req, res) => ({ body: { ...pick(req.body, ['email']), callbackUrl: `${mountUrl(req, res)}/?return=mandate` } })));
   api.post('/mandate/activate', forward('POST', '/v1/checkout/mandate/activate'));
   api.use((req: Request, res: Response) => fail(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`));
   app.use('/api', api);
