@@ -34,6 +34,11 @@ The lending partner API: push credit decisions, issue offers, run loans on the s
 The key prefix sets the mode: \`pk_test_\`/\`sk_test_\` reach the sandbox, \`pk_live_\`/\`sk_live_\` the live stack. Test and live
 records never see each other. The organisation always comes from the credential: another organisation's record answers 404.
 
+**Checkout sessions (addition).** \`POST /v1/loans/{id}/checkout-sessions\` mints a restricted borrower credential for one loan
+(\`cs_test_…\`/\`cs_live_…\`, shown once); one is also minted whenever an offer issues (the loan's \`applicationUrl\`). The checkout
+server sends it as \`Authorization: CheckoutSession <token>\` to the Checkout routes (\`/v1/checkout/…\`), which act on that loan only
+and take no API key; every other route refuses a session token with 403 \`credential_not_allowed\`.
+
 **Money.** Every amount is an integer number of kobo (int64). Naira floats such as \`balanceNaira\` are display-only.
 
 **Idempotency.** Every POST accepts \`Idempotency-Key\` (1-255 printable ASCII characters). The first request executes and its
@@ -60,8 +65,9 @@ principal + cost of credit − paid. APR is the effective annual rate of the bor
 an immutable pricing snapshot with its own \`documentReference\`.
 
 **Sandbox (test keys).** KYC: BVN 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies,
-any other BVN verifies. AML: a borrower whose last name is \`Sanctioned\` (any case) screens as a hit. Live mode never
-honours these values.
+any other BVN verifies. AML: a borrower whose last name is \`Sanctioned\` (any case) screens as a hit. Bank lookup: account
+names derive from bank code and number; first nine digits 999999999 are not found, 888888888 make the lookup unavailable.
+OTP messages land in the inbox at \`GET /sandbox/sms?phone=…\`. Live mode never honours these values.
 
 **Errors.** ${Object.entries(ERROR_STATUS)
   .map(([code, status]) => `\`${code}\` (${status})`)
