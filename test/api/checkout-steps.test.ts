@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
+import { purgeCheckoutData } from '../../server/platform/domain/checkout/purge-checkout-data';
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { eventsOf, lendingTenant, offeredLoan, operatorLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, mintSession, nubanCheckDigit, sessionClient, tokenOf, uniquePhone, verifiedSession } from '../support/checkout';
@@ -350,5 +351,20 @@ describe('sandbox inbox scope', () => {
     } finally {
       await closed.stop();
     }
+  });
+});
+
+describe('housekeeping', () => {
+  it('purges spent OTP data and old sandbox texts, keeping what is still live', async () => {
+    const { phone, session } = await freshSession();
+    await session.post('/v1/checkout/otp/send');
+    const count = async () => ({
+      challenges: (await app.platform.db.selectFrom('otpChallenges').select('id').where('phone', '=', phone).execute()).length,
+      sms: (await app.platform.db.selectFrom('sandboxSms').select('id').where('phone', '=', phone).execute()).length,
+    });
+    await purgeCheckoutData(app.platform.db, clock.now());
+    expect(await count()).toEqual({ challenges: 1, sms: 1 });
+    await purgeCheckoutData(app.platform.db, new Date(clock.now().getTime() + 8 * 86_400_000));
+    expect(await count()).toEqual({ challenges: 0, sms: 0 });
   });
 });
