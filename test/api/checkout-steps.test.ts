@@ -238,6 +238,12 @@ describe('KYC through the session (managed tier)', () => {
     expect(after).toMatchObject({ status: 'waiting_for_lender', nextStep: 'offer', offer: null });
     const rows = await app.platform.db.selectFrom('kycSubmissions').selectAll().where('loanId', '=', loan.id).execute();
     expect(JSON.stringify(rows)).not.toContain('11111111111');
+
+    // The lender approves: the offer issues (with its own applicationUrl) and the open session moves on to it.
+    const approved = await api().post(`/v1/loans/${loan.id}/approve`, {});
+    expect(approved.body.data.applicationUrl).toMatch(/\/checkout\/c\/cs_test_/);
+    const offered = (await session.get('/v1/checkout/session')).body.data;
+    expect(offered).toMatchObject({ status: 'in_progress', nextStep: 'offer', offer: { documentReference: approved.body.data.documentReference } });
   });
 
   it('refuses KYC on a delegated-tier loan with 400 wrong_kyc_tier', async () => {

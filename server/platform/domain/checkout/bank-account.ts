@@ -35,6 +35,17 @@ export async function resolveBankAccount(
   return { bankCode: bank.code, bankName: bank.name, accountNumber: request.accountNumber, accountName: found.accountName };
 }
 
+/** The lookup for a session: only once the phone is verified (the name of someone's account is not for anyone with the link). */
+export async function resolveBankAccountForSession(
+  db: Executor,
+  bankLookup: BankLookup,
+  scope: CheckoutScope,
+  request: { bankCode: string; accountNumber: string },
+): Promise<BankAccount> {
+  requireOtpVerified(await getSessionRow(db, scope));
+  return resolveBankAccount(bankLookup, { ...request, mode: scope.mode });
+}
+
 /** Resolves the account and keeps it on the session for the mandate step (the borrower has confirmed the name). */
 export async function captureBankAccount(
   db: Executor,

@@ -76,7 +76,8 @@ async function takeSendSlot(db: Db, scope: CheckoutScope, phone: string, now: Da
  * writes, outside any transaction.
  */
 export async function sendOtp(platform: OtpPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<OtpSent> {
-  const { db, now } = { db: platform.db, now: options.now };
+  const { db } = platform;
+  const { now } = options;
   const phone = await phoneOnRecord(db, scope.borrowerId);
   const at = now.toISOString();
   const cooledDown = new Date(now.getTime() - OTP_RULES.resendCooldownMs).toISOString();

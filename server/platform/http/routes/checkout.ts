@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import { captureBankAccount, resolveBankAccount } from '../../domain/checkout/bank-account';
-import {
-  getSessionRow,
-  mintCheckoutSession,
-  refreshCheckoutSession,
-  requireOtpVerified,
-  revokeCheckoutSession,
-  type CheckoutScope,
-} from '../../domain/checkout/checkout-session';
+import { captureBankAccount, resolveBankAccountForSession } from '../../domain/checkout/bank-account';
+import { mintCheckoutSession, refreshCheckoutSession, revokeCheckoutSession, type CheckoutScope } from '../../domain/checkout/checkout-session';
 import { getCheckoutState } from '../../domain/checkout/checkout-state';
 import { activateMandateViaCheckout, createMandateViaCheckout } from '../../domain/checkout/mandate-via-checkout';
 import { OTP_RULES, sendOtp, verifyOtp } from '../../domain/checkout/otp';
@@ -194,9 +187,7 @@ export const checkoutRoutes = [
     response: { status: 200, description: 'The account with its name.', data: BankAccountSchema },
     errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable'],
     async handle(ctx) {
-      const session = sessionOf(ctx);
-      requireOtpVerified(await getSessionRow(ctx.db, session));
-      return { message: 'Account found', data: await resolveBankAccount(ctx.platform.bankLookup, { ...ctx.body, mode: session.mode }) };
+      return { message: 'Account found', data: await resolveBankAccountForSession(ctx.db, ctx.platform.bankLookup, sessionOf(ctx), ctx.body) };
     },
   }),
   defineRoute({
