@@ -158,7 +158,8 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     const token = readCookie(req, cookieName);
     let state: PageState = 'missing';
     if (token) {
-      const answer = await platform('GET', '/v1/checkout/session', token);
+      // Opening (or coming back to) the page counts as activity: it extends the session, within its cap.
+      const answer = await platform('POST', '/v1/checkout/session/refresh', token, {});
       state =
         answer.status === 200
           ? 'ready'

@@ -231,6 +231,18 @@ describe('a partner mounting the checkout server', () => {
   });
 });
 
+describe('coming back to the page', () => {
+  it('extends the session, so a borrower who returns from the rail at minute 25 has 30 more minutes', async () => {
+    const { b, loan } = await openApplication();
+    clock.advance(25 * 60_000);
+    expect((await b.get('/checkout/?return=mandate')).status).toBe(200);
+    clock.advance(25 * 60_000);
+    const state = await b.get('/checkout/api/state');
+    expect(state.status).toBe(200);
+    expect(state.body.data.session.loanId).toBe(loan.id);
+  });
+});
+
 describe('secrets', () => {
   it('no response the browser side received contains a secret key', () => {
     expect(seen.length).toBeGreaterThan(20);
