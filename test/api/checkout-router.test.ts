@@ -176,6 +176,19 @@ describe('the JSON endpoints', () => {
     expect((await b.get('/checkout/api/state')).body.data.status).toBe('declined');
   });
 
+  it('shows the current offer when the borrower signed a stale one, and never echoes a BVN', async () => {
+    const { phone, loan, b } = await openApplication();
+    await b.post('/checkout/api/otp/send');
+    await b.post('/checkout/api/otp/verify', { code: await latestOtp(app, phone) });
+    const stale = await b.post('/checkout/api/offer/accept', { signatureFullName: 'Ada Obi', documentReference: `OFR-${loan.id}-0`, agreed: true });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ error: 'stale_document_reference', data: { currentOffer: { documentReference: loan.documentReference } } });
+    const kyc = await b.post('/checkout/api/kyc', { bvn: '22233344455' });
+    expect(kyc.status).toBe(400);
+    expect(kyc.body.error).toBe('wrong_kyc_tier');
+    expect(kyc.text).not.toContain('22233344455');
+  });
+
   it('passes platform errors through with their codes and Retry-After', async () => {
     const { b } = await openApplication();
     await b.post('/checkout/api/otp/send');
