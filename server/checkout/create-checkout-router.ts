@@ -220,6 +220,9 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   api.get('/banks', forward('GET', '/v1/checkout/banks'));
   api.post('/bank-account/resolve', forward('POST', '/v1/checkout/bank-account/resolve', (req) => ({ body: pick(req.body, ['bankCode', 'accountNumber']) })));
   api.post('/bank-account', forward('POST', '/v1/checkout/bank-account', (req) => ({ body: pick(req.body, ['bankCode', 'accountNumber']) })));
+  api.post('/guarantors', forward('POST', '/v1/checkout/guarantors', (req) => ({ body: pick(req.body, ['fullName', 'phone', 'relationship']) })));
+  api.post('/guarantors/resend', forward('POST', '/v1/checkout/guarantors/resend', (req) => ({ body: pick(req.body, ['guarantorId']) })));
+  api.post('/guarantors/verify', forward('POST', '/v1/checkout/guarantors/verify', (req) => ({ body: pick(req.body, ['guarantorId', 'code']) })));
   api.post('/kyc', forward('POST', '/v1/checkout/kyc', (req) => ({ body: pick(req.body, ['bvn', 'nin', 'dateOfBirth', 'address']) })));
   api.post(
     '/offer/accept',

@@ -189,6 +189,23 @@ describe('the JSON endpoints', () => {
     expect(kyc.text).not.toContain('22233344455');
   });
 
+  it('relay the guarantor step', async () => {
+    const lender = await lendingTenant(app, { product: { guarantorsRequired: 1 } });
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, lender, { phone });
+    const b = browser(app.url);
+    await b.get(new URL(loan.applicationUrl).pathname);
+    await b.post('/checkout/api/otp/send');
+    await b.post('/checkout/api/otp/verify', { code: await latestOtp(app, phone) });
+    const guarantorPhone = uniquePhone();
+    const added = await b.post('/checkout/api/guarantors', { fullName: 'Chidi Obi', phone: guarantorPhone, relationship: 'brother' });
+    expect(added.status).toBe(201);
+    expect((await b.post('/checkout/api/guarantors/resend', { guarantorId: added.body.data.guarantor.id })).body.error).toBe('otp_resend_too_soon');
+    const verified = await b.post('/checkout/api/guarantors/verify', { guarantorId: added.body.data.guarantor.id, code: await latestOtp(app, guarantorPhone) });
+    expect(verified.body.data.verified).toBe(true);
+    expect((await b.get('/checkout/api/state')).body.data.nextStep).toBe('offer');
+  });
+
   it('passes platform errors through with their codes and Retry-After', async () => {
     const { b } = await openApplication();
     await b.post('/checkout/api/otp/send');

@@ -374,3 +374,70 @@ describe('housekeeping', () => {
     expect(await count()).toEqual({ challenges: 0, sms: 0 });
   });
 });
+
+describe('guarantors (when the product asks)', () => {
+  let guarantorTenant: LendingTenant;
+  beforeAll(async () => {
+    guarantorTenant = await lendingTenant(app, { product: { guarantorsRequired: 1 } });
+  });
+
+  async function guarantorSession() {
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, guarantorTenant, { phone });
+    const session = sessionClient(app, tokenOf(loan.applicationUrl));
+    await session.post('/v1/checkout/otp/send');
+    await session.post('/v1/checkout/otp/verify', { code: await latestOtp(app, phone) });
+    return { loan, session, phone };
+  }
+
+  it('adds a guarantors step before the offer; signing waits until the guarantor confirms by OTP', async () => {
+    const { loan, session, phone } = await guarantorSession();
+    const state = (await session.get('/v1/checkout/session')).body.data;
+    expect(state.steps.map((s: { name: string }) => s.name)).toEqual(['otp', 'guarantors', 'offer', 'bank', 'mandate']);
+    expect(state).toMatchObject({ nextStep: 'guarantors', guarantorsRequired: 1, guarantors: [] });
+    const early = await session.post('/v1/checkout/accept', signature(loan.documentReference));
+    expect(early.status).toBe(409);
+    expect(early.body.error).toBe('checkout_step_required');
+
+    const guarantorPhone = uniquePhone();
+    const added = await session.post('/v1/checkout/guarantors', { fullName: 'Chidi Obi', phone: guarantorPhone.replace('+234', '0'), relationship: 'brother' });
+    expect(added.status).toBe(201);
+    expect(added.body.data).toMatchObject({
+      guarantor: { fullName: 'Chidi Obi', relationship: 'brother', verified: false, phoneHint: `•••• ${guarantorPhone.slice(-4)}` },
+      otp: { sentTo: `•••• ${guarantorPhone.slice(-4)}` },
+    });
+    const text = (await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(guarantorPhone)}`)).body.data.messages[0].body;
+    expect(text).toMatch(/guaranteeing Ada's loan/);
+    const code = await latestOtp(app, guarantorPhone);
+    const guarantorId = added.body.data.guarantor.id;
+    expect((await session.post('/v1/checkout/guarantors/verify', { guarantorId, code: code === '000000' ? '000001' : '000000' })).body.error).toBe('otp_incorrect');
+    const verified = await session.post('/v1/checkout/guarantors/verify', { guarantorId, code });
+    expect(verified.status).toBe(200);
+    expect(verified.body.data).toMatchObject({ id: guarantorId, verified: true });
+    expect((await session.get('/v1/checkout/session')).body.data).toMatchObject({ nextStep: 'offer', steps: expect.arrayContaining([{ name: 'guarantors', done: true }]) });
+    expect((await session.post('/v1/checkout/accept', signature(loan.documentReference))).status).toBe(200);
+    expect(phone).not.toBe(guarantorPhone);
+  });
+
+  it('refuses the borrower\'s own phone, a bad number, another loan\'s guarantor and products without guarantors', async () => {
+    const { session, phone } = await guarantorSession();
+    expect((await session.post('/v1/checkout/guarantors', { fullName: 'Me Myself', phone, relationship: 'self' })).body.error).toBe('guarantor_phone_invalid');
+    expect((await session.post('/v1/checkout/guarantors', { fullName: 'Chidi Obi', phone: '12345678', relationship: 'brother' })).body.error).toBe('guarantor_phone_invalid');
+    const other = await guarantorSession();
+    const theirs = await other.session.post('/v1/checkout/guarantors', { fullName: 'Chidi Obi', phone: uniquePhone(), relationship: 'brother' });
+    const id = theirs.body.data.guarantor.id;
+    expect((await session.post('/v1/checkout/guarantors/verify', { guarantorId: id, code: '123456' })).status).toBe(404);
+    expect((await session.post('/v1/checkout/guarantors/resend', { guarantorId: id })).status).toBe(404);
+    const plain = await verifiedSession(app, tenant);
+    expect((await plain.session.post('/v1/checkout/guarantors', { fullName: 'Chidi Obi', phone: uniquePhone(), relationship: 'brother' })).body.error).toBe('guarantors_not_accepted');
+    expect((await plain.session.get('/v1/checkout/session')).body.data).toMatchObject({ guarantorsRequired: 0, guarantors: [] });
+  });
+
+  it('caps how many numbers a borrower can have texted: required + 2', async () => {
+    const { session } = await guarantorSession();
+    for (let i = 0; i < 3; i++) {
+      expect((await session.post('/v1/checkout/guarantors', { fullName: `Guarantor ${i}`, phone: uniquePhone(), relationship: 'friend' })).status).toBe(201);
+    }
+    expect((await session.post('/v1/checkout/guarantors', { fullName: 'One More', phone: uniquePhone(), relationship: 'friend' })).body.error).toBe('guarantors_not_accepted');
+  });
+});

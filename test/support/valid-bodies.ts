@@ -48,5 +48,8 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/checkout/decline': () => ({ signatureFullName: 'Ada Obi', documentReference: 'OFR-x-1', ipAddress: '102.89.34.7', userAgent: 'Mozilla/5.0', reason: 'no' }),
   '/v1/checkout/mandate': () => ({ email: 'ada@example.com', callbackUrl: 'https://partner.example/checkout/' }),
   '/v1/checkout/mandate/activate': () => undefined,
+  '/v1/checkout/guarantors': () => ({ fullName: 'Chidi Obi', phone: '08031234567', relationship: 'brother' }),
+  '/v1/checkout/guarantors/resend': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000' }),
+  '/v1/checkout/guarantors/verify': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000', code: '123456' }),
 };
 

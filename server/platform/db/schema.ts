@@ -94,6 +94,8 @@ export interface LoanProductsTable {
   recoveryPolicyId: string | null;
   /** Recovery policy: days an instalment may stay overdue before default (used when recoveryEnabled). */
   recoveryDefaultAfterDaysOverdue: number | null;
+  /** Guarantors the borrower must name (phone confirmed by OTP) in checkout before signing; 0 = none. */
+  guarantorsRequired: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -518,6 +520,22 @@ export interface Database {
   otpChallenges: OtpChallengesTable;
   otpSendWindows: OtpSendWindowsTable;
   sandboxSms: SandboxSmsTable;
+  loanGuarantors: LoanGuarantorsTable;
+}
+
+/** A guarantor the borrower named in checkout; `verifiedAt` once the guarantor confirmed their phone by OTP. */
+export interface LoanGuarantorsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  fullName: string;
+  phone: string;
+  relationship: string;
+  verifiedAt: string | null;
+  otpLastSentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** A platform user: a person identified by a verified phone (E.164), per mode. */
@@ -555,6 +573,8 @@ export interface CheckoutSessionsTable {
 export interface OtpChallengesTable {
   id: string;
   sessionId: string;
+  /** null: the borrower's own phone; otherwise the guarantor whose phone is being confirmed. */
+  guarantorId: string | null;
   mode: Mode;
   phone: string;
   codeHash: string;

@@ -120,6 +120,10 @@ export const ERROR_STATUS = {
   otp_locked: 429,
   /** The borrower's phone on record cannot receive an OTP (not a valid number); the lender must correct it. */
   borrower_phone_invalid: 422,
+  /** Checkout: the guarantor's phone is not a valid number, or is the borrower's own. */
+  guarantor_phone_invalid: 422,
+  /** Checkout: this loan's product takes no guarantors, or enough have been named already. */
+  guarantors_not_accepted: 422,
   /** The SMS provider refused the message or could not be reached; safe to retry. */
   sms_unavailable: 502,
   /** Bank lookup: the bank code is not in the bank list. */

@@ -42,6 +42,17 @@ const OfferFactsSchema = z
   })
   .meta({ id: 'CheckoutOfferFacts', description: 'The current offer\'s key facts from its frozen pricing snapshot, with a fresh signed offer-letter link.' });
 
+export const GuarantorSchema = z
+  .object({
+    id: Uuid,
+    fullName: z.string(),
+    phoneHint: z.string().meta({ description: 'Masked, e.g. `•••• 5678`.' }),
+    relationship: z.string(),
+    verified: z.boolean(),
+    verifiedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'CheckoutGuarantor', description: 'A guarantor the borrower named; `verified` once the guarantor\'s code was entered.' });
+
 export const CheckoutStateSchema = z
   .object({
     session: CheckoutSessionSchema.extend({ otpVerified: z.boolean() }),
@@ -49,7 +60,9 @@ export const CheckoutStateSchema = z
     phoneHint: z.string().nullable().meta({ description: 'The last four digits of the phone the OTP goes to, e.g. `•••• 5678`.' }),
     status: z.enum(['in_progress', 'waiting_for_lender', 'complete', 'declined', 'closed']),
     nextStep: z.enum(CHECKOUT_STEPS).nullable(),
-    steps: z.array(z.object({ name: z.enum(CHECKOUT_STEPS), done: z.boolean() })).meta({ description: 'The steps this loan needs, in order (`kyc` only for managed-tier loans).' }),
+    steps: z
+      .array(z.object({ name: z.enum(CHECKOUT_STEPS), done: z.boolean() }))
+      .meta({ description: 'The steps this loan needs, in order (`kyc` only for managed-tier loans, `guarantors` only when the product asks for them).' }),
     borrower: z.object({ firstName: z.string(), lastName: z.string(), email: z.string().nullable(), identityStatus: z.string() }).nullable(),
     loan: z
       .object({
@@ -69,6 +82,8 @@ export const CheckoutStateSchema = z
     mandate: z
       .object({ id: Uuid, status: z.string(), provider: z.string(), authorizationUrl: z.string().nullable(), activatedAt: Timestamp.nullable() })
       .nullable(),
+    guarantorsRequired: z.number().int().meta({ description: 'From the product; 0 means there is no `guarantors` step.' }),
+    guarantors: z.array(GuarantorSchema).nullable(),
   })
   .meta({
     id: 'CheckoutState',
@@ -83,6 +98,10 @@ export const OtpSentSchema = z
     attemptsAllowed: z.number().int(),
   })
   .meta({ id: 'CheckoutOtpSent' });
+
+export const GuarantorAddedSchema = z
+  .object({ guarantor: GuarantorSchema, otp: OtpSentSchema.nullable().meta({ description: 'null when this guarantor had confirmed already.' }) })
+  .meta({ id: 'CheckoutGuarantorAdded' });
 
 export const OtpVerifiedSchema = z
   .object({

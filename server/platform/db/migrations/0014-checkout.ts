@@ -9,7 +9,8 @@ import type { ColumnTypes } from '../migrate';
  *   `applicationUrl` can be rebuilt on every read without storing a usable token in clear;
  * - OTP challenges (codes as keyed hashes) and per-phone send windows (the send limit, atomic
  *   across processes);
- * - the sandbox SMS inbox (test-mode messages only).
+ * - the sandbox SMS inbox (test-mode messages only);
+ * - guarantors: how many a product asks for, and each loan's guarantors (phone confirmed by OTP).
  */
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await db.schema
@@ -48,10 +49,28 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
 
   await db.schema.alterTable('loans').addColumn('application_token_sealed', 'text').execute();
 
+  await db.schema.alterTable('loan_products').addColumn('guarantors_required', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .createTable('loan_guarantors')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('organisation_id', 'text', (c) => c.notNull().references('organisations.id'))
+    .addColumn('mode', 'text', (c) => c.notNull())
+    .addColumn('loan_id', 'text', (c) => c.notNull().references('loans.id'))
+    .addColumn('full_name', 'text', (c) => c.notNull())
+    .addColumn('phone', 'text', (c) => c.notNull())
+    .addColumn('relationship', 'text', (c) => c.notNull())
+    .addColumn('verified_at', t.timestamp)
+    .addColumn('otp_last_sent_at', t.timestamp)
+    .addColumn('created_at', t.timestamp, (c) => c.notNull())
+    .addColumn('updated_at', t.timestamp, (c) => c.notNull())
+    .addUniqueConstraint('loan_guarantors_loan_phone_uq', ['loan_id', 'phone'])
+    .execute();
+
   await db.schema
     .createTable('otp_challenges')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('session_id', 'text', (c) => c.notNull().references('checkout_sessions.id'))
+    .addColumn('guarantor_id', 'text', (c) => c.references('loan_guarantors.id'))
     .addColumn('mode', 'text', (c) => c.notNull())
     .addColumn('phone', 'text', (c) => c.notNull())
     .addColumn('code_hash', 'text', (c) => c.notNull())

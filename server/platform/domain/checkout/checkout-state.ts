@@ -8,8 +8,9 @@ import type { Secrets } from '../secrets';
 import { maskPhone, normalisePhone } from '../users/phone';
 import { capturedBankAccount } from './bank-account';
 import { getSessionRow, toCheckoutSession, type CheckoutScope, type CheckoutSession } from './checkout-session';
+import { guarantorsRequired, listGuarantors, toGuarantor, type Guarantor } from './guarantors';
 
-export const CHECKOUT_STEPS = ['otp', 'kyc', 'offer', 'bank', 'mandate'] as const;
+export const CHECKOUT_STEPS = ['otp', 'kyc', 'guarantors', 'offer', 'bank', 'mandate'] as const;
 export type CheckoutStep = (typeof CHECKOUT_STEPS)[number];
 
 /**
@@ -55,6 +56,9 @@ export interface CheckoutState {
   offer: OfferFacts | null;
   bank: { bankCode: string; bankName: string; accountNumberLast4: string; accountName: string } | null;
   mandate: Pick<LoanMandate, 'id' | 'status' | 'provider' | 'authorizationUrl' | 'activatedAt'> | null;
+  /** The product's requirement (0: no `guarantors` step) and the guarantors named so far. */
+  guarantorsRequired: number;
+  guarantors: Guarantor[] | null;
 }
 
 export interface StatePlatform {
@@ -101,11 +105,13 @@ export async function offerFacts(db: Executor, platform: StatePlatform, loan: Lo
   };
 }
 
-function progress(session: CheckoutSessionsTable, loan: LoansTable, hasBank: boolean) {
+function progress(session: CheckoutSessionsTable, loan: LoansTable, hasBank: boolean, guarantors: { required: number; confirmed: number }) {
+  const accepted = ACCEPTED.includes(loan.status as LoanStatus);
   const steps: CheckoutState['steps'] = [
     { name: 'otp', done: session.otpVerifiedAt !== null },
     ...(loan.kycTier === 'managed' ? [{ name: 'kyc' as const, done: !['kyc_required', 'kyc_pending'].includes(loan.status) }] : []),
-    { name: 'offer', done: ACCEPTED.includes(loan.status as LoanStatus) },
+    ...(guarantors.required > 0 ? [{ name: 'guarantors' as const, done: accepted || guarantors.confirmed >= guarantors.required }] : []),
+    { name: 'offer', done: accepted },
     { name: 'bank', done: hasBank },
     { name: 'mandate', done: Boolean(loan.hasActiveMandate) },
   ];
@@ -134,7 +140,9 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     .executeTakeFirst();
   const bank = await capturedBankAccount(db, loan.id);
   const hasBank = bank !== undefined || (mandateRow !== undefined && LIVE_MANDATE.includes(mandateRow.status));
-  const { steps, nextStep, status } = progress(session, loan, hasBank);
+  const required = await guarantorsRequired(db, loan.id);
+  const guarantorRows = required > 0 ? await listGuarantors(db, loan.id) : [];
+  const { steps, nextStep, status } = progress(session, loan, hasBank, { required, confirmed: guarantorRows.filter((g) => g.verifiedAt).length });
   const phone = normalisePhone(borrower.phone);
   const verified = session.otpVerifiedAt !== null;
   const mandate = mandateRow ? toMandate(mandateRow) : undefined;
@@ -165,5 +173,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
       verified && mandate
         ? { id: mandate.id, status: mandate.status, provider: mandate.provider, authorizationUrl: mandate.authorizationUrl, activatedAt: mandate.activatedAt }
         : null,
+    guarantorsRequired: required,
+    guarantors: verified ? guarantorRows.map(toGuarantor) : null,
   };
 }

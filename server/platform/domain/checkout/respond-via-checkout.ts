@@ -6,6 +6,7 @@ import { acceptTerms, declineTerms, type BorrowerConsent } from '../loans/respon
 import { submitKyc, type KycSubmission, type LoanKycResult } from '../loans/submit-kyc';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
 import { offerFacts } from './checkout-state';
+import { requireGuarantors } from './guarantors';
 
 /** What the checkout server sends for a signature: the borrower's typed name and the request as it observed it. */
 export interface CheckoutSignature {
@@ -55,6 +56,7 @@ async function loanFor(ctx: CheckoutLoanContext, scope: CheckoutScope): Promise<
 export async function acceptViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, signature: CheckoutSignature): Promise<LoansTable> {
   const loan = await loanFor(ctx, scope);
   await requireCurrentOffer(ctx, loan, signature.documentReference);
+  if (loan.status === 'awaiting_acceptance') await requireGuarantors(ctx.db, loan.id);
   return acceptTerms(ctx, loan.id, consentOf(ctx, signature));
 }
 

@@ -5,11 +5,12 @@ import { getCheckoutState } from '../../domain/checkout/checkout-state';
 import { activateMandateViaCheckout, createMandateViaCheckout } from '../../domain/checkout/mandate-via-checkout';
 import { OTP_RULES, sendOtp, verifyOtp } from '../../domain/checkout/otp';
 import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../../domain/checkout/respond-via-checkout';
+import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
 import { getLoanRow, toLoan } from '../../domain/loans/loan';
 import type { LoanContext } from '../../domain/loans/loan-context';
 import type { Platform } from '../../platform';
 import { defineRoute, type HandlerContext } from '../route';
-import { IdParams } from '../schemas';
+import { IdParams, Uuid } from '../schemas';
 import { LoanKycResultSchema, LoanSchema } from '../loan-schemas';
 import {
   AcceptInput,
@@ -19,6 +20,8 @@ import {
   CheckoutSessionSchema,
   CheckoutStateSchema,
   DeclineInput,
+  GuarantorAddedSchema,
+  GuarantorSchema,
   MintedCheckoutSessionSchema,
   OtpSentSchema,
   OtpVerifiedSchema,
@@ -232,6 +235,64 @@ export const checkoutRoutes = [
   }),
   defineRoute({
     method: 'post',
+    path: '/v1/checkout/guarantors',
+    operationId: 'addCheckoutGuarantor',
+    tag: 'Checkout',
+    summary: 'Name a guarantor',
+    description:
+      'Only when the loan\'s product asks for guarantors (`guarantorsRequired` > 0; 422 `guarantors_not_accepted` otherwise, or when required + 2 have been named). ' +
+      'The guarantor gets a code by SMS (same rules and limits as the borrower\'s OTP) and gives it to the borrower to confirm. Their phone must be a valid number and not the borrower\'s ' +
+      '(422 `guarantor_phone_invalid`). Naming the same phone again updates the entry and sends a new code. Signing needs the required number confirmed.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z
+      .object({
+        fullName: z.string().trim().min(2).max(200),
+        phone: z.string().trim().min(7).max(25).meta({ description: 'The guarantor\'s phone, e.g. 0803 123 4567 or +2348031234567.' }),
+        relationship: z.string().trim().min(2).max(60).meta({ description: 'e.g. sibling, employer, friend.' }),
+      })
+      .strict(),
+    response: { status: 201, description: 'The guarantor and where the code went.', data: GuarantorAddedSchema },
+    errors: [...OTP_FIRST, 'guarantors_not_accepted', 'guarantor_phone_invalid', 'otp_resend_too_soon', 'otp_send_limit', 'sms_unavailable'],
+    async handle(ctx) {
+      const data = await addGuarantor(ctx.platform, sessionOf(ctx), ctx.body, { organisationName: ctx.auth.organisation.name, now: ctx.now });
+      return { status: 201, message: data.otp ? 'Guarantor added: a code was sent to their phone' : 'Guarantor already confirmed', data };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/guarantors/resend',
+    operationId: 'resendCheckoutGuarantorCode',
+    tag: 'Checkout',
+    summary: 'Send a guarantor a new code',
+    description: 'A guarantor of this loan that has not confirmed yet (404 for any other id). Same cool-down and limits as the borrower\'s OTP.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z.object({ guarantorId: Uuid }).strict(),
+    response: { status: 200, description: 'Where the code went.', data: OtpSentSchema },
+    errors: [...OTP_FIRST, 'NOT_FOUND', 'guarantors_not_accepted', 'otp_resend_too_soon', 'otp_send_limit', 'sms_unavailable'],
+    async handle(ctx) {
+      return { message: 'Code sent', data: await resendGuarantorCode(ctx.platform, sessionOf(ctx), ctx.body.guarantorId, { organisationName: ctx.auth.organisation.name, now: ctx.now }) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/guarantors/verify',
+    operationId: 'verifyCheckoutGuarantor',
+    tag: 'Checkout',
+    summary: 'Confirm a guarantor with their code',
+    description: 'As the borrower\'s OTP: 422 `otp_incorrect`, 429 `otp_locked`, 422 `otp_expired`. A guarantor of another loan: 404.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z.object({ guarantorId: Uuid, code: z.string().regex(/^\d{6}$/, 'the 6-digit code') }).strict(),
+    response: { status: 200, description: 'The guarantor, verified.', data: GuarantorSchema },
+    errors: [...OTP_FIRST, 'NOT_FOUND', 'otp_incorrect', 'otp_expired', 'otp_locked'],
+    async handle(ctx) {
+      return { message: 'Guarantor confirmed', data: await verifyGuarantor(ctx.platform, sessionOf(ctx), ctx.body.guarantorId, ctx.body.code, ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
     path: '/v1/checkout/accept',
     operationId: 'acceptCheckoutOffer',
     tag: 'Checkout',
@@ -239,11 +300,11 @@ export const checkoutRoutes = [
     description:
       'The checkout server assembles the consent: the typed name (and e-mail), the borrower\'s IP and user agent as it saw them, and the offer the borrower read. ' +
       'The platform adds `signedAt` from its own clock and records the evidence as given by the session holder. A re-issued offer answers 409 `stale_document_reference` ' +
-      'with the current offer in `data.currentOffer`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.',
+      'with the current offer in `data.currentOffer`; missing confirmed guarantors 409 `checkout_step_required`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.',
     access: 'checkoutSession',
     body: AcceptInput,
     response: { status: 200, description: 'The loan, `terms_accepted`.', data: LoanSchema },
-    errors: [...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference'],
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference', 'checkout_step_required'],
     async handle(ctx) {
       const loan = await acceptViaCheckout(sessionLoanContext(ctx), sessionOf(ctx), ctx.body);
       return { message: 'Offer accepted', data: toLoan(loan, ctx.platform.secrets) };
