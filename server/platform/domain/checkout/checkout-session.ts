@@ -46,6 +46,11 @@ export interface SessionLifetime {
   maxLifetimeMinutes: number;
 }
 
+export const sessionLifetime = (config: { CHECKOUT_SESSION_TTL_MINUTES: number; CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: number }): SessionLifetime => ({
+  ttlMinutes: config.CHECKOUT_SESSION_TTL_MINUTES,
+  maxLifetimeMinutes: config.CHECKOUT_SESSION_MAX_LIFETIME_MINUTES,
+});
+
 export const toCheckoutSession = (row: CheckoutSessionsTable): CheckoutSession => ({
   id: row.id,
   loanId: row.loanId,

@@ -3,7 +3,7 @@ import type { LoanContext } from './loan-context';
 import { emitOfferIssued } from './loan-events';
 import { transitionLoan, type LoanStatus } from './loan';
 import { freezeSnapshot, termsOf, writeSchedule } from './pricing-snapshot';
-import { mintApplicationSession } from '../checkout/checkout-session';
+import { mintApplicationSession, sessionLifetime } from '../checkout/checkout-session';
 
 /**
  * Freezes the pricing, builds the schedule (dates from today until disbursement rebuilds them),
@@ -25,7 +25,7 @@ export async function issueLoanOffer(
   const at = ctx.now.toISOString();
   const application = await mintApplicationSession(ctx.db, {
     secrets: ctx.platform.secrets,
-    lifetime: { ttlMinutes: ctx.platform.config.CHECKOUT_SESSION_TTL_MINUTES, maxLifetimeMinutes: ctx.platform.config.CHECKOUT_SESSION_MAX_LIFETIME_MINUTES },
+    lifetime: sessionLifetime(ctx.platform.config),
     baseUrl: ctx.platform.baseUrl,
     loan,
     now: ctx.now,

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { captureBankAccount, resolveBankAccountForSession } from '../../domain/checkout/bank-account';
-import { mintCheckoutSession, refreshCheckoutSession, revokeCheckoutSession, type CheckoutScope } from '../../domain/checkout/checkout-session';
+import { refreshCheckoutSession, sessionLifetime, type CheckoutScope } from '../../domain/checkout/checkout-session';
 import { getCheckoutState } from '../../domain/checkout/checkout-state';
 import { activateMandateViaCheckout, createMandateViaCheckout } from '../../domain/checkout/mandate-via-checkout';
 import { OTP_RULES, sendOtp, verifyOtp } from '../../domain/checkout/otp';
 import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../../domain/checkout/respond-via-checkout';
 import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
-import { getLoanRow, toLoan } from '../../domain/loans/loan';
+import { toLoan } from '../../domain/loans/loan';
 import type { LoanContext } from '../../domain/loans/loan-context';
-import type { Platform } from '../../platform';
 import { defineRoute, type HandlerContext } from '../route';
-import { IdParams, Uuid } from '../schemas';
+import { Uuid } from '../schemas';
 import { LoanKycResultSchema, LoanSchema } from '../loan-schemas';
 import {
   AcceptInput,
@@ -22,7 +21,6 @@ import {
   DeclineInput,
   GuarantorAddedSchema,
   GuarantorSchema,
-  MintedCheckoutSessionSchema,
   OtpSentSchema,
   OtpVerifiedSchema,
 } from '../checkout-schemas';
@@ -38,53 +36,8 @@ function sessionLoanContext(ctx: Ctx): LoanContext {
   return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: { organisationId: session.organisationId, mode: session.mode }, actor: `checkout-session:${session.sessionId}` };
 }
 
-const lifetimeOf = (platform: Platform) => ({
-  ttlMinutes: platform.config.CHECKOUT_SESSION_TTL_MINUTES,
-  maxLifetimeMinutes: platform.config.CHECKOUT_SESSION_MAX_LIFETIME_MINUTES,
-});
-
 const SESSION_ERRORS = ['checkout_session_expired', 'checkout_session_revoked', 'credential_not_allowed'] as const;
 const OTP_FIRST = [...SESSION_ERRORS, 'checkout_otp_required'] as const;
-
-/** Partner-authenticated: mint and revoke checkout sessions. */
-export const checkoutSessionRoutes = [
-  defineRoute({
-    method: 'post',
-    path: '/v1/loans/{id}/checkout-sessions',
-    operationId: 'createCheckoutSession',
-    tag: 'Checkout sessions',
-    summary: 'Mint a checkout session for a loan',
-    description:
-      'Addition to the spec. A restricted credential for the borrower\'s hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, ' +
-      'or hand `token` to your own mounted checkout server. It lives `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), refreshable up to `maxExpiresAt`. ' +
-      'The token is shown only here. A session is also minted automatically whenever an offer issues: that is the loan\'s `applicationUrl`. ' +
-      'Loans that are rejected, declined, cancelled, completed or defaulted: 409 `invalid_loan_state`.',
-    access: 'tenant',
-    params: IdParams,
-    response: { status: 201, description: 'The session with its token (shown once) and hosted URL.', data: MintedCheckoutSessionSchema },
-    errors: ['NOT_FOUND', 'INVALID_ID', 'invalid_loan_state'],
-    async handle({ db, auth, params, platform, now }) {
-      const loan = await getLoanRow(db, auth, params.id);
-      const session = await mintCheckoutSession(db, { secrets: platform.secrets, lifetime: lifetimeOf(platform), baseUrl: platform.baseUrl, loan, source: 'partner', now });
-      return { status: 201, message: 'Checkout session created: send the borrower to url', data: session };
-    },
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/checkout-sessions/{id}/revoke',
-    operationId: 'revokeCheckoutSession',
-    tag: 'Checkout sessions',
-    summary: 'Revoke a checkout session',
-    description: 'Addition to the spec. The token stops working at once (401 `checkout_session_revoked`). Revoking again changes nothing.',
-    access: 'tenant',
-    params: IdParams,
-    response: { status: 200, description: 'The revoked session.', data: CheckoutSessionSchema },
-    errors: ['NOT_FOUND', 'INVALID_ID'],
-    async handle({ db, auth, params, now }) {
-      return { message: 'Checkout session revoked', data: await revokeCheckoutSession(db, auth, params.id, now) };
-    },
-  }),
-];
 
 /** Borrower-session routes: `Authorization: CheckoutSession <token>`, the session's loan only. */
 export const checkoutRoutes = [
@@ -117,7 +70,7 @@ export const checkoutRoutes = [
     response: { status: 200, description: 'The session.', data: CheckoutSessionSchema },
     errors: [...SESSION_ERRORS],
     async handle(ctx) {
-      return { message: 'Checkout session extended', data: await refreshCheckoutSession(ctx.db, sessionOf(ctx), lifetimeOf(ctx.platform), ctx.now) };
+      return { message: 'Checkout session extended', data: await refreshCheckoutSession(ctx.db, sessionOf(ctx), sessionLifetime(ctx.platform.config), ctx.now) };
     },
   }),
   defineRoute({
