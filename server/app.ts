@@ -16,6 +16,8 @@ import { verifyOfferLetterLink } from './platform/domain/loans/offer-letter-link
 import { offerLetterPdf } from './platform/domain/loans/offer-letter-document';
 import { createSandboxRailRouter } from './integrations/rails/sandbox-rail-router';
 import { apiRoutes } from './platform/http/routes';
+import { createSandboxSmsRouter } from './integrations/sms-sandbox-router';
+import { createCheckoutRouter } from './checkout/create-checkout-router';
 
 function docsPage(): string {
   return `<!doctype html>
@@ -46,7 +48,8 @@ function errorHandler(platform: Platform) {
     }
     if (error instanceof AppError) {
       if (error.status >= 500) log.error({ err: error, detail: error.detail }, error.message);
-      sendError(res, error.status, error.code, error.message);
+      if (error.retryAfterSeconds) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      sendError(res, error.status, error.code, error.message, error.data);
       return;
     }
     const bodyError = error as { type?: string; status?: number; limit?: number };
@@ -107,7 +110,11 @@ function staticHeaders(middleware: (req: Request, res: Response, next: (error?: 
   };
 }
 
-export function createApp(platform: Platform, options: { baseUrl: string }): AppHandle {
+/**
+ * @param options.baseUrl the public origin (links, OpenAPI servers);
+ * @param options.internalUrl how this process reaches its own API (the mounted checkout server calls it over HTTP).
+ */
+export function createApp(platform: Platform, options: { baseUrl: string; internalUrl?: string }): AppHandle {
   const app = express();
   let ready = true;
   app.set('etag', false);
@@ -167,8 +174,15 @@ export function createApp(platform: Platform, options: { baseUrl: string }): App
     res.type('application/pdf').send(pdf);
   });
 
-  // The sandbox payment-rail provider (test mode's stand-in for the direct-debit providers).
-  app.use('/sandbox/rails', createSandboxRailRouter(platform));
+  if (platform.config.SANDBOX_ROUTES_ENABLED) {
+    // The sandbox payment-rail provider (test mode's stand-in for the direct-debit providers).
+    app.use('/sandbox/rails', createSandboxRailRouter(platform));
+    // The sandbox SMS inbox (test-mode messages only).
+    app.use('/sandbox/sms', createSandboxSmsRouter(platform));
+  }
+
+  // The hosted checkout: the same checkout server a partner can mount, talking to this process over HTTP with session tokens.
+  app.use('/checkout', createCheckoutRouter({ apiBaseUrl: options.internalUrl ?? options.baseUrl, trustProxy: platform.config.CHECKOUT_TRUST_PROXY }));
 
   const api = express.Router();
   api.use(authenticateMiddleware(platform.authenticator));
@@ -214,7 +228,8 @@ export async function startWebServer(platform: Platform, listen: { port: number;
   });
   const port = (server.address() as { port: number }).port;
   platform.baseUrl = publicBaseUrl(platform.config, port);
-  const handle = createApp(platform, { baseUrl: platform.baseUrl });
+  const loopback = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(listen.host) ? (listen.host === '::' ? '[::1]' : '127.0.0.1') : listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const handle = createApp(platform, { baseUrl: platform.baseUrl, internalUrl: `http://${loopback}:${port}` });
   server.on('request', handle.app);
   server.keepAliveTimeout = 65_000;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;

@@ -95,6 +95,26 @@ export const ConfigSchema = z.object({
   MAIL_DIR: z.string().min(1).optional(),
   /** Sender of operational e-mail. */
   MAIL_FROM: z.string().min(3).default('Lending Platform <no-reply@lending.example>'),
+  /** Lifetime of a checkout session from minting or its last refresh (the browser's credential for one loan). */
+  CHECKOUT_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** Absolute cap on a checkout session's life: refreshes never extend it past minting + this. */
+  CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: z.coerce.number().int().min(1).max(10_080).default(720),
+  /**
+   * `trust proxy` of the checkout server `npm start` mounts at /checkout: false (the socket address is the borrower), true,
+   * a hop count, or a comma-separated list of proxy addresses/CIDRs (`loopback`, `uniquelocal` allowed). Decides the IP stored as consent evidence.
+   */
+  CHECKOUT_TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | number | string[] => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim()).filter(Boolean))),
+  /** Mount the sandbox helpers (/sandbox/rails, GET /sandbox/sms). They only ever hold test-mode data. */
+  SANDBOX_ROUTES_ENABLED: bool.default(true),
+  /** Live SMS provider (Termii-style JSON send endpoint, e.g. https://api.ng.termii.com/api/sms/send). Unset: live-mode OTPs cannot be sent. */
+  SMS_PROVIDER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** API key of the live SMS provider. */
+  SMS_API_KEY: z.string().min(1).optional(),
+  /** Sender id registered with the live SMS provider. */
+  SMS_SENDER: z.string().min(1).max(11).default('Lending'),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
@@ -107,6 +127,12 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = ConfigSchema.superRefine((c, ctx) => {
+    if (c.CHECKOUT_SESSION_MAX_LIFETIME_MINUTES < c.CHECKOUT_SESSION_TTL_MINUTES) {
+      ctx.addIssue({ code: 'custom', path: ['CHECKOUT_SESSION_MAX_LIFETIME_MINUTES'], message: 'must be at least CHECKOUT_SESSION_TTL_MINUTES' });
+    }
+    if (c.SMS_PROVIDER_URL && !c.SMS_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SMS_API_KEY'], message: 'is required when SMS_PROVIDER_URL is set' });
+    }
     if (c.WEBHOOK_LEASE_MS <= c.WEBHOOK_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must exceed WEBHOOK_TIMEOUT_MS (a lease shorter than an attempt would let two workers send it)' });
     }

@@ -132,7 +132,7 @@ async function run(platform: Platform, command: string, options: Options): Promi
       const loan = await db.transaction().execute((trx) =>
         createOperatorLoan({ db: trx, platform, now, scope, actor: 'operator' }, parsed.data),
       );
-      return toLoan(loan);
+      return toLoan(loan, platform.secrets);
     }
     case 'settlement run': {
       const until = options.until === undefined ? now : new Date(String(options.until));

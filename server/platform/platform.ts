@@ -16,6 +16,8 @@ import { SandboxAmlScreen, type AmlScreen } from '../integrations/aml';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
 import { SandboxInsurer, type Insurer } from '../integrations/insurance';
 import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
+import { HttpSms, SandboxSms, SmsGateway, type SmsSender } from '../integrations/sms';
+import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
 export interface Platform {
@@ -34,6 +36,10 @@ export interface Platform {
   insurer: Insurer;
   /** Operational e-mail to organisations: SMTP when SMTP_URL is set, else JSON files in MAIL_DIR. */
   mailer: Mailer;
+  /** Borrower OTPs: test mode into the sandbox inbox, live mode through SMS_PROVIDER_URL. */
+  sms: SmsSender;
+  /** Bank list and account-name enquiry for the checkout's bank step. */
+  bankLookup: BankLookup;
   /** Public origin for links the service hands out; set when the HTTP server knows its port. */
   baseUrl: string;
   close(): Promise<void>;
@@ -121,6 +127,13 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     mailer: config.SMTP_URL
       ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
       : new SandboxMailer(config.MAIL_DIR ?? path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM),
+    sms: new SmsGateway(
+      new SandboxSms(handle.db, config.SMS_SENDER, () => clock.now()),
+      config.SMS_PROVIDER_URL && config.SMS_API_KEY
+        ? new HttpSms({ url: config.SMS_PROVIDER_URL, apiKey: config.SMS_API_KEY, sender: config.SMS_SENDER })
+        : undefined,
+    ),
+    bankLookup: new SandboxBankLookup(),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
       await usage.stop();

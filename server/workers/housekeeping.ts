@@ -4,6 +4,7 @@ import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preap
 import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
 import { runSettlement } from '../platform/domain/settlements/run-settlement';
 import { runCollections } from '../platform/domain/repayments/collect-mandates';
+import { purgeCheckoutData } from '../platform/domain/checkout/purge-checkout-data';
 
 /**
  * The in-process workers. Each is restartable and safe to run in several processes at once: it
@@ -33,11 +34,13 @@ function startPeriodic(platform: Platform, name: string, intervalMs: number, wor
   return () => clearInterval(timer);
 }
 
-/** Deletes idempotency keys past their retention. */
+/** Deletes idempotency keys past their retention, and spent OTP data and old sandbox texts. */
 export function startHousekeeping(platform: Platform, intervalMs = 3_600_000): () => void {
   return startPeriodic(platform, 'housekeeping', intervalMs, async () => {
     const purged = await purgeExpiredIdempotencyKeys(platform.db, platform.clock.now());
     if (purged > 0) platform.logger.info({ purged }, 'expired idempotency keys purged');
+    const checkout = await purgeCheckoutData(platform.db, platform.clock.now());
+    if (checkout.windows + checkout.challenges + checkout.sandboxSms > 0) platform.logger.info(checkout, 'spent checkout data purged');
   });
 }
 

@@ -3,9 +3,13 @@ import { apiRoutes } from '../../server/platform/http/routes';
 import { badBodies } from '../support/bad-bodies';
 import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { validBodies } from '../support/valid-bodies';
+import { offeredLoan, lendingTenant } from '../support/lifecycle';
+import { tokenOf, uniquePhone } from '../support/checkout';
 
 let app: TestApp;
 let tenant: Tenant;
+/** Checkout routes take a session token, not a key: their bad bodies are sent with one, so the schema itself is exercised. */
+let sessionHeaders: Record<string, string>;
 
 /** A valid body for every POST route; add one when you add a route. */
 const postRoutes = apiRoutes.filter((r) => r.method === 'post');
@@ -13,11 +17,19 @@ const postRoutes = apiRoutes.filter((r) => r.method === 'post');
 beforeAll(async () => {
   app = await startTestApp({ env: { BODY_LIMIT_BYTES: '4096' } });
   tenant = await createTenant(app);
+  const lender = await lendingTenant(app);
+  const { loan } = await offeredLoan(app, lender, { phone: uniquePhone() });
+  sessionHeaders = { authorization: `CheckoutSession ${tokenOf(loan.applicationUrl)}` };
 });
+
+const credentialFor = (route: { access: string }) => (route.access === 'checkoutSession' ? sessionHeaders : {});
 afterAll(() => app.stop());
 
 async function rowCounts() {
-  const tables = ['preapprovals', 'borrowers', 'events', 'ledgerPostings', 'loans', 'loanConsents', 'kycAttestations', 'kycSubmissions', 'loanRepayments', 'loanMandates', 'webhookEndpoints', 'payoutRequests'] as const;
+  const tables = [
+    'preapprovals', 'borrowers', 'events', 'ledgerPostings', 'loans', 'loanConsents', 'kycAttestations', 'kycSubmissions', 'loanRepayments', 'loanMandates', 'webhookEndpoints', 'payoutRequests',
+    'checkoutSessions', 'otpChallenges', 'sandboxSms', 'users', 'loanGuarantors',
+  ] as const;
   const counts: Record<string, number> = {};
   for (const t of tables) counts[t] = (await app.platform.db.selectFrom(t).select('id').execute()).length;
   return counts;
@@ -48,7 +60,7 @@ describe('bad input on every POST route', () => {
     ];
     it.each(raw)(`POST ${route.path} with %s answers a 4xx envelope and changes nothing`, async (_name, body, type) => {
       const before = await rowCounts();
-      const res = await client(app, tenant.test).call('POST', path, { raw: body, headers: { 'content-type': type } });
+      const res = await client(app, route.access === 'checkoutSession' ? undefined : tenant.test).call('POST', path, { raw: body, headers: { 'content-type': type, ...credentialFor(route) } });
       expectClientError(res);
       expect(await rowCounts()).toEqual(before);
     });
@@ -57,7 +69,7 @@ describe('bad input on every POST route', () => {
       const variants = badBodies(route.body, validBodies[route.path]!() ?? {});
       it.each(variants.map((v) => [v.name, v.body] as const))(`POST ${route.path} with %s answers 4xx and changes nothing`, async (_name, body) => {
         const before = await rowCounts();
-        const res = await client(app, tenant.test).post(path, body);
+        const res = await client(app, route.access === 'checkoutSession' ? undefined : tenant.test).post(path, body, credentialFor(route));
         expectClientError(res);
         expect(await rowCounts()).toEqual(before);
       });

@@ -64,8 +64,12 @@ describe('OpenAPI document', () => {
     expect(documented.sort()).toEqual(apiRoutes.map((r) => `${r.method} ${r.path}`).sort());
     for (const route of apiRoutes) {
       const op = document.paths[route.path][route.method];
-      expect(op.security).toEqual([{ PublicKey: [], SecretKey: [] }, { ApiKeyAuthorization: [] }]);
+      // Checkout routes take only the borrower-session token; every other route only the key pair.
+      expect(op.security).toEqual(
+        route.access === 'checkoutSession' ? [{ CheckoutSession: [] }] : [{ PublicKey: [], SecretKey: [] }, { ApiKeyAuthorization: [] }],
+      );
       expect(op.responses['401']).toBeDefined();
+      if (route.access === 'checkoutSession') expect(op.responses['403']).toBeDefined();
     }
   });
 

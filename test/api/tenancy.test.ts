@@ -85,13 +85,15 @@ describe('tenant isolation', () => {
         ? (await client(app, owner.test).post('/v1/webhook-endpoints', { url: 'https://partner.example/h' })).body.data.endpoint.id
         : undefined;
       const delivery = path.startsWith('/v1/events') ? await makeDelivery(app, owner) : undefined;
-      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (delivery ?? endpoint ?? mandate ?? loan.id);
+      const session = path.startsWith('/v1/checkout-sessions') ? (await client(app, owner.test).post(`/v1/loans/${loan.id}/checkout-sessions`)).body.data : undefined;
+      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (session?.id ?? delivery ?? endpoint ?? mandate ?? loan.id);
       const before = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
       const res = await client(app, stranger.test).post(path.replace('{id}', id), validBodies[path]!() ?? {});
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('NOT_FOUND');
       const after = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
       expect(after.body.data).toEqual(before.body.data);
+      if (session) expect((await client(app).get('/v1/checkout/session', { authorization: `CheckoutSession ${session.token}` })).status).toBe(200);
     },
   );
 

@@ -197,10 +197,10 @@ export function client(app: TestApp, key?: KeyPair) {
 }
 
 /** A valid push body with unique ids; override any part. */
-export function pushBody(overrides: { assessmentId?: string; bvn?: string; recommendation?: string; amount?: unknown; lastName?: string } = {}) {
+export function pushBody(overrides: { assessmentId?: string; bvn?: string; recommendation?: string; amount?: unknown; lastName?: string; phone?: string } = {}) {
   const unique = crypto.randomBytes(5).toString('hex');
   return {
-    borrower: { firstName: 'Ada', lastName: overrides.lastName ?? 'Obi', phone: '+2348012345678', email: 'ada@example.com' },
+    borrower: { firstName: 'Ada', lastName: overrides.lastName ?? 'Obi', phone: overrides.phone ?? '+2348012345678', email: 'ada@example.com' },
     decision: {
       metadata: {
         assessment_id: overrides.assessmentId ?? `asm_${unique}`,

@@ -12,6 +12,7 @@ import * as mandateCharges from './migrations/0009-mandate-charges';
 import * as webhookEndpoints from './migrations/0010-webhook-endpoints';
 import * as webhookDeliveries from './migrations/0011-webhook-deliveries';
 import * as walletsPayouts from './migrations/0012-wallets-payouts';
+import * as checkout from './migrations/0014-checkout';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -38,6 +39,7 @@ const migrations: Record<string, MigrationModule> = {
   '0010-webhook-endpoints': webhookEndpoints,
   '0011-webhook-deliveries': webhookDeliveries,
   '0012-wallets-payouts': walletsPayouts,
+  '0014-checkout': checkout,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

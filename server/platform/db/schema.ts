@@ -94,6 +94,8 @@ export interface LoanProductsTable {
   recoveryPolicyId: string | null;
   /** Recovery policy: days an instalment may stay overdue before default (used when recoveryEnabled). */
   recoveryDefaultAfterDaysOverdue: number | null;
+  /** Guarantors the borrower must name (phone confirmed by OTP) in checkout before signing; 0 = none. */
+  guarantorsRequired: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -247,7 +249,10 @@ export interface LoansTable {
   offerVersion: number;
   activeMandateId: string | null;
   hasActiveMandate: Bool;
+  /** The hosted checkout URL without its token (`…/checkout/c/`); the token is sealed beside it. */
   applicationUrl: string | null;
+  /** The auto-minted checkout session's token, sealed (AES-GCM); joined to `applicationUrl` on read. */
+  applicationTokenSealed: string | null;
   clientReference: string | null;
   metadata: Json;
   cancelledBy: string | null;
@@ -510,6 +515,90 @@ export interface Database {
   payoutRequests: PayoutRequestsTable;
   sandboxRailAuthorisations: SandboxRailAuthorisationsTable;
   sandboxRailCharges: SandboxRailChargesTable;
+  users: UsersTable;
+  checkoutSessions: CheckoutSessionsTable;
+  otpChallenges: OtpChallengesTable;
+  otpSendWindows: OtpSendWindowsTable;
+  sandboxSms: SandboxSmsTable;
+  loanGuarantors: LoanGuarantorsTable;
+}
+
+/** A guarantor the borrower named in checkout; `verifiedAt` once the guarantor confirmed their phone by OTP. */
+export interface LoanGuarantorsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  fullName: string;
+  phone: string;
+  relationship: string;
+  verifiedAt: string | null;
+  otpLastSentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A platform user: a person identified by a verified phone (E.164), per mode. */
+export interface UsersTable {
+  id: string;
+  mode: Mode;
+  phone: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A checkout session: the browser's credential for one loan (only a keyed hash of its token is kept). */
+export interface CheckoutSessionsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  borrowerId: string;
+  tokenHash: string;
+  source: 'offer_issued' | 'partner';
+  expiresAt: string;
+  maxExpiresAt: string;
+  revokedAt: string | null;
+  otpVerifiedAt: string | null;
+  otpLastSentAt: string | null;
+  bankCode: string | null;
+  bankName: string | null;
+  accountNumber: string | null;
+  accountName: string | null;
+  bankCapturedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OtpChallengesTable {
+  id: string;
+  sessionId: string;
+  /** null: the borrower's own phone; otherwise the guarantor whose phone is being confirmed. */
+  guarantorId: string | null;
+  mode: Mode;
+  phone: string;
+  codeHash: string;
+  attempts: number;
+  expiresAt: string;
+  verifiedAt: string | null;
+  createdAt: string;
+}
+
+/** OTP sends per phone per clock hour (fixed window); the limit is enforced by a conditional upsert. */
+export interface OtpSendWindowsTable {
+  mode: Mode;
+  phone: string;
+  windowStart: string;
+  sentCount: number;
+}
+
+/** The sandbox SMS inbox: test-mode messages only. */
+export interface SandboxSmsTable {
+  id: string;
+  phone: string;
+  sender: string;
+  body: string;
+  createdAt: string;
 }
 
 /** Sandbox rail provider: one mandate authorisation (server/integrations/rails/). */

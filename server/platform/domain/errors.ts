@@ -98,6 +98,40 @@ export const ERROR_STATUS = {
   repayment_frequency_invalid: 422,
   /** Push: `providerId` is not an active provider of the directory. */
   provider_not_found: 422,
+  /** The credential is not accepted here: a checkout-session token on a partner route, or an API key on a checkout-session route. */
+  credential_not_allowed: 403,
+  /** The checkout-session token has passed its expiry (or its absolute lifetime); ask the lender for a new link. */
+  checkout_session_expired: 401,
+  /** The checkout-session token was revoked by the lender; ask the lender for a new link. */
+  checkout_session_revoked: 401,
+  /** Checkout: this step needs the borrower's phone verified by OTP first. */
+  checkout_otp_required: 403,
+  /** Checkout: an earlier step is not done yet (e.g. bank details before the mandate); `message` names it. */
+  checkout_step_required: 409,
+  /** OTP: a code was sent less than the cool-down ago; honour `Retry-After`. */
+  otp_resend_too_soon: 429,
+  /** OTP: too many codes sent to this phone in the current hour; honour `Retry-After`. */
+  otp_send_limit: 429,
+  /** OTP: the code does not match; `message` says how many attempts remain. */
+  otp_incorrect: 422,
+  /** OTP: the code has expired, or no code was sent; send a new one. */
+  otp_expired: 422,
+  /** OTP: too many wrong codes; send a new one (subject to the send limit). */
+  otp_locked: 429,
+  /** The borrower's phone on record cannot receive an OTP (not a valid number); the lender must correct it. */
+  borrower_phone_invalid: 422,
+  /** Checkout: the guarantor's phone is not a valid number, or is the borrower's own. */
+  guarantor_phone_invalid: 422,
+  /** Checkout: this loan's product takes no guarantors, or enough have been named already. */
+  guarantors_not_accepted: 422,
+  /** The SMS provider refused the message or could not be reached; safe to retry. */
+  sms_unavailable: 502,
+  /** Bank lookup: the bank code is not in the bank list. */
+  bank_not_found: 422,
+  /** Bank lookup: the bank has no account with this number. */
+  account_not_found: 422,
+  /** Bank lookup: the lookup provider could not be reached (or none is configured for live mode); safe to retry. */
+  bank_lookup_unavailable: 502,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */
@@ -111,14 +145,27 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** A failure the caller can act on; `message` is safe to show, `detail` is only logged. */
 export class AppError extends Error {
   readonly status: number;
+  /**
+   * @param detail only logged, never sent.
+   * @param data sent to the caller as the error envelope's `data` (e.g. the current offer with a 409), so it must be safe to show.
+   */
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly detail?: Record<string, unknown>,
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
+  }
+
+  /** Seconds the caller should wait before retrying; sent as `Retry-After`. */
+  retryAfterSeconds?: number;
+
+  withRetryAfter(seconds: number): this {
+    this.retryAfterSeconds = Math.max(1, Math.ceil(seconds));
+    return this;
   }
 }
 

@@ -6,14 +6,19 @@ import { AppError } from '../domain/errors';
 import { SECRET_HASH_PURPOSE, findApiKeyByPublicKey, modeOfKey } from '../domain/api-keys/api-key';
 import { findOrganisation, type Organisation } from '../domain/organisations/organisation';
 import { safeEqual, type Secrets } from '../domain/secrets';
+import { resolveCheckoutToken, type CheckoutScope } from '../domain/checkout/checkout-session';
 
 /** Who is calling, taken only from the credential. Every query of a tenant's data filters on both fields. */
 export interface AuthContext {
   organisation: Organisation;
   organisationId: string;
   mode: Mode;
+  /** The API key's id; for a checkout session `checkout-session:<id>` (it scopes idempotency keys and rate limits). */
   apiKeyId: string;
+  /** The public key; empty for a checkout session. */
   publicKey: string;
+  /** Set when the credential is a checkout-session token: it reaches only `checkoutSession` routes, for this one loan. */
+  checkoutSession?: CheckoutScope;
 }
 
 interface CacheEntry {
@@ -65,6 +70,24 @@ export class Authenticator {
     };
   }
 
+  /**
+   * Resolves a checkout-session token (never cached: revocation and expiry apply at once). The
+   * organisation's switches still apply: a disabled organisation's sessions stop working.
+   */
+  async authenticateCheckoutSession(token: string): Promise<AuthContext> {
+    const session = await resolveCheckoutToken(this.db, this.secrets, token, this.clock.now());
+    const organisation = await findOrganisation(this.db, session.organisationId);
+    if (!organisation) throw new AppError('UNAUTHENTICATED', 'Unknown checkout session.');
+    return {
+      organisation,
+      organisationId: organisation.id,
+      mode: session.mode,
+      apiKeyId: `checkout-session:${session.id}`,
+      publicKey: '',
+      checkoutSession: { sessionId: session.id, loanId: session.loanId, borrowerId: session.borrowerId, organisationId: session.organisationId, mode: session.mode },
+    };
+  }
+
   private async lookup(publicKey: string): Promise<CacheEntry> {
     const now = this.clock.now().getTime();
     const cached = this.cache.get(publicKey);
@@ -91,6 +114,8 @@ export class Authenticator {
 }
 
 const AUTHORIZATION = /^ApiKey\s+(\S+?):(\S+)$/i;
+/** `Authorization: CheckoutSession <token>`: the borrower-session credential (see `Access`). */
+const CHECKOUT_SESSION = /^CheckoutSession\s+(\S+)$/i;
 
 /** Reads the key pair from `X-API-Public-Key` + `X-API-Secret-Key` or `Authorization: ApiKey pk:sk`. */
 export function readCredential(req: Request): { publicKey: string; secretKey: string } | undefined {
@@ -104,11 +129,16 @@ export function readCredential(req: Request): { publicKey: string; secretKey: st
 
 export function authenticateMiddleware(authenticator: Authenticator) {
   return async (req: Request, res: Response, next: NextFunction) => {
+    const session = CHECKOUT_SESSION.exec(req.get('authorization') ?? '');
+    if (session) {
+      res.locals.auth = await authenticator.authenticateCheckoutSession(session[1]!);
+      return next();
+    }
     const credential = readCredential(req);
     if (!credential) {
       throw new AppError(
         'UNAUTHENTICATED',
-        'No API key: send X-API-Public-Key and X-API-Secret-Key, or Authorization: ApiKey <public>:<secret>.',
+        'No API key: send X-API-Public-Key and X-API-Secret-Key, or Authorization: ApiKey <public>:<secret> (checkout routes: Authorization: CheckoutSession <token>).',
       );
     }
     res.locals.auth = await authenticator.authenticate(credential.publicKey, credential.secretKey);

@@ -25,10 +25,13 @@ export function successBody(status: number, message: string, data?: unknown, met
   return body;
 }
 
-export function errorBody(status: number, code: ErrorCode | string, message: string): Envelope {
-  return { status, success: false, message, error: code };
+/** An error answer; `data` only when the error carries something to act on (e.g. the current offer with a stale reference). */
+export function errorBody(status: number, code: ErrorCode | string, message: string, data?: unknown): Envelope {
+  const body: Envelope = { status, success: false, message, error: code };
+  if (data !== undefined) body.data = data;
+  return body;
 }
 
-export function sendError(res: Response, status: number, code: ErrorCode, message: string): void {
-  res.status(status).json(errorBody(status, code, message));
+export function sendError(res: Response, status: number, code: ErrorCode, message: string, data?: unknown): void {
+  res.status(status).json(errorBody(status, code, message, data));
 }

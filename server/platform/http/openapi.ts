@@ -16,6 +16,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Mandates: 'Direct-debit mandates on payment rails.',
   Payouts: 'Payouts of a borrower\'s ledger balance to a bank account, reserved at request time and settled off-platform.',
   Sandbox: 'Test-mode helpers (test keys only).',
+  'Checkout sessions': 'Addition: checkout sessions the partner mints for a loan (the borrower\'s restricted credential for the hosted checkout).',
+  Checkout:
+    'Addition: borrower-session routes, called by the checkout server with `Authorization: CheckoutSession <token>` (never an API key; a session token reaches ' +
+    'nothing else). Each acts on the session\'s one loan: there are no ids in the paths. Every step but the state needs the phone verified by OTP first ' +
+    '(403 `checkout_otp_required`). An expired session answers 401 `checkout_session_expired`, a revoked one 401 `checkout_session_revoked`.',
   Webhooks: `Webhook endpoints, their signing secrets, and the delivery log (event log).\n\n${WEBHOOK_DELIVERY_DESCRIPTION}`,
 };
 
@@ -28,6 +33,11 @@ The lending partner API: push credit decisions, issue offers, run loans on the s
 **Authentication.** Send the key pair as \`X-API-Public-Key\` + \`X-API-Secret-Key\`, or as \`Authorization: ApiKey <public>:<secret>\`.
 The key prefix sets the mode: \`pk_test_\`/\`sk_test_\` reach the sandbox, \`pk_live_\`/\`sk_live_\` the live stack. Test and live
 records never see each other. The organisation always comes from the credential: another organisation's record answers 404.
+
+**Checkout sessions (addition).** \`POST /v1/loans/{id}/checkout-sessions\` mints a restricted borrower credential for one loan
+(\`cs_test_…\`/\`cs_live_…\`, shown once); one is also minted whenever an offer issues (the loan's \`applicationUrl\`). The checkout
+server sends it as \`Authorization: CheckoutSession <token>\` to the Checkout routes (\`/v1/checkout/…\`), which act on that loan only
+and take no API key; every other route refuses a session token with 403 \`credential_not_allowed\`.
 
 **Money.** Every amount is an integer number of kobo (int64). Naira floats such as \`balanceNaira\` are display-only.
 
@@ -55,8 +65,9 @@ principal + cost of credit − paid. APR is the effective annual rate of the bor
 an immutable pricing snapshot with its own \`documentReference\`.
 
 **Sandbox (test keys).** KYC: BVN 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies,
-any other BVN verifies. AML: a borrower whose last name is \`Sanctioned\` (any case) screens as a hit. Live mode never
-honours these values.
+any other BVN verifies. AML: a borrower whose last name is \`Sanctioned\` (any case) screens as a hit. Bank lookup: account
+names derive from bank code and number; first nine digits 999999999 are not found, 888888888 make the lookup unavailable.
+OTP messages land in the inbox at \`GET /sandbox/sms?phone=…\`. Live mode never honours these values.
 
 **Errors.** ${Object.entries(ERROR_STATUS)
   .map(([code, status]) => `\`${code}\` (${status})`)
@@ -80,8 +91,8 @@ const COMMON_ERRORS: ErrorCode[] = ['invalid_request', 'UNAUTHENTICATED', 'LOAN_
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed input; `message` names the field.',
-  401: 'Missing, unknown or revoked key pair.',
-  403: 'Permission missing, organisation disabled, feature switched off, or a live key on a sandbox route.',
+  401: 'Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token).',
+  403: 'Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route.',
   404: 'No such record for this organisation and mode.',
   409: 'Conflict with the current state, or an idempotency conflict.',
   413: 'Body too large.',
@@ -122,6 +133,13 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
     name: 'Authorization',
     description: 'Alternative form: `ApiKey <public>:<secret>`.',
   });
+  const checkoutSession = registry.registerComponent('securitySchemes', 'CheckoutSession', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      '`CheckoutSession <token>` (`cs_test_…`/`cs_live_…`): a borrower-session token minted for one loan. Accepted only on the Checkout routes; refused (403 `credential_not_allowed`) everywhere else.',
+  });
 
   // Webhook bodies are not requests to this API; their schemas are published as components.
   for (const schema of [WebhookEnvelopeSchema, ...Object.values(EVENT_CATALOGUE)]) {
@@ -136,7 +154,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
         (code) => ERROR_STATUS[code],
       ),
     );
-    if (route.access === 'preapproval' || route.access === 'sandbox') statuses.add(403);
+    if (route.access === 'preapproval' || route.access === 'sandbox' || route.access === 'checkoutSession') statuses.add(403);
+    if (route.access === 'checkoutSession') statuses.add(401);
     if (route.body) statuses.add(413).add(415);
     const errorResponses = Object.fromEntries(
       [...statuses]
@@ -153,7 +172,10 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
       tags: [route.tag],
       summary: route.summary,
       description: route.description,
-      security: [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
+      security:
+        route.access === 'checkoutSession'
+          ? [{ [checkoutSession.name]: [] }]
+          : [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
       request: {
         params: route.params as never,
         query: route.query as never,

@@ -4,7 +4,7 @@ import type { Executor } from '../db/database';
 import { AppError, type ErrorCode } from '../domain/errors';
 import type { Platform } from '../platform';
 import { authOf, type AuthContext } from './authenticate';
-import { successBody, type PageMeta } from './envelope';
+import { errorBody, successBody, type PageMeta } from './envelope';
 import { notifyOutboxCommitted } from '../domain/events/outbox-signal';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -17,9 +17,12 @@ import {
  * Who may call a route:
  * - `tenant`: any key of an enabled organisation with the Loan Tenant permission;
  * - `preapproval`: additionally Pre-Approved Lending and the tenant's pre-approval switch;
- * - `sandbox`: a tenant route that only test keys may call (`/v1/test/*`).
+ * - `sandbox`: a tenant route that only test keys may call (`/v1/test/*`);
+ * - `checkoutSession`: a borrower-session route (`/v1/checkout/*`) that only a checkout-session token
+ *   may call, for its one loan. Every other route refuses a session token, and these refuse API keys
+ *   (403 `credential_not_allowed`).
  */
-export type Access = 'tenant' | 'preapproval' | 'sandbox';
+export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession';
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -85,6 +88,12 @@ function describeIssue(where: string, error: z.ZodError): string {
 }
 
 export function checkAccess(access: Access, auth: AuthContext): void {
+  if (access === 'checkoutSession' && !auth.checkoutSession) {
+    throw new AppError('credential_not_allowed', 'Checkout routes take a checkout-session token (Authorization: CheckoutSession <token>), not an API key.');
+  }
+  if (access !== 'checkoutSession' && auth.checkoutSession) {
+    throw new AppError('credential_not_allowed', 'A checkout-session token only reaches the /v1/checkout routes; use an API key here.');
+  }
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
   if (!org.loanTenant) {
@@ -110,6 +119,10 @@ function parseInput(route: RouteSpec, req: Request) {
   const query = route.query ? route.query.safeParse(req.query) : { success: true as const, data: {} };
   if (!query.success) throw new AppError('invalid_request', describeIssue('query', query.error));
   let body: unknown;
+  if (!route.body && Array.isArray(req.body)) {
+    // A route without a body takes nothing or an object (ignored); an array is a caller mistake, not something to ignore.
+    throw new AppError('invalid_request', 'body: this route takes no body (send nothing or {}).');
+  }
   if (route.body) {
     const parsed = route.body.safeParse(req.body ?? {});
     if (!parsed.success) throw new AppError('invalid_request', describeIssue('body', parsed.error));
@@ -180,7 +193,7 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   } catch (error) {
     if (error instanceof AppError && error.status < 500) {
       // A refusal is an outcome: the same request with the same key gets the same answer.
-      const body = JSON.stringify({ status: error.status, success: false, message: error.message, error: error.code });
+      const body = JSON.stringify(errorBody(error.status, error.code, error.message, error.data));
       await completeIdempotencyKey(platform.db, claim.id, error.status, body);
     } else {
       await releaseIdempotencyKey(platform.db, claim.id);

@@ -66,6 +66,10 @@ export const LoanProductSchema = z
         description:
           'Addition to the spec: the product\'s recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant\'s threshold applies.',
       }),
+    guarantorsRequired: z
+      .number()
+      .int()
+      .meta({ description: 'Addition to the spec: guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none.' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

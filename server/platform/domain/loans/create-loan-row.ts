@@ -73,6 +73,7 @@ export async function insertLoan(ctx: LoanContext, input: NewLoan): Promise<Loan
     activeMandateId: null,
     hasActiveMandate: false,
     applicationUrl: null,
+    applicationTokenSealed: null,
     clientReference: input.clientReference ?? null,
     metadata: toJson(input.metadata ?? null),
     cancelledBy: null,

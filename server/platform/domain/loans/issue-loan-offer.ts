@@ -3,10 +3,13 @@ import type { LoanContext } from './loan-context';
 import { emitOfferIssued } from './loan-events';
 import { transitionLoan, type LoanStatus } from './loan';
 import { freezeSnapshot, termsOf, writeSchedule } from './pricing-snapshot';
+import { mintApplicationSession, sessionLifetime } from '../checkout/checkout-session';
 
 /**
  * Freezes the pricing, builds the schedule (dates from today until disbursement rebuilds them),
- * makes the offer current and announces it: the common end of approve and issue-offer.
+ * makes the offer current, mints the checkout session behind `applicationUrl` and announces it:
+ * the common end of approve and issue-offer. A re-issued offer gets a fresh session (older ones
+ * stay valid until they expire; they show the current offer).
  */
 export async function issueLoanOffer(
   ctx: LoanContext,
@@ -20,12 +23,20 @@ export async function issueLoanOffer(
   // A first offer has no schedule to replace.
   await writeSchedule(ctx, loan, snapshot, ctx.now, loan.offerVersion > 0);
   const at = ctx.now.toISOString();
+  const application = await mintApplicationSession(ctx.db, {
+    secrets: ctx.platform.secrets,
+    lifetime: sessionLifetime(ctx.platform.config),
+    baseUrl: ctx.platform.baseUrl,
+    loan,
+    now: ctx.now,
+  });
   const offered = await transitionLoan(
     ctx.db,
     loan,
     from,
     {
       ...extra,
+      ...application,
       status: 'awaiting_acceptance',
       pricingSnapshotId: snapshot.id,
       documentReference: snapshot.documentReference,

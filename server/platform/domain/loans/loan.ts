@@ -3,6 +3,16 @@ import { precompiled } from '../../db/precompiled';
 import { fromJson } from '../../db/database';
 import type { LoansTable, Mode } from '../../db/schema';
 import { AppError, notFound } from '../errors';
+import type { Secrets } from '../secrets';
+
+/** Sealing purpose of the auto-minted checkout session's token kept on the loan. */
+export const APPLICATION_TOKEN_PURPOSE = 'checkout-application-token';
+
+/** The hosted checkout URL: the stored prefix joined with the unsealed token of the auto-minted session. */
+export function applicationUrlOf(row: Pick<LoansTable, 'applicationUrl' | 'applicationTokenSealed'>, secrets: Pick<Secrets, 'decrypt'>): string | null {
+  if (!row.applicationUrl || !row.applicationTokenSealed) return null;
+  return `${row.applicationUrl}${secrets.decrypt(APPLICATION_TOKEN_PURPOSE, row.applicationTokenSealed)}`;
+}
 
 export const LOAN_STATUSES = [
   'pending',
@@ -69,7 +79,7 @@ export interface Loan {
   updatedAt: string;
 }
 
-export function toLoan(row: LoansTable): Loan {
+export function toLoan(row: LoansTable, secrets: Pick<Secrets, 'decrypt'>): Loan {
   return {
     id: row.id,
     organisationId: row.organisationId,
@@ -100,7 +110,7 @@ export function toLoan(row: LoansTable): Loan {
     documentReference: row.documentReference,
     activeMandateId: row.activeMandateId,
     hasActiveMandate: Boolean(row.hasActiveMandate),
-    applicationUrl: row.applicationUrl,
+    applicationUrl: applicationUrlOf(row, secrets),
     clientReference: row.clientReference,
     metadata: fromJson<Record<string, unknown>>(row.metadata),
     cancelledBy: row.cancelledBy,
@@ -128,15 +138,15 @@ export async function getLoanRow(db: Executor, scope: Scope, id: string): Promis
   return row;
 }
 
-export async function getLoan(db: Executor, scope: Scope, id: string): Promise<Loan> {
-  return toLoan(await getLoanRow(db, scope, id));
+export async function getLoan(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: Scope, id: string): Promise<Loan> {
+  return toLoan(await getLoanRow(db, scope, id), secrets);
 }
 
-export async function listLoans(db: Executor, scope: Scope, options: { status?: LoanStatus; limit: number }): Promise<Loan[]> {
+export async function listLoans(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: Scope, options: { status?: LoanStatus; limit: number }): Promise<Loan[]> {
   let query = db.selectFrom('loans').selectAll().where('organisationId', '=', scope.organisationId).where('mode', '=', scope.mode);
   if (options.status) query = query.where('status', '=', options.status);
   const rows = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
-  return rows.map(toLoan);
+  return rows.map((row) => toLoan(row, secrets));
 }
 
 /**

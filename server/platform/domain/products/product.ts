@@ -52,6 +52,8 @@ export const ProductInputSchema = z
     recoveryPolicyId: z.uuid().nullable().default(null),
     /** Recovery policy: days an instalment may stay overdue before the loan defaults; required when recoveryEnabled. */
     recoveryDefaultAfterDaysOverdue: z.number().int().min(1).max(3650).nullable().default(null),
+    /** Guarantors the borrower names in checkout (each confirms their phone by OTP) before signing; 0 = none. */
+    guarantorsRequired: z.number().int().min(0).max(5).default(0),
   })
   .strict()
   .superRefine((p, ctx) => {

@@ -7,6 +7,8 @@ import { mandateRoutes } from './mandates';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { eventRoutes } from './events';
 import { payoutRoutes } from './payouts';
+import { checkoutRoutes } from './checkout';
+import { checkoutSessionRoutes } from './checkout-sessions';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes];

@@ -50,8 +50,8 @@ export const loanRoutes = [
     access: 'tenant',
     query: z.object({ status: LoanStatusSchema.optional(), limit: limitParam(100) }),
     response: { status: 200, description: 'Loans, newest first.', data: z.array(LoanSchema) },
-    async handle({ db, auth, query }) {
-      return { message: 'Loans retrieved', data: await listLoans(db, auth, { status: query.status, limit: query.limit }) };
+    async handle({ db, auth, query, platform }) {
+      return { message: 'Loans retrieved', data: await listLoans(db, platform.secrets, auth, { status: query.status, limit: query.limit }) };
     },
   }),
   defineRoute({
@@ -64,8 +64,8 @@ export const loanRoutes = [
     params: IdParams,
     response: { status: 200, description: 'The loan.', data: LoanSchema },
     errors: ['NOT_FOUND', 'INVALID_ID'],
-    async handle({ db, auth, params }) {
-      return { message: 'Loan retrieved', data: await getLoan(db, auth, params.id) };
+    async handle({ db, auth, params, platform }) {
+      return { message: 'Loan retrieved', data: await getLoan(db, platform.secrets, auth, params.id) };
     },
   }),
   defineRoute({
@@ -92,10 +92,10 @@ export const loanRoutes = [
     errors: [...LOAN_ERRORS, 'approval_mode_mismatch', 'wrong_kyc_tier'],
     async handle(ctx) {
       const result = await approveLoan(loanContext(ctx), { loanId: ctx.params.id, notes: ctx.body.notes ?? ctx.body.reason, attestation: ctx.body.attestation });
-      if (!ctx.body.attestation) return { message: 'Loan approved; offer issued', data: toLoan(result.loan) };
+      if (!ctx.body.attestation) return { message: 'Loan approved; offer issued', data: toLoan(result.loan, ctx.platform.secrets) };
       return {
         message: result.approved ? 'Loan approved; offer issued' : 'Screen hit: the loan is under review and no offer was issued',
-        data: { approved: result.approved, loan: toLoan(result.loan), attestation: result.attestation },
+        data: { approved: result.approved, loan: toLoan(result.loan, ctx.platform.secrets), attestation: result.attestation },
       };
     },
   }),
@@ -113,7 +113,7 @@ export const loanRoutes = [
     errors: [...LOAN_ERRORS],
     async handle(ctx) {
       const loan = await rejectLoan(loanContext(ctx), { loanId: ctx.params.id, reason: ctx.body.reason, notes: ctx.body.notes });
-      return { message: 'Loan rejected', data: toLoan(loan) };
+      return { message: 'Loan rejected', data: toLoan(loan, ctx.platform.secrets) };
     },
   }),
   defineRoute({
@@ -178,7 +178,7 @@ export const loanRoutes = [
     response: { status: 200, description: 'The loan, `terms_accepted`.', data: LoanSchema },
     errors: [...LOAN_ERRORS, 'stale_document_reference'],
     async handle(ctx) {
-      return { message: 'Offer accepted', data: toLoan(await acceptTerms(loanContext(ctx), ctx.params.id, ctx.body.consent)) };
+      return { message: 'Offer accepted', data: toLoan(await acceptTerms(loanContext(ctx), ctx.params.id, ctx.body.consent), ctx.platform.secrets) };
     },
   }),
   defineRoute({
@@ -195,7 +195,7 @@ export const loanRoutes = [
     errors: [...LOAN_ERRORS, 'stale_document_reference'],
     async handle(ctx) {
       const loan = await declineTerms(loanContext(ctx), ctx.params.id, ctx.body.consent, ctx.body.reason ?? null);
-      return { message: 'Offer declined', data: toLoan(loan) };
+      return { message: 'Offer declined', data: toLoan(loan, ctx.platform.secrets) };
     },
   }),
   defineRoute({
@@ -214,7 +214,7 @@ export const loanRoutes = [
     errors: [...LOAN_ERRORS, 'loan_already_disbursed'],
     async handle(ctx) {
       const loan = await cancelLoan(loanContext(ctx), { loanId: ctx.params.id, reason: ctx.body.reason ?? null, cancelledBy: 'tenant' });
-      return { message: 'Loan cancelled', data: toLoan(loan) };
+      return { message: 'Loan cancelled', data: toLoan(loan, ctx.platform.secrets) };
     },
   }),
   defineRoute({
@@ -232,7 +232,7 @@ export const loanRoutes = [
     response: { status: 200, description: 'The loan, `active`.', data: LoanSchema },
     errors: [...LOAN_ERRORS, 'insufficient_pool_funds'],
     async handle(ctx) {
-      return { message: 'Loan disbursed', data: toLoan(await disburseLoan(loanContext(ctx), ctx.params.id)) };
+      return { message: 'Loan disbursed', data: toLoan(await disburseLoan(loanContext(ctx), ctx.params.id), ctx.platform.secrets) };
     },
   }),
   defineRoute({

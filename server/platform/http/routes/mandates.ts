@@ -4,7 +4,7 @@ import { activateMandate, createMandate, simulateActivation } from '../../domain
 import { defineRoute } from '../route';
 import { IdParams, KoboAmount, Timestamp, Uuid } from '../schemas';
 
-const MandateSchema = z
+export const MandateSchema = z
   .object({
     id: Uuid,
     organisationId: Uuid,

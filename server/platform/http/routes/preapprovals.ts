@@ -123,7 +123,7 @@ export const preapprovalRoutes = [
         preapprovalId: ctx.params.id,
         productId: ctx.body.productId,
       });
-      return { message: created ? 'Offer issued' : 'Offer already issued', data: toLoan(loan) };
+      return { message: created ? 'Offer issued' : 'Offer already issued', data: toLoan(loan, ctx.platform.secrets) };
     },
   }),
   defineRoute({

@@ -1,0 +1,39 @@
+/** What the server knows when it renders the hosted page; the widget takes over from there. */
+export type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const FALLBACK: Record<PageState, string> = {
+  ready: 'Loading your loan checkout…',
+  expired: 'This link has expired. Ask the lender who sent it for a new one.',
+  revoked: 'This link has been withdrawn. Ask the lender who sent it for a new one.',
+  missing: 'Open the link the lender sent you to continue.',
+  unavailable: 'We cannot reach the lending service right now. Please try again in a moment.',
+};
+
+/**
+ * The hosted checkout page: a shell with one `<lc-checkout>` element and the widget script. The
+ * element gets the JSON endpoints' base and the state the server saw; the text inside it is what
+ * shows before (or without) the script. No token, no personal data and no key in the HTML.
+ */
+export function renderCheckoutPage(options: { basePath: string; state: PageState }): string {
+  const base = escapeHtml(options.basePath);
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <title>Complete your loan</title>
+</head>
+<body>
+  <main>
+    <lc-checkout api="${base}/api" state="${options.state}">
+      <p role="status">${escapeHtml(FALLBACK[options.state])}</p>
+    </lc-checkout>
+  </main>
+  <script type="module" src="${base}/widget.js"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,92 @@
+import type { Db } from '../platform/db/database';
+import type { Mode } from '../platform/db/schema';
+import { newId } from '../platform/domain/ids';
+
+export interface SmsMessage {
+  /** E.164, e.g. +2348012345678. */
+  to: string;
+  body: string;
+  mode: Mode;
+}
+
+/** Sends a text message to a phone. Adapters throw on failure; callers map that to `sms_unavailable`. */
+export interface SmsSender {
+  send(message: SmsMessage): Promise<void>;
+}
+
+/**
+ * The sandbox SMS provider: a message is a row in `sandbox_sms` (shared by every process on the
+ * database), readable at `GET /sandbox/sms?phone=…`. It refuses live-mode messages, so the inbox
+ * only ever holds test-mode data.
+ */
+export class SandboxSms implements SmsSender {
+  constructor(
+    private readonly db: Db,
+    private readonly sender: string,
+    private readonly now: () => Date,
+  ) {}
+
+  async send(message: SmsMessage): Promise<void> {
+    if (message.mode !== 'test') throw new Error('the sandbox SMS inbox takes test-mode messages only');
+    await this.db
+      .insertInto('sandboxSms')
+      .values({ id: newId(), phone: message.to, sender: this.sender, body: message.body, createdAt: this.now().toISOString() })
+      .execute();
+  }
+}
+
+/**
+ * A Termii-style HTTP SMS API: `POST {url}` with JSON `{api_key, to, from, sms, type: "plain",
+ * channel: "generic"}`. The platform generates and checks OTP codes itself; the provider only
+ * delivers the text. Phone numbers go in the body, never in the URL.
+ */
+export class HttpSms implements SmsSender {
+  constructor(
+    private readonly options: { url: string; apiKey: string; sender: string; timeoutMs?: number; fetch?: typeof fetch },
+  ) {}
+
+  async send(message: SmsMessage): Promise<void> {
+    const doFetch = this.options.fetch ?? fetch;
+    const res = await doFetch(this.options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        api_key: this.options.apiKey,
+        to: message.to.replace(/^\+/, ''),
+        from: this.options.sender,
+        sms: message.body,
+        type: 'plain',
+        channel: 'generic',
+      }),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+    });
+    if (!res.ok) throw new Error(`SMS provider answered ${res.status}`);
+  }
+}
+
+/** Test mode always goes to the sandbox inbox; live mode to the configured provider, if any. */
+export class SmsGateway implements SmsSender {
+  constructor(
+    private readonly sandbox: SmsSender,
+    private readonly live: SmsSender | undefined,
+  ) {}
+
+  async send(message: SmsMessage): Promise<void> {
+    if (message.mode === 'test') return this.sandbox.send(message);
+    if (!this.live) throw new Error('no live SMS provider is configured (SMS_PROVIDER_URL)');
+    return this.live.send(message);
+  }
+}
+
+/** Newest first, at most `limit`, sent after `since`. */
+export async function readSandboxSms(db: Db, phone: string, since: Date, limit = 20) {
+  return db
+    .selectFrom('sandboxSms')
+    .select(['id', 'phone', 'sender', 'body', 'createdAt'])
+    .where('phone', '=', phone)
+    .where('createdAt', '>=', since.toISOString())
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

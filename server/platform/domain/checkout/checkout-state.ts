@@ -1,0 +1,179 @@
+import type { Executor } from '../../db/database';
+import type { CheckoutSessionsTable, LoansTable } from '../../db/schema';
+import { toMandate, type LoanMandate } from '../mandates/mandate';
+import { signOfferLetterLink, type OfferLetterLink } from '../loans/offer-letter-link';
+import { loadSnapshot } from '../loans/pricing-snapshot';
+import type { LoanStatus } from '../loans/loan';
+import type { Secrets } from '../secrets';
+import { maskPhone, normalisePhone } from '../users/phone';
+import { capturedBankAccount } from './bank-account';
+import { getSessionRow, toCheckoutSession, type CheckoutScope, type CheckoutSession } from './checkout-session';
+import { guarantorsRequired, listGuarantors, toGuarantor, type Guarantor } from './guarantors';
+
+export const CHECKOUT_STEPS = ['otp', 'kyc', 'guarantors', 'offer', 'bank', 'mandate'] as const;
+export type CheckoutStep = (typeof CHECKOUT_STEPS)[number];
+
+/**
+ * - `in_progress`: `nextStep` is the borrower's to do;
+ * - `waiting_for_lender`: the borrower has done what they can (KYC under review, offer not issued yet);
+ * - `complete`: every step is done;
+ * - `declined`: the borrower declined the offer; `closed`: the lender rejected or cancelled the loan.
+ */
+export type CheckoutStatus = 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
+
+const ACCEPTED: readonly LoanStatus[] = ['terms_accepted', 'disbursed', 'active', 'completed', 'defaulted'];
+const LIVE_MANDATE = ['initiated', 'pending', 'active'];
+
+/** The key facts of the current offer, from its frozen pricing snapshot (amounts in kobo). */
+export interface OfferFacts {
+  documentReference: string;
+  currency: string;
+  principalKobo: number;
+  tenorDays: number;
+  repaymentFrequency: string;
+  interestModel: string;
+  interestRateBps: number;
+  fees: { processingFeeKobo: number; insurancePremiumKobo: number; totalFeesKobo: number };
+  totalInterestKobo: number;
+  costOfCreditKobo: number;
+  totalRepayableKobo: number;
+  aprBps: number;
+  lateFeeBps: number;
+  schedule: Array<{ installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; totalKobo: number }>;
+  offerLetter: OfferLetterLink;
+}
+
+export interface CheckoutState {
+  session: CheckoutSession & { otpVerified: boolean };
+  organisationName: string;
+  phoneHint: string | null;
+  status: CheckoutStatus;
+  nextStep: CheckoutStep | null;
+  steps: Array<{ name: CheckoutStep; done: boolean }>;
+  /** The rest is null until the phone is verified: the link alone shows nothing personal. */
+  borrower: { firstName: string; lastName: string; email: string | null; identityStatus: string } | null;
+  loan: { id: string; status: LoanStatus; kycTier: string; currency: string; principalKobo: number; tenorDays: number; documentReference: string | null; termsAcceptedAt: string | null; hasActiveMandate: boolean } | null;
+  offer: OfferFacts | null;
+  bank: { bankCode: string; bankName: string; accountNumberLast4: string; accountName: string } | null;
+  mandate: Pick<LoanMandate, 'id' | 'status' | 'provider' | 'authorizationUrl' | 'activatedAt'> | null;
+  /** The product's requirement (0: no `guarantors` step) and the guarantors named so far. */
+  guarantorsRequired: number;
+  guarantors: Guarantor[] | null;
+}
+
+export interface StatePlatform {
+  secrets: Secrets;
+  baseUrl: string;
+  config: { OFFER_LETTER_LINK_TTL_SECONDS: number };
+}
+
+/** The current offer's key facts, or null before an offer exists. */
+export async function offerFacts(db: Executor, platform: StatePlatform, loan: LoansTable, now: Date): Promise<OfferFacts | null> {
+  if (!loan.pricingSnapshotId || !loan.documentReference) return null;
+  const snapshot = await loadSnapshot(db, loan.pricingSnapshotId);
+  const rows = await db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', loan.id).orderBy('installmentNumber').execute();
+  const { priced, terms } = snapshot;
+  return {
+    documentReference: loan.documentReference,
+    currency: loan.currency,
+    principalKobo: priced.input.principalKobo,
+    tenorDays: priced.input.tenorDays,
+    repaymentFrequency: priced.input.repaymentFrequency,
+    interestModel: terms.interestModel,
+    interestRateBps: priced.input.annualRateBps,
+    fees: { processingFeeKobo: priced.processingFeeKobo, insurancePremiumKobo: priced.borrowerInsurancePremiumKobo, totalFeesKobo: priced.totalFeesKobo },
+    totalInterestKobo: priced.totalInterestKobo,
+    costOfCreditKobo: priced.costOfCreditKobo,
+    totalRepayableKobo: priced.totalRepayableKobo,
+    aprBps: priced.aprBps,
+    lateFeeBps: terms.lateFeeBps,
+    schedule: rows.map((r) => ({
+      installmentNumber: r.installmentNumber,
+      dueDate: r.dueDate,
+      principalKobo: r.principalKobo,
+      interestKobo: r.interestKobo,
+      feeKobo: r.feeKobo,
+      totalKobo: r.totalKobo,
+    })),
+    offerLetter: signOfferLetterLink(platform.secrets, {
+      baseUrl: platform.baseUrl,
+      loanId: loan.id,
+      documentReference: loan.documentReference,
+      now,
+      ttlSeconds: platform.config.OFFER_LETTER_LINK_TTL_SECONDS,
+    }),
+  };
+}
+
+function progress(session: CheckoutSessionsTable, loan: LoansTable, hasBank: boolean, guarantors: { required: number; confirmed: number }) {
+  const accepted = ACCEPTED.includes(loan.status as LoanStatus);
+  const steps: CheckoutState['steps'] = [
+    { name: 'otp', done: session.otpVerifiedAt !== null },
+    ...(loan.kycTier === 'managed' ? [{ name: 'kyc' as const, done: !['kyc_required', 'kyc_pending'].includes(loan.status) }] : []),
+    ...(guarantors.required > 0 ? [{ name: 'guarantors' as const, done: accepted || guarantors.confirmed >= guarantors.required }] : []),
+    { name: 'offer', done: accepted },
+    { name: 'bank', done: hasBank },
+    { name: 'mandate', done: Boolean(loan.hasActiveMandate) },
+  ];
+  const nextStep = steps.find((s) => !s.done)?.name ?? null;
+  let status: CheckoutStatus;
+  if (loan.status === 'terms_declined') status = 'declined';
+  else if (['rejected', 'cancelled'].includes(loan.status)) status = 'closed';
+  else if (nextStep === null) status = 'complete';
+  else if (loan.status === 'under_review' || (nextStep === 'offer' && loan.status !== 'awaiting_acceptance')) status = 'waiting_for_lender';
+  else status = 'in_progress';
+  return { steps, nextStep: status === 'in_progress' || status === 'waiting_for_lender' ? nextStep : null, status };
+}
+
+/** Where the borrower stands, computed from server-side state only (so a reload or a return from the rail resumes correctly). */
+export async function getCheckoutState(db: Executor, platform: StatePlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<CheckoutState> {
+  const session = await getSessionRow(db, scope);
+  const loan = await db.selectFrom('loans').selectAll().where('id', '=', scope.loanId).executeTakeFirstOrThrow();
+  const borrower = await db.selectFrom('borrowers').selectAll().where('id', '=', scope.borrowerId).executeTakeFirstOrThrow();
+  const mandateRow = await db
+    .selectFrom('loanMandates')
+    .selectAll()
+    .where('loanId', '=', loan.id)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const bank = await capturedBankAccount(db, loan.id);
+  const hasBank = bank !== undefined || (mandateRow !== undefined && LIVE_MANDATE.includes(mandateRow.status));
+  const required = await guarantorsRequired(db, loan.id);
+  const guarantorRows = required > 0 ? await listGuarantors(db, loan.id) : [];
+  const { steps, nextStep, status } = progress(session, loan, hasBank, { required, confirmed: guarantorRows.filter((g) => g.verifiedAt).length });
+  const phone = normalisePhone(borrower.phone);
+  const verified = session.otpVerifiedAt !== null;
+  const mandate = mandateRow ? toMandate(mandateRow) : undefined;
+  return {
+    session: { ...toCheckoutSession(session), otpVerified: verified },
+    organisationName: options.organisationName,
+    phoneHint: phone ? maskPhone(phone) : null,
+    status,
+    nextStep,
+    steps,
+    borrower: verified ? { firstName: borrower.firstName, lastName: borrower.lastName, email: borrower.email, identityStatus: borrower.identityStatus } : null,
+    loan: verified
+      ? {
+          id: loan.id,
+          status: loan.status as LoanStatus,
+          kycTier: loan.kycTier,
+          currency: loan.currency,
+          principalKobo: loan.principalKobo,
+          tenorDays: loan.tenorDays,
+          documentReference: loan.documentReference,
+          termsAcceptedAt: loan.termsAcceptedAt,
+          hasActiveMandate: Boolean(loan.hasActiveMandate),
+        }
+      : null,
+    offer: verified ? await offerFacts(db, platform, loan, options.now) : null,
+    bank: verified && bank ? { bankCode: bank.bankCode, bankName: bank.bankName, accountNumberLast4: bank.accountNumber.slice(-4), accountName: bank.accountName } : null,
+    mandate:
+      verified && mandate
+        ? { id: mandate.id, status: mandate.status, provider: mandate.provider, authorizationUrl: mandate.authorizationUrl, activatedAt: mandate.activatedAt }
+        : null,
+    guarantorsRequired: required,
+    guarantors: verified ? guarantorRows.map(toGuarantor) : null,
+  };
+}

@@ -1,0 +1,203 @@
+import crypto from 'node:crypto';
+import type { Db } from '../../db/database';
+import type { SmsSender } from '../../../integrations/sms';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { safeEqual, type Secrets } from '../secrets';
+import { claimBorrower } from '../users/claim-borrower';
+import { maskPhone, normalisePhone } from '../users/phone';
+import { getSessionRow, type CheckoutScope } from './checkout-session';
+
+/** The OTP rules; the widget shows the same numbers. */
+export const OTP_RULES = {
+  digits: 6,
+  lifetimeMs: 5 * 60_000,
+  maxAttempts: 5,
+  resendCooldownMs: 30_000,
+  /** Codes per phone per clock hour (fixed window), across every session, organisation and process. */
+  sendsPerPhonePerHour: 5,
+} as const;
+
+const CODE_HASH_PURPOSE = 'checkout-otp-code';
+
+export interface OtpPlatform {
+  db: Db;
+  secrets: Pick<Secrets, 'hmac'>;
+  sms: SmsSender;
+  /** Origin of the hosted checkout; names the domain in the WebOTP line of the message. */
+  baseUrl: string;
+}
+
+export interface OtpSent {
+  sentTo: string;
+  expiresAt: string;
+  resendAvailableAt: string;
+  attemptsAllowed: number;
+}
+
+export interface OtpVerified {
+  verified: true;
+  borrower: { identityStatus: 'linked'; linkedAt: string; userId: string };
+}
+
+const codeHash = (secrets: Pick<Secrets, 'hmac'>, challengeId: string, code: string) => secrets.hmac(CODE_HASH_PURPOSE, `${challengeId}:${code}`);
+
+async function phoneOnRecord(db: Db, borrowerId: string): Promise<string> {
+  const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', borrowerId).executeTakeFirstOrThrow();
+  const phone = normalisePhone(borrower.phone);
+  if (!phone) throw new AppError('borrower_phone_invalid', 'The phone number on record for this loan cannot receive a code; ask the lender to correct it.');
+  return phone;
+}
+
+/** One more send for this phone in the current clock hour, if the limit allows (one atomic upsert). */
+async function takeSendSlot(db: Db, scope: CheckoutScope, phone: string, now: Date): Promise<void> {
+  const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+  const taken = await db
+    .insertInto('otpSendWindows')
+    .values({ mode: scope.mode, phone, windowStart: hour.toISOString(), sentCount: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['mode', 'phone', 'windowStart'])
+        .doUpdateSet((eb) => ({ sentCount: eb('otpSendWindows.sentCount', '+', 1) }))
+        .where('otpSendWindows.sentCount', '<', OTP_RULES.sendsPerPhonePerHour),
+    )
+    .returning('sentCount')
+    .executeTakeFirst();
+  if (!taken) {
+    const wait = (hour.getTime() + 3_600_000 - now.getTime()) / 1000;
+    throw new AppError('otp_send_limit', `Too many codes were sent to this phone this hour; try again in ${Math.ceil(wait / 60)} minutes.`).withRetryAfter(wait);
+  }
+}
+
+/** Whose phone a code confirms: the borrower's (on record) or a guarantor's. */
+export interface CodeTarget {
+  phone: string;
+  guarantorId: string | null;
+  /** The SMS text for a code (the WebOTP line is added here). */
+  text(code: string): string;
+}
+
+export function cooldownError(lastSentAt: string, now: Date): AppError {
+  const wait = (new Date(lastSentAt).getTime() + OTP_RULES.resendCooldownMs - now.getTime()) / 1000;
+  return new AppError('otp_resend_too_soon', `A code was sent moments ago; you can ask for another in ${Math.ceil(wait)} seconds.`).withRetryAfter(wait);
+}
+
+/** The cut-off for a cool-down claim: a conditional UPDATE `where last_sent is null or last_sent <= this`. */
+export const cooledDownBefore = (now: Date) => new Date(now.getTime() - OTP_RULES.resendCooldownMs).toISOString();
+
+/**
+ * Takes a send slot for the phone (hourly limit), stores a fresh challenge (keyed hash only) and
+ * sends the text, outside any transaction. The caller has claimed its cool-down already.
+ */
+export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, target: CodeTarget, now: Date): Promise<OtpSent> {
+  await takeSendSlot(platform.db, scope, target.phone, now);
+  const code = String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
+  const id = newId();
+  const expiresAt = new Date(now.getTime() + OTP_RULES.lifetimeMs).toISOString();
+  await platform.db
+    .insertInto('otpChallenges')
+    .values({
+      id,
+      sessionId: scope.sessionId,
+      guarantorId: target.guarantorId,
+      mode: scope.mode,
+      phone: target.phone,
+      codeHash: codeHash(platform.secrets, id, code),
+      attempts: 0,
+      expiresAt,
+      verifiedAt: null,
+      createdAt: now.toISOString(),
+    })
+    .execute();
+  // The last line is the WebOTP format (`@domain #code`), so Android browsers can offer the code.
+  const body = `${target.text(code)}\n\n@${new URL(platform.baseUrl).hostname} #${code}`;
+  try {
+    await platform.sms.send({ to: target.phone, body, mode: scope.mode });
+  } catch (error) {
+    throw new AppError('sms_unavailable', 'The text message could not be sent; try again shortly.', { reason: (error as Error).message });
+  }
+  return {
+    sentTo: maskPhone(target.phone),
+    expiresAt,
+    resendAvailableAt: new Date(now.getTime() + OTP_RULES.resendCooldownMs).toISOString(),
+    attemptsAllowed: OTP_RULES.maxAttempts,
+  };
+}
+
+/**
+ * Checks a code against the latest challenge for the target. The attempt is counted (conditional
+ * UPDATE, committed on its own) before the comparison, so parallel guesses cannot exceed the
+ * limit. Returns the matched challenge; the caller records what the match means.
+ */
+export async function checkCode(
+  platform: Pick<OtpPlatform, 'db' | 'secrets'>,
+  target: { sessionId: string; guarantorId: null } | { guarantorId: string },
+  code: string,
+  now: Date,
+) {
+  const { db } = platform;
+  let query = db.selectFrom('otpChallenges').selectAll();
+  query = target.guarantorId === null ? query.where('sessionId', '=', target.sessionId).where('guarantorId', 'is', null) : query.where('guarantorId', '=', target.guarantorId);
+  const challenge = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (!challenge || challenge.expiresAt <= now.toISOString()) throw new AppError('otp_expired', 'This code has expired (or none was sent); ask for a new one.');
+  const counted = await db
+    .updateTable('otpChallenges')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', challenge.id)
+    .where('attempts', '<', OTP_RULES.maxAttempts)
+    .where('verifiedAt', 'is', null)
+    .executeTakeFirst();
+  if (Number(counted.numUpdatedRows) !== 1) throw new AppError('otp_locked', 'Too many wrong codes; ask for a new one.');
+  if (!safeEqual(codeHash(platform.secrets, challenge.id, code), challenge.codeHash)) {
+    const left = OTP_RULES.maxAttempts - (challenge.attempts + 1);
+    throw new AppError('otp_incorrect', left > 0 ? `That code is not right; ${left} attempt${left === 1 ? '' : 's'} left.` : 'That code is not right, and no attempts are left; ask for a new one.');
+  }
+  return challenge;
+}
+
+/**
+ * Sends a fresh code to the borrower's phone on record (never a number from the browser). The
+ * cool-down is claimed by a conditional UPDATE on the session and the hourly limit by a
+ * conditional upsert, so both hold across processes. A new code replaces the previous one.
+ */
+export async function sendOtp(platform: OtpPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<OtpSent> {
+  const { db } = platform;
+  const { now } = options;
+  const phone = await phoneOnRecord(db, scope.borrowerId);
+  const at = now.toISOString();
+  const claimed = await db
+    .updateTable('checkoutSessions')
+    .set({ otpLastSentAt: at, updatedAt: at })
+    .where('id', '=', scope.sessionId)
+    .where((eb) => eb.or([eb('otpLastSentAt', 'is', null), eb('otpLastSentAt', '<=', cooledDownBefore(now))]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw cooldownError((await getSessionRow(db, scope)).otpLastSentAt!, now);
+  return deliverCode(
+    platform,
+    scope,
+    { phone, guarantorId: null, text: (code) => `${code} is your ${options.organisationName} loan code. It expires in 5 minutes. Never share it.` },
+    now,
+  );
+}
+
+/**
+ * Checks the borrower's code. A match verifies the session and claims the borrower for the
+ * platform user with that phone. Verifying a verified session answers the same again.
+ */
+export async function verifyOtp(platform: Pick<OtpPlatform, 'db' | 'secrets'>, scope: CheckoutScope, code: string, now: Date): Promise<OtpVerified> {
+  const { db } = platform;
+  const session = await getSessionRow(db, scope);
+  const borrowerLink = async () => {
+    const b = await db.selectFrom('borrowers').select(['identityStatus', 'linkedAt', 'userId']).where('id', '=', scope.borrowerId).executeTakeFirstOrThrow();
+    return { identityStatus: 'linked' as const, linkedAt: b.linkedAt!, userId: b.userId! };
+  };
+  if (session.otpVerifiedAt) return { verified: true, borrower: await borrowerLink() };
+  const challenge = await checkCode(platform, { sessionId: scope.sessionId, guarantorId: null }, code, now);
+  const at = now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('otpChallenges').set({ verifiedAt: at }).where('id', '=', challenge.id).execute();
+    await trx.updateTable('checkoutSessions').set({ otpVerifiedAt: at, updatedAt: at }).where('id', '=', scope.sessionId).execute();
+    await claimBorrower(trx, { borrowerId: scope.borrowerId, mode: scope.mode, phone: challenge.phone, now });
+  });
+  return { verified: true, borrower: await borrowerLink() };
+}

@@ -1,0 +1,72 @@
+import type { LoansTable } from '../../db/schema';
+import { AppError } from '../errors';
+import { getLoanRow } from '../loans/loan';
+import type { LoanContext } from '../loans/loan-context';
+import { acceptTerms, declineTerms, type BorrowerConsent } from '../loans/respond-to-offer';
+import { submitKyc, type KycSubmission, type LoanKycResult } from '../loans/submit-kyc';
+import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
+import { offerFacts } from './checkout-state';
+import { requireGuarantors } from './guarantors';
+
+/** What the checkout server sends for a signature: the borrower's typed name and the request as it observed it. */
+export interface CheckoutSignature {
+  signatureFullName: string;
+  signatureEmail?: string | null;
+  /** The offer the borrower read; must be the current one. */
+  documentReference: string;
+  /** The borrower's IP and user agent as the checkout server saw them (see ARCHITECTURE.md, consent trust model). */
+  ipAddress: string;
+  userAgent: string;
+}
+
+export type CheckoutLoanContext = LoanContext;
+
+/**
+ * A reference that is not the current offer's answers 409 with the current offer's key facts in
+ * `data.currentOffer`, so the borrower is shown what they would actually sign.
+ */
+async function requireCurrentOffer(ctx: CheckoutLoanContext, loan: LoansTable, documentReference: string): Promise<void> {
+  if (loan.status !== 'awaiting_acceptance' || loan.documentReference === documentReference) return;
+  const currentOffer = await offerFacts(ctx.db, ctx.platform, loan, ctx.now);
+  throw new AppError(
+    'stale_document_reference',
+    'The offer has been re-issued since it was shown; show the borrower the current offer (data.currentOffer) and ask again.',
+    undefined,
+    { currentOffer },
+  );
+}
+
+function consentOf(ctx: LoanContext, signature: CheckoutSignature): BorrowerConsent {
+  return {
+    signatureFullName: signature.signatureFullName,
+    signatureEmail: signature.signatureEmail ?? null,
+    ipAddress: signature.ipAddress,
+    userAgent: signature.userAgent,
+    // The platform's clock, not the browser's or the caller's.
+    signedAt: ctx.now.toISOString(),
+    documentReference: signature.documentReference,
+  };
+}
+
+async function loanFor(ctx: CheckoutLoanContext, scope: CheckoutScope): Promise<LoansTable> {
+  requireOtpVerified(await getSessionRow(ctx.db, scope));
+  return getLoanRow(ctx.db, ctx.scope, scope.loanId);
+}
+
+export async function acceptViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, signature: CheckoutSignature): Promise<LoansTable> {
+  const loan = await loanFor(ctx, scope);
+  await requireCurrentOffer(ctx, loan, signature.documentReference);
+  if (loan.status === 'awaiting_acceptance') await requireGuarantors(ctx.db, loan.id);
+  return acceptTerms(ctx, loan.id, consentOf(ctx, signature));
+}
+
+export async function declineViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, signature: CheckoutSignature, reason: string | null): Promise<LoansTable> {
+  const loan = await loanFor(ctx, scope);
+  await requireCurrentOffer(ctx, loan, signature.documentReference);
+  return declineTerms(ctx, loan.id, consentOf(ctx, signature), reason);
+}
+
+export async function submitKycViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, submission: KycSubmission): Promise<LoanKycResult> {
+  const loan = await loanFor(ctx, scope);
+  return submitKyc(ctx, loan.id, submission);
+}

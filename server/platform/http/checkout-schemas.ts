@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { CHECKOUT_STEPS } from '../domain/checkout/checkout-state';
+import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
+import { KoboAmount, Timestamp, Uuid } from './schemas';
+
+export const CheckoutSessionSchema = z
+  .object({
+    id: Uuid,
+    loanId: Uuid,
+    source: z.enum(['offer_issued', 'partner']).meta({ description: '`offer_issued`: minted with the offer (the loan\'s `applicationUrl`); `partner`: minted on demand.' }),
+    expiresAt: Timestamp.meta({ description: 'Refreshing moves it to now + `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), never past `maxExpiresAt`.' }),
+    maxExpiresAt: Timestamp.meta({ description: 'Absolute end of the session (minting + `CHECKOUT_SESSION_MAX_LIFETIME_MINUTES`, 12 hours by default).' }),
+    revokedAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'CheckoutSession', description: 'Addition: a borrower checkout session for one loan. Its token is shown once, when minted.' });
+
+export const MintedCheckoutSessionSchema = CheckoutSessionSchema.extend({
+  token: z.string().meta({ description: '`cs_test_…`/`cs_live_…`: the borrower\'s credential for this loan (`Authorization: CheckoutSession <token>`). Shown once; only a keyed hash is stored.' }),
+  url: z.string().meta({ format: 'uri', description: 'The hosted checkout page for this session (`…/checkout/c/<token>`); it moves the token into a cookie and out of the address bar.' }),
+}).meta({ id: 'MintedCheckoutSession' });
+
+const OfferFactsSchema = z
+  .object({
+    documentReference: z.string(),
+    currency: z.string(),
+    principalKobo: KoboAmount,
+    tenorDays: z.number().int(),
+    repaymentFrequency: z.string(),
+    interestModel: z.string(),
+    interestRateBps: z.number().int(),
+    fees: z.object({ processingFeeKobo: KoboAmount, insurancePremiumKobo: KoboAmount.meta({ description: 'The borrower-borne part only.' }), totalFeesKobo: KoboAmount }),
+    totalInterestKobo: KoboAmount,
+    costOfCreditKobo: KoboAmount,
+    totalRepayableKobo: KoboAmount,
+    aprBps: z.number().int(),
+    lateFeeBps: z.number().int(),
+    schedule: z.array(
+      z.object({ installmentNumber: z.number().int(), dueDate: Timestamp, principalKobo: KoboAmount, interestKobo: KoboAmount, feeKobo: KoboAmount, totalKobo: KoboAmount }),
+    ),
+    offerLetter: OfferLetterLinkSchema,
+  })
+  .meta({ id: 'CheckoutOfferFacts', description: 'The current offer\'s key facts from its frozen pricing snapshot, with a fresh signed offer-letter link.' });
+
+export const GuarantorSchema = z
+  .object({
+    id: Uuid,
+    fullName: z.string(),
+    phoneHint: z.string().meta({ description: 'Masked, e.g. `•••• 5678`.' }),
+    relationship: z.string(),
+    verified: z.boolean(),
+    verifiedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'CheckoutGuarantor', description: 'A guarantor the borrower named; `verified` once the guarantor\'s code was entered.' });
+
+export const CheckoutStateSchema = z
+  .object({
+    session: CheckoutSessionSchema.extend({ otpVerified: z.boolean() }),
+    organisationName: z.string(),
+    phoneHint: z.string().nullable().meta({ description: 'The last four digits of the phone the OTP goes to, e.g. `•••• 5678`.' }),
+    status: z.enum(['in_progress', 'waiting_for_lender', 'complete', 'declined', 'closed']),
+    nextStep: z.enum(CHECKOUT_STEPS).nullable(),
+    steps: z
+      .array(z.object({ name: z.enum(CHECKOUT_STEPS), done: z.boolean() }))
+      .meta({ description: 'The steps this loan needs, in order (`kyc` only for managed-tier loans, `guarantors` only when the product asks for them).' }),
+    borrower: z.object({ firstName: z.string(), lastName: z.string(), email: z.string().nullable(), identityStatus: z.string() }).nullable(),
+    loan: z
+      .object({
+        id: Uuid,
+        status: LoanStatusSchema,
+        kycTier: z.string(),
+        currency: z.string(),
+        principalKobo: KoboAmount,
+        tenorDays: z.number().int(),
+        documentReference: z.string().nullable(),
+        termsAcceptedAt: Timestamp.nullable(),
+        hasActiveMandate: z.boolean(),
+      })
+      .nullable(),
+    offer: OfferFactsSchema.nullable(),
+    bank: z.object({ bankCode: z.string(), bankName: z.string(), accountNumberLast4: z.string(), accountName: z.string() }).nullable(),
+    mandate: z
+      .object({ id: Uuid, status: z.string(), provider: z.string(), authorizationUrl: z.string().nullable(), activatedAt: Timestamp.nullable() })
+      .nullable(),
+    guarantorsRequired: z.number().int().meta({ description: 'From the product; 0 means there is no `guarantors` step.' }),
+    guarantors: z.array(GuarantorSchema).nullable(),
+  })
+  .meta({
+    id: 'CheckoutState',
+    description: 'Where the borrower stands, from server-side state only. `borrower`, `loan`, `offer`, `bank` and `mandate` are null until the phone is verified.',
+  });
+
+export const OtpSentSchema = z
+  .object({
+    sentTo: z.string().meta({ description: 'Masked phone on record, e.g. `•••• 5678`.' }),
+    expiresAt: Timestamp,
+    resendAvailableAt: Timestamp,
+    attemptsAllowed: z.number().int(),
+  })
+  .meta({ id: 'CheckoutOtpSent' });
+
+export const GuarantorAddedSchema = z
+  .object({ guarantor: GuarantorSchema, otp: OtpSentSchema.nullable().meta({ description: 'null when this guarantor had confirmed already.' }) })
+  .meta({ id: 'CheckoutGuarantorAdded' });
+
+export const OtpVerifiedSchema = z
+  .object({
+    verified: z.literal(true),
+    borrower: z.object({ identityStatus: z.literal('linked'), linkedAt: Timestamp, userId: Uuid }),
+  })
+  .meta({ id: 'CheckoutOtpVerified' });
+
+export const BankSchema = z.object({ code: z.string().meta({ description: 'CBN 3-digit bank code.' }), name: z.string() }).meta({ id: 'Bank' });
+
+export const BankAccountSchema = z
+  .object({ bankCode: z.string(), bankName: z.string(), accountNumber: z.string(), accountName: z.string() })
+  .meta({ id: 'ResolvedBankAccount' });
+
+export const BankAccountInput = z
+  .object({
+    bankCode: z.string().regex(/^\d{3}$/, 'a 3-digit CBN bank code'),
+    accountNumber: z.string().regex(/^\d{10}$/, 'a 10-digit NUBAN'),
+  })
+  .strict();
+
+/** What the checkout server sends for a signature (the platform adds `signedAt` from its own clock). */
+const SignatureFields = {
+  signatureFullName: z.string().trim().min(2).max(200).meta({ description: 'The name the borrower typed: the signature.' }),
+  signatureEmail: z.email().max(150).nullable().optional(),
+  documentReference: z.string().min(1).max(200).meta({ description: 'The offer the borrower read; a stale one answers 409 `stale_document_reference` with `data.currentOffer`.' }),
+  ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'The borrower\'s IP as the checkout server saw it (after its trust-proxy rules).' }),
+  userAgent: z.string().min(1).max(400).meta({ description: 'The borrower\'s User-Agent as the checkout server saw it.' }),
+};
+
+export const AcceptInput = z.object(SignatureFields).strict();
+export const DeclineInput = z.object({ ...SignatureFields, reason: z.string().trim().max(500).optional() }).strict();

@@ -1,0 +1,324 @@
+import { z } from 'zod';
+import { captureBankAccount, resolveBankAccountForSession } from '../../domain/checkout/bank-account';
+import { refreshCheckoutSession, sessionLifetime, type CheckoutScope } from '../../domain/checkout/checkout-session';
+import { getCheckoutState } from '../../domain/checkout/checkout-state';
+import { activateMandateViaCheckout, createMandateViaCheckout } from '../../domain/checkout/mandate-via-checkout';
+import { OTP_RULES, sendOtp, verifyOtp } from '../../domain/checkout/otp';
+import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../../domain/checkout/respond-via-checkout';
+import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
+import { toLoan } from '../../domain/loans/loan';
+import type { LoanContext } from '../../domain/loans/loan-context';
+import { defineRoute, type HandlerContext } from '../route';
+import { Uuid } from '../schemas';
+import { LoanKycResultSchema, LoanSchema } from '../loan-schemas';
+import {
+  AcceptInput,
+  BankAccountInput,
+  BankAccountSchema,
+  BankSchema,
+  CheckoutSessionSchema,
+  CheckoutStateSchema,
+  DeclineInput,
+  GuarantorAddedSchema,
+  GuarantorSchema,
+  OtpSentSchema,
+  OtpVerifiedSchema,
+} from '../checkout-schemas';
+import { MandateSchema } from './mandates';
+
+type Ctx = HandlerContext<unknown, unknown, unknown>;
+
+const sessionOf = (ctx: Ctx): CheckoutScope => ctx.auth.checkoutSession!;
+
+/** The loan context of a session call: the session's organisation and mode, recorded as the session. */
+function sessionLoanContext(ctx: Ctx): LoanContext {
+  const session = sessionOf(ctx);
+  return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: { organisationId: session.organisationId, mode: session.mode }, actor: `checkout-session:${session.sessionId}` };
+}
+
+const SESSION_ERRORS = ['checkout_session_expired', 'checkout_session_revoked', 'credential_not_allowed'] as const;
+const OTP_FIRST = [...SESSION_ERRORS, 'checkout_otp_required'] as const;
+
+/** Borrower-session routes: `Authorization: CheckoutSession <token>`, the session's loan only. */
+export const checkoutRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/checkout/session',
+    operationId: 'getCheckoutState',
+    tag: 'Checkout',
+    summary: 'Checkout state',
+    description:
+      'The steps this loan needs (`otp`, `kyc` for managed-tier loans, `offer`, `bank`, `mandate`), which are done, the next one and the overall status. ' +
+      'Once the phone is verified: the loan, the current offer\'s key facts (principal, tenor, every fee, total interest, total repayable, APR, schedule) ' +
+      'with a fresh signed offer-letter link, the captured bank account and the latest mandate.',
+    access: 'checkoutSession',
+    response: { status: 200, description: 'The state.', data: CheckoutStateSchema },
+    errors: [...SESSION_ERRORS],
+    async handle(ctx) {
+      const data = await getCheckoutState(ctx.db, ctx.platform, sessionOf(ctx), { organisationName: ctx.auth.organisation.name, now: ctx.now });
+      return { message: 'Checkout state', data };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/session/refresh',
+    operationId: 'refreshCheckoutSession',
+    tag: 'Checkout',
+    summary: 'Extend the session',
+    description: 'Moves `expiresAt` to now + `CHECKOUT_SESSION_TTL_MINUTES`, never past `maxExpiresAt`. An expired session cannot be refreshed (401 `checkout_session_expired`).',
+    access: 'checkoutSession',
+    response: { status: 200, description: 'The session.', data: CheckoutSessionSchema },
+    errors: [...SESSION_ERRORS],
+    async handle(ctx) {
+      return { message: 'Checkout session extended', data: await refreshCheckoutSession(ctx.db, sessionOf(ctx), sessionLifetime(ctx.platform.config), ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/otp/send',
+    operationId: 'sendCheckoutOtp',
+    tag: 'Checkout',
+    summary: 'Send a phone verification code',
+    description:
+      `A ${OTP_RULES.digits}-digit code by SMS to the borrower's phone on record (never a number from the caller), valid ${OTP_RULES.lifetimeMs / 60_000} minutes, ` +
+      `${OTP_RULES.maxAttempts} attempts. Another code only after ${OTP_RULES.resendCooldownMs / 1000} s (429 \`otp_resend_too_soon\` with Retry-After) and at most ` +
+      `${OTP_RULES.sendsPerPhonePerHour} per phone per clock hour (429 \`otp_send_limit\`). A new code replaces the previous one. ` +
+      'Sandbox: test-mode messages land in the inbox at `GET /sandbox/sms?phone=+234…` (no live message is ever stored there).',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z.object({}).strict().meta({ description: 'Empty: the code always goes to the phone on record.' }),
+    response: { status: 200, description: 'Where the code went and when it expires.', data: OtpSentSchema },
+    errors: [...SESSION_ERRORS, 'otp_resend_too_soon', 'otp_send_limit', 'borrower_phone_invalid', 'sms_unavailable'],
+    async handle(ctx) {
+      const data = await sendOtp(ctx.platform, sessionOf(ctx), { organisationName: ctx.auth.organisation.name, now: ctx.now });
+      return { message: 'Code sent', data };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/otp/verify',
+    operationId: 'verifyCheckoutOtp',
+    tag: 'Checkout',
+    summary: 'Verify the phone with the code',
+    description:
+      'Checks the latest code: wrong → 422 `otp_incorrect` (the message says how many attempts remain), too many wrong → 429 `otp_locked`, expired or none sent → 422 `otp_expired`. ' +
+      'A match verifies the session and claims the borrower: `identityStatus` becomes `linked`, with `linkedAt` and the `userId` of the platform user with that phone (created on first sight). ' +
+      'Verifying a verified session answers the same again.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z.object({ code: z.string().regex(/^\d{6}$/, 'the 6-digit code') }).strict(),
+    response: { status: 200, description: 'Verified.', data: OtpVerifiedSchema },
+    errors: [...SESSION_ERRORS, 'otp_incorrect', 'otp_expired', 'otp_locked'],
+    async handle(ctx) {
+      return { message: 'Phone verified', data: await verifyOtp(ctx.platform, sessionOf(ctx), ctx.body.code, ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/checkout/banks',
+    operationId: 'listCheckoutBanks',
+    tag: 'Checkout',
+    summary: 'Bank list',
+    description: 'Deposit money banks with their CBN codes, by name.',
+    access: 'checkoutSession',
+    response: { status: 200, description: 'Banks.', data: z.array(BankSchema) },
+    errors: [...SESSION_ERRORS],
+    async handle({ platform }) {
+      return { message: 'Banks', data: platform.bankLookup.listBanks() };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/bank-account/resolve',
+    operationId: 'resolveCheckoutBankAccount',
+    tag: 'Checkout',
+    summary: 'Look up an account name',
+    description:
+      'Checks the bank code (422 `bank_not_found`) and the NUBAN check digit (422 `account_number_invalid`), then asks the bank for the account name ' +
+      '(422 `account_not_found`, 502 `bank_lookup_unavailable`). Stores nothing. Sandbox (test mode): names are derived from bank code and number; ' +
+      'an account whose first nine digits are 999999999 is not found, 888888888 makes the lookup unavailable.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: BankAccountInput,
+    response: { status: 200, description: 'The account with its name.', data: BankAccountSchema },
+    errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable'],
+    async handle(ctx) {
+      return { message: 'Account found', data: await resolveBankAccountForSession(ctx.db, ctx.platform.bankLookup, sessionOf(ctx), ctx.body) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/bank-account',
+    operationId: 'captureCheckoutBankAccount',
+    tag: 'Checkout',
+    summary: 'Confirm the bank account',
+    description: 'Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name). Giving another account replaces it.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: BankAccountInput,
+    response: { status: 200, description: 'The account kept.', data: BankAccountSchema },
+    errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable'],
+    async handle(ctx) {
+      return { message: 'Bank account saved', data: await captureBankAccount(ctx.db, ctx.platform.bankLookup, sessionOf(ctx), ctx.body, ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/kyc',
+    operationId: 'submitCheckoutKyc',
+    tag: 'Checkout',
+    summary: 'Submit KYC (managed tier)',
+    description:
+      'As `POST /v1/loans/{id}/kyc` for the session\'s loan (managed tier only: 400 `wrong_kyc_tier`). `pending`: submit again or poll the state; `failed`: the lender decides what happens next. ' +
+      'Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies. The BVN is kept only as a keyed hash.',
+    access: 'checkoutSession',
+    body: z
+      .object({
+        bvn: z.string().regex(/^\d{11}$/, 'exactly 11 digits'),
+        nin: z.string().min(11).max(15).optional(),
+        dateOfBirth: z.string().max(20).optional(),
+        address: z.string().max(255).optional(),
+      })
+      .strict(),
+    response: { status: 200, description: 'The outcome and the loan status after it.', data: LoanKycResultSchema },
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'wrong_kyc_tier'],
+    async handle(ctx) {
+      return { message: 'KYC submitted', data: await submitKycViaCheckout(sessionLoanContext(ctx), sessionOf(ctx), ctx.body) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/guarantors',
+    operationId: 'addCheckoutGuarantor',
+    tag: 'Checkout',
+    summary: 'Name a guarantor',
+    description:
+      'Only when the loan\'s product asks for guarantors (`guarantorsRequired` > 0; 422 `guarantors_not_accepted` otherwise, or when required + 2 have been named). ' +
+      'The guarantor gets a code by SMS (same rules and limits as the borrower\'s OTP) and gives it to the borrower to confirm. Their phone must be a valid number and not the borrower\'s ' +
+      '(422 `guarantor_phone_invalid`). Naming the same phone again updates the entry and sends a new code. Signing needs the required number confirmed.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z
+      .object({
+        fullName: z.string().trim().min(2).max(200),
+        phone: z.string().trim().min(7).max(25).meta({ description: 'The guarantor\'s phone, e.g. 0803 123 4567 or +2348031234567.' }),
+        relationship: z.string().trim().min(2).max(60).meta({ description: 'e.g. sibling, employer, friend.' }),
+      })
+      .strict(),
+    response: { status: 201, description: 'The guarantor and where the code went.', data: GuarantorAddedSchema },
+    errors: [...OTP_FIRST, 'guarantors_not_accepted', 'guarantor_phone_invalid', 'otp_resend_too_soon', 'otp_send_limit', 'sms_unavailable'],
+    async handle(ctx) {
+      const data = await addGuarantor(ctx.platform, sessionOf(ctx), ctx.body, { organisationName: ctx.auth.organisation.name, now: ctx.now });
+      return { status: 201, message: data.otp ? 'Guarantor added: a code was sent to their phone' : 'Guarantor already confirmed', data };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/guarantors/resend',
+    operationId: 'resendCheckoutGuarantorCode',
+    tag: 'Checkout',
+    summary: 'Send a guarantor a new code',
+    description: 'A guarantor of this loan that has not confirmed yet (404 for any other id). Same cool-down and limits as the borrower\'s OTP.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z.object({ guarantorId: Uuid }).strict(),
+    response: { status: 200, description: 'Where the code went.', data: OtpSentSchema },
+    errors: [...OTP_FIRST, 'NOT_FOUND', 'guarantors_not_accepted', 'otp_resend_too_soon', 'otp_send_limit', 'sms_unavailable'],
+    async handle(ctx) {
+      return { message: 'Code sent', data: await resendGuarantorCode(ctx.platform, sessionOf(ctx), ctx.body.guarantorId, { organisationName: ctx.auth.organisation.name, now: ctx.now }) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/guarantors/verify',
+    operationId: 'verifyCheckoutGuarantor',
+    tag: 'Checkout',
+    summary: 'Confirm a guarantor with their code',
+    description: 'As the borrower\'s OTP: 422 `otp_incorrect`, 429 `otp_locked`, 422 `otp_expired`. A guarantor of another loan: 404.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z.object({ guarantorId: Uuid, code: z.string().regex(/^\d{6}$/, 'the 6-digit code') }).strict(),
+    response: { status: 200, description: 'The guarantor, verified.', data: GuarantorSchema },
+    errors: [...OTP_FIRST, 'NOT_FOUND', 'otp_incorrect', 'otp_expired', 'otp_locked'],
+    async handle(ctx) {
+      return { message: 'Guarantor confirmed', data: await verifyGuarantor(ctx.platform, sessionOf(ctx), ctx.body.guarantorId, ctx.body.code, ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/accept',
+    operationId: 'acceptCheckoutOffer',
+    tag: 'Checkout',
+    summary: 'Sign the offer',
+    description:
+      'The checkout server assembles the consent: the typed name (and e-mail), the borrower\'s IP and user agent as it saw them, and the offer the borrower read. ' +
+      'The platform adds `signedAt` from its own clock and records the evidence as given by the session holder. A re-issued offer answers 409 `stale_document_reference` ' +
+      'with the current offer in `data.currentOffer`; missing confirmed guarantors 409 `checkout_step_required`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.',
+    access: 'checkoutSession',
+    body: AcceptInput,
+    response: { status: 200, description: 'The loan, `terms_accepted`.', data: LoanSchema },
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference', 'checkout_step_required'],
+    async handle(ctx) {
+      const loan = await acceptViaCheckout(sessionLoanContext(ctx), sessionOf(ctx), ctx.body);
+      return { message: 'Offer accepted', data: toLoan(loan, ctx.platform.secrets) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/decline',
+    operationId: 'declineCheckoutOffer',
+    tag: 'Checkout',
+    summary: 'Decline the offer',
+    description: 'As accept, with an optional reason; the loan becomes `terms_declined` (terminal) and `loan.offer.declined` is emitted. Idempotent.',
+    access: 'checkoutSession',
+    body: DeclineInput,
+    response: { status: 200, description: 'The loan, `terms_declined`.', data: LoanSchema },
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference'],
+    async handle(ctx) {
+      const { reason, ...signature } = ctx.body;
+      const loan = await declineViaCheckout(sessionLoanContext(ctx), sessionOf(ctx), signature, reason ?? null);
+      return { message: 'Offer declined', data: toLoan(loan, ctx.platform.secrets) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/mandate',
+    operationId: 'createCheckoutMandate',
+    tag: 'Checkout',
+    summary: 'Set up the direct debit',
+    description:
+      'After the offer is signed (409 `checkout_step_required` before) and the bank account confirmed (409 `checkout_step_required` without one): a mandate on the default rail ' +
+      'with that account and the borrower\'s e-mail on record (or `email`). Send the borrower to `authorizationUrl`; the rail redirects to `callbackUrl` afterwards, ' +
+      'then call `/v1/checkout/mandate/activate`. A mandate still initiated, pending or active is returned (200) instead of a second one.',
+    access: 'checkoutSession',
+    transactional: false,
+    body: z
+      .object({
+        email: z.email().max(150).optional(),
+        callbackUrl: z.url({ protocol: /^https?$/ }).max(2000).optional().meta({ description: 'Where the rail sends the borrower back (the hosted checkout page).' }),
+      })
+      .strict(),
+    response: { status: 201, description: 'The mandate (200 when one was already in play).', data: MandateSchema },
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable'],
+    async handle(ctx) {
+      const { mandate, created } = await createMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.body, ctx.now);
+      return { status: created ? 201 : 200, message: created ? 'Mandate initiated: send the borrower to authorizationUrl' : 'Mandate already set up', data: mandate };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/mandate/activate',
+    operationId: 'activateCheckoutMandate',
+    tag: 'Checkout',
+    summary: 'Confirm the direct debit',
+    description: 'Reads the loan\'s latest mandate back from the rail, as `POST /v1/mandates/{id}/activate` does: `active` once the provider has confirmed, otherwise `pending` (try again shortly).',
+    access: 'checkoutSession',
+    transactional: false,
+    response: { status: 200, description: 'The mandate.', data: MandateSchema },
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable'],
+    async handle(ctx) {
+      const { mandate, message } = await activateMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.now);
+      return { message, data: mandate };
+    },
+  }),
+];

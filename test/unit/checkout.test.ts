@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { checkAccess } from '../../server/platform/http/route';
+import type { AuthContext } from '../../server/platform/http/authenticate';
+import { maskPhone, normalisePhone } from '../../server/platform/domain/users/phone';
+import { HttpSms, SmsGateway, type SmsSender } from '../../server/integrations/sms';
+import { CBN_BANKS, SandboxBankLookup } from '../../server/integrations/bank-lookup';
+import { isValidNuban, nubanCheckDigit } from '../../server/platform/domain/payouts/nuban';
+import { renderCheckoutPage } from '../../server/checkout/page';
+
+describe('phone normalisation', () => {
+  it.each([
+    ['08012345678', '+2348012345678'],
+    ['+234 801 234 5678', '+2348012345678'],
+    ['2348012345678', '+2348012345678'],
+    ['+234 (0) 801-234-5678', '+2348012345678'],
+    ['00234 8012345678', '+2348012345678'],
+    ['+447700900123', '+447700900123'],
+  ])('%s → %s', (raw, e164) => {
+    expect(normalisePhone(raw)).toBe(e164);
+  });
+
+  it.each(['', '12345', '0801234567', '+2341012345678', 'phone', '+234801234567890'])('refuses %j', (raw) => {
+    expect(normalisePhone(raw)).toBeNull();
+  });
+
+  it('masks all but the last four digits', () => {
+    expect(maskPhone('+2348012345678')).toBe('•••• 5678');
+  });
+});
+
+describe('checkout-session credential', () => {
+  const organisation = {
+    id: 'o', name: 'o', loanTenant: true, preapprovedLending: true, preapprovalsEnabled: true, autoIssueOffers: false, preapprovalTtlSeconds: 60,
+    maxInterestRateBps: null, defaultPreapprovalProductId: null, disabled: false, defaultAfterDaysOverdue: null, notificationEmail: null, createdAt: '', updatedAt: '',
+  };
+  const key: AuthContext = { organisation, organisationId: 'o', mode: 'test', apiKeyId: 'k', publicKey: 'pk' };
+  const session: AuthContext = { ...key, apiKeyId: 'checkout-session:s', publicKey: '', checkoutSession: { sessionId: 's', loanId: 'l', borrowerId: 'b', organisationId: 'o', mode: 'test' } };
+
+  it('reaches only checkoutSession routes, and those refuse API keys', () => {
+    expect(() => checkAccess('checkoutSession', session)).not.toThrow();
+    for (const access of ['tenant', 'preapproval', 'sandbox'] as const) {
+      expect(() => checkAccess(access, session)).toThrow(expect.objectContaining({ code: 'credential_not_allowed', status: 403 }));
+    }
+    expect(() => checkAccess('checkoutSession', key)).toThrow(expect.objectContaining({ code: 'credential_not_allowed' }));
+  });
+
+  it('stops working when the organisation is disabled', () => {
+    expect(() => checkAccess('checkoutSession', { ...session, organisation: { ...organisation, disabled: true } })).toThrow(expect.objectContaining({ code: 'ORGANISATION_DISABLED' }));
+  });
+});
+
+describe('SMS adapters', () => {
+  it('the HTTP adapter posts a Termii-style JSON body, the number only in the body', async () => {
+    const calls: Array<{ url: string; init: RequestInit }> = [];
+    const fake = (async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return new Response('{"message_id":"1"}', { status: 200 });
+    }) as unknown as typeof fetch;
+    await new HttpSms({ url: 'https://sms.example/api/sms/send', apiKey: 'key', sender: 'Lending', fetch: fake }).send({ to: '+2348012345678', body: 'hello', mode: 'live' });
+    expect(calls[0]!.url).toBe('https://sms.example/api/sms/send');
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ api_key: 'key', to: '2348012345678', from: 'Lending', sms: 'hello', type: 'plain', channel: 'generic' });
+  });
+
+  it('the HTTP adapter fails on a provider error', async () => {
+    const fake = (async () => new Response('no', { status: 500 })) as unknown as typeof fetch;
+    await expect(new HttpSms({ url: 'https://sms.example/s', apiKey: 'k', sender: 'L', fetch: fake }).send({ to: '+2348012345678', body: 'x', mode: 'live' })).rejects.toThrow(/500/);
+  });
+
+  it('the gateway keeps test mode in the sandbox and live mode with the provider', async () => {
+    const sent: string[] = [];
+    const sender = (name: string): SmsSender => ({ send: async () => void sent.push(name) });
+    const gateway = new SmsGateway(sender('sandbox'), sender('live'));
+    await gateway.send({ to: '+2348012345678', body: 'x', mode: 'test' });
+    await gateway.send({ to: '+2348012345678', body: 'x', mode: 'live' });
+    expect(sent).toEqual(['sandbox', 'live']);
+    await expect(new SmsGateway(sender('sandbox'), undefined).send({ to: '+2348012345678', body: 'x', mode: 'live' })).rejects.toThrow(/SMS_PROVIDER_URL/);
+  });
+});
+
+describe('sandbox bank lookup', () => {
+  const lookup = new SandboxBankLookup();
+  it('lists unique 3-digit CBN codes', () => {
+    expect(CBN_BANKS.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(CBN_BANKS.map((b) => b.code)).size).toBe(CBN_BANKS.length);
+    expect(CBN_BANKS.every((b) => /^\d{3}$/.test(b.code))).toBe(true);
+  });
+
+  it('names accounts deterministically and honours the magic serials in test mode only', async () => {
+    const account = `123456789${nubanCheckDigit('058', '123456789')}`;
+    expect(isValidNuban('058', account)).toBe(true);
+    const a = await lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'test' });
+    expect(a).toEqual({ found: true, accountName: expect.stringMatching(/^[A-Z]+ [A-Z]+$/) });
+    expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'test' })).toEqual(a);
+    expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: '9999999990', mode: 'test' })).toEqual({ found: false });
+    await expect(lookup.resolveAccount({ bankCode: '058', accountNumber: '8888888880', mode: 'test' })).rejects.toThrow();
+    await expect(lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'live' })).rejects.toThrow(/live/);
+  });
+});
+
+describe('checkout configuration and page', () => {
+  it('parses CHECKOUT_TRUST_PROXY like Express trust proxy values', () => {
+    expect(loadConfig({}).CHECKOUT_TRUST_PROXY).toBe(false);
+    expect(loadConfig({ CHECKOUT_TRUST_PROXY: 'true' }).CHECKOUT_TRUST_PROXY).toBe(true);
+    expect(loadConfig({ CHECKOUT_TRUST_PROXY: '2' }).CHECKOUT_TRUST_PROXY).toBe(2);
+    expect(loadConfig({ CHECKOUT_TRUST_PROXY: 'loopback, 10.0.0.0/8' }).CHECKOUT_TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8']);
+  });
+
+  it('needs an SMS key with an SMS provider, and a cap at least the session lifetime', () => {
+    expect(() => loadConfig({ SMS_PROVIDER_URL: 'https://sms.example/send' })).toThrow(/SMS_API_KEY/);
+    expect(() => loadConfig({ CHECKOUT_SESSION_TTL_MINUTES: '60', CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: '30' })).toThrow(/CHECKOUT_SESSION_MAX_LIFETIME_MINUTES/);
+    expect(loadConfig({})).toMatchObject({ CHECKOUT_SESSION_TTL_MINUTES: 30, CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: 720, SANDBOX_ROUTES_ENABLED: true });
+  });
+
+  it('escapes the base path in the page', () => {
+    expect(renderCheckoutPage({ basePath: '/a"><script>', state: 'ready' })).not.toContain('"><script>');
+  });
+});
