@@ -147,7 +147,10 @@ export class WebhookDispatcher {
     const task = this.attempt(claim).then((result) => {
       this.results.push(result);
       this.inFlight.delete(task);
-      this.signal();
+      // Wake the loop for a batch, not for every attempt: when half the slots are free or many
+      // results wait to be recorded (each pass costs a few statements whatever its size).
+      const concurrency = this.platform.config.WEBHOOK_CONCURRENCY;
+      if (this.inFlight.size <= concurrency / 2 || this.results.length >= 32) this.signal();
     });
     this.inFlight.add(task);
   }

@@ -134,9 +134,13 @@ async function drain(label: string, serverJs: string, env: Record<string, string
   const worker = await startBenchServer(serverJs, { ...env, BENCH_DISPATCHER: 'true' });
   const expected = (EVENTS - failures) * ENDPOINTS;
   await waitForReceipts(receiver, expected);
-  const seconds = (Math.max(...receiver.receipts.map((r) => r.at)) - started) / 1000;
+  const times = receiver.receipts.map((r) => r.at);
+  const first = Math.min(...times);
+  const last = Math.max(...times);
   await worker.stop();
-  console.log(`\n${label} drain: a backlog of ${expected} deliveries, one dispatcher process (start-up included): ${receiver.receipts.length} in ${seconds.toFixed(2)} s = ${(receiver.receipts.length / seconds).toFixed(0)} deliveries/s  (target ≥ 500)`);
+  console.log(`\n${label} drain: a backlog of ${expected} deliveries, one dispatcher process: ${receiver.receipts.length} delivered`);
+  console.log(`  sustained (first → last receipt): ${(receiver.receipts.length / ((last - first) / 1000)).toFixed(0)} deliveries/s  (target ≥ 500)`);
+  console.log(`  with process start-up and migrations: ${(receiver.receipts.length / ((last - started) / 1000)).toFixed(0)} deliveries/s (first delivery ${first - started} ms after spawn)`);
 }
 
 async function load(label: string, server: BenchServer, receiver: Receiver) {
