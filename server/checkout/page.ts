@@ -29,6 +29,7 @@ export function renderCheckoutPage(options: { basePath: string; state: PageState
 </head>
 <body>
   <main>
+    <h1 class="lc-page-title">Complete your loan</h1>
     <lc-checkout api="${base}/api" state="${options.state}">
       <p role="status">${escapeHtml(FALLBACK[options.state])}</p>
     </lc-checkout>

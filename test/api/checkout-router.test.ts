@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
@@ -109,10 +112,28 @@ describe('the hosted page', () => {
     expect((await b.post('/checkout/api/otp/send')).body.error).toBe('checkout_session_missing');
   });
 
-  it('serves a 404 for the widget until it is built', async () => {
-    const res = await browser(app.url).get('/checkout/widget.js');
-    expect([200, 404]).toContain(res.status);
-    expect(res.headers.get('content-type')).toMatch(/javascript/);
+  it('serves the built widget as JavaScript, and a 404 (still JavaScript) where it is not built', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'widget-'));
+    const built = path.join(dir, 'checkout.js');
+    fs.writeFileSync(built, 'export const built = true;\n');
+    const host = express();
+    host.use('/with', createCheckoutRouter({ apiBaseUrl: app.url, widgetFile: built }));
+    host.use('/without', createCheckoutRouter({ apiBaseUrl: app.url, widgetFile: path.join(dir, 'missing.js') }));
+    const server = http.createServer(host);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const served = await fetch(`${origin}/with/widget.js`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toMatch(/javascript/);
+      expect(await served.text()).toBe('export const built = true;\n');
+      const missing = await fetch(`${origin}/without/widget.js`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type')).toMatch(/javascript/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type Tenant } from '../support/harness';
+import { lendingTenant, offeredLoan } from '../support/lifecycle';
+import { latestOtp, uniquePhone } from '../support/checkout';
+
+/**
+ * The hosted checkout in the machine's Chromium against the real server: the applicationUrl opens,
+ * the token leaves the address bar, the phone is verified with the code from the sandbox inbox and
+ * the flow moves on to the offer. Screenshots at 360×640 go to test-artifacts/checkout/.
+ */
+const ARTIFACTS = path.resolve('test-artifacts/checkout');
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+let app: TestApp;
+let tenant: Tenant;
+let browser: Browser;
+
+beforeAll(async () => {
+  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'warn' });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  app = await startTestApp();
+  tenant = await lendingTenant(app);
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('hosted checkout in a browser', () => {
+  it('verifies the phone with the texted code and moves on to the offer, with no key or token left in the page', async () => {
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, tenant, { phone });
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 }, userAgent: 'Mozilla/5.0 (Linux; Android 14) E2E' });
+    const page = await context.newPage();
+    const responses: string[] = [];
+    page.on('response', async (res) => {
+      if (res.request().resourceType() === 'fetch' || res.request().resourceType() === 'document' || res.url().endsWith('.js')) {
+        responses.push(await res.text().catch(() => ''));
+      }
+    });
+    try {
+      await page.goto(new URL(new URL(loan.applicationUrl).pathname, app.url).href);
+      // The token moved into the cookie: the address bar is clean.
+      expect(new URL(page.url()).pathname).toBe('/checkout/');
+      await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+      expect(await page.getByText('Step 1 of 4').count()).toBe(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, '01-otp-start.png') });
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Send code' }).click();
+      const input = page.getByLabel(/Code sent to/);
+      await input.waitFor();
+      expect(await input.getAttribute('autocomplete')).toBe('one-time-code');
+      expect(await input.getAttribute('inputmode')).toBe('numeric');
+      await page.screenshot({ path: path.join(ARTIFACTS, '02-otp-code.png') });
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+
+      // A wrong code is refused with a message tied to the input.
+      const code = await latestOtp(app, phone);
+      await input.fill(code === '000000' ? '111111' : '000000');
+      await page.getByRole('alert').waitFor();
+      expect(await input.getAttribute('aria-invalid')).toBe('true');
+      expect(await input.getAttribute('aria-describedby')).toContain('lc-otp-error');
+
+      // The right one (typed as a paste would arrive) verifies and the flow moves to the offer, focus on its heading.
+      await input.fill(code);
+      const offer = page.getByRole('heading', { name: 'Review and sign your offer' });
+      await offer.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
+      await page.screenshot({ path: path.join(ARTIFACTS, '03-offer-next.png') });
+
+      const borrower = await fetch(`${app.url}/v1/borrowers/${loan.borrowerId}`, {
+        headers: { 'X-API-Public-Key': tenant.test.publicKey, 'X-API-Secret-Key': tenant.test.secretKey },
+      });
+      expect(((await borrower.json()) as { data: { identityStatus: string } }).data.identityStatus).toBe('linked');
+
+      // Reloading resumes at the same step, from server-side state.
+      await page.reload();
+      await offer.waitFor();
+
+      const seen = [await page.content(), ...responses].join('\n');
+      expect(seen).not.toMatch(/sk_(test|live)_/);
+      expect(seen).not.toContain(new URL(loan.applicationUrl).pathname.split('/').pop()!);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('shows the expired state, and nothing of the loan, for a tampered link', async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/checkout/c/cs_test_${'x'.repeat(40)}`);
+      await page.getByRole('heading', { name: 'This checkout is not available' }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, '04-invalid-link.png') });
+      expect(await page.content()).not.toMatch(/Ada|₦|kobo/);
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});

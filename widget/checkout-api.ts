@@ -1,0 +1,77 @@
+/**
+ * The checkout server's JSON endpoints, typed. Every answer is the platform's envelope; a failure
+ * becomes a `CheckoutApiError` carrying the machine-readable `error` code. POSTs carry a fresh
+ * Idempotency-Key per attempt, so a retry after a network error is safe.
+ */
+export interface Envelope<T> {
+  status: number;
+  success: boolean;
+  message: string;
+  data?: T;
+  error?: string;
+}
+
+export type StepName = 'otp' | 'kyc' | 'guarantors' | 'offer' | 'bank' | 'mandate';
+
+export interface CheckoutState {
+  status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
+  nextStep: StepName | null;
+  steps: { name: StepName; done: boolean }[];
+  organisationName: string;
+  phoneHint: string | null;
+}
+
+export interface OtpSent {
+  sentTo: string;
+  expiresAt: string;
+  resendAvailableAt: string;
+  attemptsAllowed: number;
+}
+
+export class CheckoutApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CheckoutApiError';
+  }
+}
+
+export class CheckoutApi {
+  constructor(private readonly base: string) {}
+
+  state(signal?: AbortSignal): Promise<CheckoutState> {
+    return this.call('GET', '/state', undefined, signal);
+  }
+
+  sendOtp(signal?: AbortSignal): Promise<OtpSent> {
+    return this.call('POST', '/otp/send', {}, signal);
+  }
+
+  verifyOtp(code: string, signal?: AbortSignal): Promise<{ verified: boolean }> {
+    return this.call('POST', '/otp/verify', { code }, signal);
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}${path}`, {
+        method,
+        credentials: 'same-origin',
+        signal,
+        headers: method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : undefined,
+        body: method === 'POST' ? JSON.stringify(body) : undefined,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new CheckoutApiError(0, 'network_error', 'We could not reach the server. Check your connection and try again.');
+    }
+    const envelope = (await res.json().catch(() => undefined)) as Envelope<T> | undefined;
+    if (!res.ok || !envelope?.success) {
+      throw new CheckoutApiError(res.status, envelope?.error ?? 'unexpected_response', envelope?.message ?? 'Something went wrong. Please try again.');
+    }
+    return envelope.data as T;
+  }
+}

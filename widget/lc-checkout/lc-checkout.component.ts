@@ -1,0 +1,127 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { AsyncAction } from '../async-action';
+import { adoptDocumentStyles } from '../document-styles';
+import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api';
+import '../lc-otp/lc-otp';
+import { checkoutStyles } from './lc-checkout.styles';
+
+/** What the hosted page's server saw (the `state` attribute). */
+type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
+
+const STEP_TITLES: Record<StepName, string> = {
+  otp: 'Confirm your phone number',
+  kyc: 'Confirm your identity',
+  guarantors: 'Add your guarantors',
+  offer: 'Review and sign your offer',
+  bank: 'Your bank account',
+  mandate: 'Set up your repayments',
+};
+
+const ENDED: Record<string, string> = {
+  expired: 'This link has expired. Ask the lender who sent it for a new one.',
+  revoked: 'This link has been withdrawn. Ask the lender who sent it for a new one.',
+  missing: 'Open the link the lender sent you to continue.',
+  unavailable: 'We cannot reach the lending service right now. Please try again in a moment.',
+};
+
+const SESSION_ENDED: Record<string, PageState> = {
+  checkout_session_expired: 'expired',
+  checkout_session_revoked: 'revoked',
+  checkout_session_missing: 'missing',
+};
+
+/**
+ * The checkout: reads the flow's state from the server (never from browser memory), shows the
+ * step it needs next with "step n of m", moves focus to each new step's heading, and resumes at
+ * the right step after a reload or a return from the rail.
+ */
+export class LcCheckout extends LitElement {
+  static override properties = {
+    apiBase: { attribute: 'api' },
+    pageState: { attribute: 'state' },
+  };
+
+  declare apiBase: string;
+  declare pageState: PageState;
+  private readonly load = new AsyncAction<CheckoutState>(this);
+  private shownStep: string | undefined;
+
+  constructor() {
+    super();
+    this.apiBase = '/checkout/api';
+    this.pageState = 'ready';
+  }
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-checkout', checkoutStyles);
+    // Light DOM: the one-time-code input must not sit behind a shadow root (autofill).
+    this.replaceChildren();
+    return this;
+  }
+
+  private get api() {
+    return new CheckoutApi(this.apiBase);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.pageState === 'ready') void this.refresh();
+  }
+
+  private async refresh() {
+    await this.load.run((signal) => this.api.state(signal));
+    const code = this.load.error?.code;
+    if (code && SESSION_ENDED[code]) this.pageState = SESSION_ENDED[code];
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const step = this.pageState !== 'ready' ? this.pageState : (this.load.value?.nextStep ?? this.load.value?.status);
+    if (step && step !== this.shownStep) {
+      const first = this.shownStep === undefined;
+      this.shownStep = step;
+      // Focus follows the flow to each new step (not on first load: the page has just opened).
+      if (!first) this.querySelector<HTMLElement>('h2')?.focus();
+      this.dispatchEvent(new CustomEvent('lc-step-changed', { detail: { step }, bubbles: true, composed: true }));
+    }
+  }
+
+  override render() {
+    if (this.pageState !== 'ready') {
+      return html`<h2 tabindex="-1">This checkout is not available</h2>
+        <p role="status">${ENDED[this.pageState] ?? ENDED.unavailable}</p>`;
+    }
+    const state = this.load.value;
+    if (!state) {
+      if (this.load.status === 'error') {
+        return html`<h2 tabindex="-1">Something went wrong</h2>
+          <p class="lc-error" role="alert">${this.load.error!.message}</p>
+          <button type="button" @click=${this.refresh}>Try again</button>`;
+      }
+      return html`<p role="status">Loading your loan checkout…</p>`;
+    }
+    const index = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : -1;
+    return html`
+      <p class="lc-org">${state.organisationName}</p>
+      ${index >= 0 ? html`<p class="lc-progress">Step ${index + 1} of ${state.steps.length}</p>` : nothing}
+      ${this.renderStep(state)}
+    `;
+  }
+
+  private renderStep(state: CheckoutState) {
+    if (state.status === 'complete') {
+      return html`<h2 tabindex="-1">You're all set</h2><p role="status">Your loan checkout is complete. You can close this page.</p>`;
+    }
+    if (state.status === 'declined') return html`<h2 tabindex="-1">Offer declined</h2><p role="status">You declined this offer.</p>`;
+    if (state.status === 'closed') return html`<h2 tabindex="-1">This checkout is closed</h2><p role="status">${ENDED.revoked}</p>`;
+    if (state.status === 'waiting_for_lender') {
+      return html`<h2 tabindex="-1">Waiting for the lender</h2><p role="status">The lender is reviewing your application. Check back soon.</p>`;
+    }
+    const step = state.nextStep!;
+    const body =
+      step === 'otp'
+        ? html`<lc-otp .api=${this.api} phone-hint=${state.phoneHint ?? ''} @lc-otp-verified=${this.refresh}></lc-otp>`
+        : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
+    return html`<h2 tabindex="-1">${STEP_TITLES[step]}</h2>${body}`;
+  }
+}

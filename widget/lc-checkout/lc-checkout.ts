@@ -1,0 +1,9 @@
+import { LcCheckout } from './lc-checkout.component';
+
+if (!customElements.get('lc-checkout')) customElements.define('lc-checkout', LcCheckout);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'lc-checkout': LcCheckout;
+  }
+}
