@@ -13,12 +13,38 @@ export interface Envelope<T> {
 
 export type StepName = 'otp' | 'kyc' | 'guarantors' | 'offer' | 'bank' | 'mandate';
 
+export interface OfferFacts {
+  documentReference: string;
+  currency: string;
+  principalKobo: number;
+  tenorDays: number;
+  repaymentFrequency: string;
+  interestModel: string;
+  interestRateBps: number;
+  fees: { processingFeeKobo: number; insurancePremiumKobo: number; totalFeesKobo: number };
+  totalInterestKobo: number;
+  costOfCreditKobo: number;
+  totalRepayableKobo: number;
+  aprBps: number;
+  lateFeeBps: number;
+  schedule: { installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; totalKobo: number }[];
+  offerLetter: { url: string; expiresAt: string };
+}
+
 export interface CheckoutState {
   status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
   nextStep: StepName | null;
   steps: { name: StepName; done: boolean }[];
   organisationName: string;
   phoneHint: string | null;
+  /** Null until the phone is verified. */
+  offer: OfferFacts | null;
+}
+
+export interface Signature {
+  signatureFullName: string;
+  signatureEmail?: string;
+  documentReference: string;
 }
 
 export interface OtpSent {
@@ -52,6 +78,14 @@ export class CheckoutApi {
 
   verifyOtp(code: string, signal?: AbortSignal): Promise<{ verified: boolean }> {
     return this.call('POST', '/otp/verify', { code }, signal);
+  }
+
+  acceptOffer(signature: Signature, signal?: AbortSignal): Promise<unknown> {
+    return this.call('POST', '/offer/accept', { ...signature, agreed: true }, signal);
+  }
+
+  declineOffer(signature: Signature & { reason?: string }, signal?: AbortSignal): Promise<unknown> {
+    return this.call('POST', '/offer/decline', signature, signal);
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {

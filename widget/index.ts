@@ -1,3 +1,4 @@
 /** The checkout widget bundle: defines the `lc-*` elements. */
 import './lc-otp/lc-otp';
+import './lc-offer/lc-offer';
 import './lc-checkout/lc-checkout';

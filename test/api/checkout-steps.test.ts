@@ -275,7 +275,7 @@ describe('the offer through the session', () => {
     const { session, loan } = await verifiedSession(app, tenant);
     const res = await session.post('/v1/checkout/accept', signature(loan.documentReference), { 'Idempotency-Key': `accept-${loan.id}` });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: loan.id, status: 'terms_accepted' });
+    expect(res.body.data).toEqual({ loanId: loan.id, status: 'terms_accepted', documentReference: loan.documentReference });
     const consent = await app.platform.db.selectFrom('loanConsents').selectAll().where('loanId', '=', loan.id).executeTakeFirstOrThrow();
     expect(consent).toMatchObject({
       kind: 'accept',

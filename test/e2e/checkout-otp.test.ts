@@ -84,9 +84,53 @@ describe('hosted checkout in a browser', () => {
       await page.reload();
       await offer.waitFor();
 
+      // The offer: key facts from the frozen pricing, the letter, then sign with the typed name.
+      expect(await page.getByText('Total to repay').count()).toBe(1);
+      expect(await page.getByRole('link', { name: /offer letter/ }).getAttribute('href')).toMatch(/\/offer-letters\//);
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+      await page.getByRole('button', { name: 'Sign and accept' }).click();
+      const name = page.getByLabel('Your full name (your signature)');
+      expect(await name.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('lc-offer-name');
+      await name.fill('Ada Obi');
+      await page.getByLabel('I have read the offer and agree to its terms.').check();
+      await page.screenshot({ path: path.join(ARTIFACTS, '04-offer-signing.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Sign and accept' }).click();
+      await page.getByRole('heading', { name: 'Your bank account' }).waitFor();
+      expect(await page.getByText('Step 3 of 4').count()).toBe(1);
+      const consent = await app.platform.db.selectFrom('loanConsents').selectAll().where('loanId', '=', loan.id).executeTakeFirstOrThrow();
+      expect(consent).toMatchObject({ kind: 'accept', signatureFullName: 'Ada Obi', userAgent: 'Mozilla/5.0 (Linux; Android 14) E2E', documentReference: loan.documentReference });
+      const after = await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow();
+      expect(after.status).toBe('terms_accepted');
+
       const seen = [await page.content(), ...responses].join('\n');
       expect(seen).not.toMatch(/sk_(test|live)_/);
       expect(seen).not.toContain(new URL(loan.applicationUrl).pathname.split('/').pop()!);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('declines the offer with a reason', async () => {
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, tenant, { phone });
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(new URL(new URL(loan.applicationUrl).pathname, app.url).href);
+      await page.getByRole('button', { name: 'Send code' }).click();
+      await page.getByLabel(/Code sent to/).fill(await latestOtp(app, phone));
+      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      await page.getByRole('button', { name: 'Decline' }).click();
+      await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
+      await page.getByLabel(/Why are you declining/).fill('The repayments are too high for me.');
+      await page.screenshot({ path: path.join(ARTIFACTS, '05-offer-declining.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Decline the offer' }).click();
+      await page.getByRole('heading', { name: 'Offer declined' }).waitFor();
+      const after = await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow();
+      expect(after.status).toBe('terms_declined');
+      const consent = await app.platform.db.selectFrom('loanConsents').selectAll().where('loanId', '=', loan.id).executeTakeFirstOrThrow();
+      expect(consent).toMatchObject({ kind: 'decline', reason: 'The repayments are too high for me.' });
     } finally {
       await context.close();
     }
@@ -98,7 +142,7 @@ describe('hosted checkout in a browser', () => {
     try {
       await page.goto(`${app.url}/checkout/c/cs_test_${'x'.repeat(40)}`);
       await page.getByRole('heading', { name: 'This checkout is not available' }).waitFor();
-      await page.screenshot({ path: path.join(ARTIFACTS, '04-invalid-link.png') });
+      await page.screenshot({ path: path.join(ARTIFACTS, '06-invalid-link.png') });
       expect(await page.content()).not.toMatch(/Ada|₦|kobo/);
       expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
     } finally {

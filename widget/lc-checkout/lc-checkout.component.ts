@@ -3,6 +3,7 @@ import { AsyncAction } from '../async-action';
 import { adoptDocumentStyles } from '../document-styles';
 import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api';
 import '../lc-otp/lc-otp';
+import '../lc-offer/lc-offer';
 import { checkoutStyles } from './lc-checkout.styles';
 
 /** What the hosted page's server saw (the `state` attribute). */
@@ -45,6 +46,7 @@ export class LcCheckout extends LitElement {
   declare pageState: PageState;
   private readonly load = new AsyncAction<CheckoutState>(this);
   private shownStep: string | undefined;
+  private notice = '';
 
   constructor() {
     super();
@@ -66,6 +68,11 @@ export class LcCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.pageState === 'ready') void this.refresh();
+  }
+
+  private async offerChanged() {
+    this.notice = 'The lender updated this offer. Please review the new terms before you sign.';
+    await this.refresh();
   }
 
   private async refresh() {
@@ -121,7 +128,11 @@ export class LcCheckout extends LitElement {
     const body =
       step === 'otp'
         ? html`<lc-otp .api=${this.api} phone-hint=${state.phoneHint ?? ''} @lc-otp-verified=${this.refresh}></lc-otp>`
-        : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
+        : step === 'offer' && state.offer
+          ? html`${this.notice ? html`<p role="status">${this.notice}</p>` : nothing}
+              <lc-offer .api=${this.api} .offer=${state.offer} @lc-offer-signed=${this.refresh} @lc-offer-declined=${this.refresh}
+                @lc-offer-changed=${this.offerChanged}></lc-offer>`
+          : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
     return html`<h2 tabindex="-1">${STEP_TITLES[step]}</h2>${body}`;
   }
 }

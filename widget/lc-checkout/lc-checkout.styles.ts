@@ -19,5 +19,8 @@ lc-checkout button {
   font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
 }
+lc-checkout .lc-visually-hidden {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
+}
 lc-checkout :focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
 `;

@@ -6,11 +6,10 @@ import { activateMandateViaCheckout, createMandateViaCheckout } from '../../doma
 import { OTP_RULES, sendOtp, verifyOtp } from '../../domain/checkout/otp';
 import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../../domain/checkout/respond-via-checkout';
 import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
-import { toLoan } from '../../domain/loans/loan';
 import type { LoanContext } from '../../domain/loans/loan-context';
 import { defineRoute, type HandlerContext } from '../route';
 import { Uuid } from '../schemas';
-import { LoanKycResultSchema, LoanSchema } from '../loan-schemas';
+import { LoanKycResultSchema } from '../loan-schemas';
 import {
   AcceptInput,
   BankAccountInput,
@@ -24,6 +23,17 @@ import {
   OtpSentSchema,
   OtpVerifiedSchema,
 } from '../checkout-schemas';
+
+/** What a borrower's browser learns from signing or declining: no partner references, no links. */
+const CheckoutOutcomeSchema = z
+  .object({ loanId: Uuid, status: z.string(), documentReference: z.string().nullable() })
+  .meta({ id: 'CheckoutOfferOutcome' });
+
+const checkoutOutcome = (loan: { id: string; status: string; documentReference: string | null }) => ({
+  loanId: loan.id,
+  status: loan.status,
+  documentReference: loan.documentReference,
+});
 import { MandateSchema } from './mandates';
 
 type Ctx = HandlerContext<unknown, unknown, unknown>;
@@ -256,11 +266,11 @@ export const checkoutRoutes = [
       'with the current offer in `data.currentOffer`; missing confirmed guarantors 409 `checkout_step_required`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.',
     access: 'checkoutSession',
     body: AcceptInput,
-    response: { status: 200, description: 'The loan, `terms_accepted`.', data: LoanSchema },
+    response: { status: 200, description: 'The outcome for the borrower: the loan id, its status (`terms_accepted`) and the signed reference. Not the partner\'s Loan record: the browser never sees the partner\'s metadata or references, nor the application link.', data: CheckoutOutcomeSchema },
     errors: [...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference', 'checkout_step_required'],
     async handle(ctx) {
       const loan = await acceptViaCheckout(sessionLoanContext(ctx), sessionOf(ctx), ctx.body);
-      return { message: 'Offer accepted', data: toLoan(loan, ctx.platform.secrets) };
+      return { message: 'Offer accepted', data: checkoutOutcome(loan) };
     },
   }),
   defineRoute({
@@ -272,12 +282,12 @@ export const checkoutRoutes = [
     description: 'As accept, with an optional reason; the loan becomes `terms_declined` (terminal) and `loan.offer.declined` is emitted. Idempotent.',
     access: 'checkoutSession',
     body: DeclineInput,
-    response: { status: 200, description: 'The loan, `terms_declined`.', data: LoanSchema },
+    response: { status: 200, description: 'The outcome for the borrower: the loan id, its status (`terms_declined`) and the declined reference.', data: CheckoutOutcomeSchema },
     errors: [...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference'],
     async handle(ctx) {
       const { reason, ...signature } = ctx.body;
       const loan = await declineViaCheckout(sessionLoanContext(ctx), sessionOf(ctx), signature, reason ?? null);
-      return { message: 'Offer declined', data: toLoan(loan, ctx.platform.secrets) };
+      return { message: 'Offer declined', data: checkoutOutcome(loan) };
     },
   }),
   defineRoute({

@@ -1,0 +1,141 @@
+import { html, LitElement, nothing } from 'lit';
+import { AsyncAction } from '../async-action';
+import type { CheckoutApi, OfferFacts } from '../checkout-api';
+import { adoptDocumentStyles } from '../document-styles';
+import { formatBps, formatDate, formatKobo } from '../format';
+import { offerStyles } from './lc-offer.styles';
+
+/**
+ * The offer: key facts and the full schedule from the platform's frozen pricing, a link to the
+ * offer-letter PDF, the typed full name as the signature and an explicit agreement; sign or decline
+ * (with an optional reason). Fires `lc-offer-signed`, `lc-offer-declined`, or `lc-offer-changed`
+ * when the offer was re-issued meanwhile (the parent shows the current one).
+ */
+export class LcOffer extends LitElement {
+  static override properties = {
+    api: { attribute: false },
+    offer: { attribute: false },
+    declining: { state: true },
+    missing: { state: true },
+  };
+
+  declare api: CheckoutApi;
+  declare offer: OfferFacts;
+  declare private declining: boolean;
+  /** Which required inputs were left empty at the last attempt. */
+  declare private missing: { name: boolean; agreed: boolean };
+  private readonly submit = new AsyncAction<unknown>(this);
+
+  constructor() {
+    super();
+    this.declining = false;
+    this.missing = { name: false, agreed: false };
+  }
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-offer', offerStyles);
+    return this;
+  }
+
+  private value(id: string): string {
+    return (this.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`)?.value ?? '').trim();
+  }
+
+  private async sign(event: Event) {
+    event.preventDefault();
+    const name = this.value('lc-offer-name');
+    const agreed = this.querySelector<HTMLInputElement>('#lc-offer-agree')?.checked ?? false;
+    this.missing = { name: name.length < 2, agreed: !agreed };
+    if (this.missing.name || this.missing.agreed) {
+      await this.updateComplete;
+      this.querySelector<HTMLElement>(this.missing.name ? '#lc-offer-name' : '#lc-offer-agree')?.focus();
+      return;
+    }
+    const email = this.value('lc-offer-email') || undefined;
+    const documentReference = this.offer.documentReference;
+    const done = await this.submit.run((signal) => this.api.acceptOffer({ signatureFullName: name, signatureEmail: email, documentReference }, signal));
+    this.finish(done, 'lc-offer-signed');
+  }
+
+  private async decline(event: Event) {
+    event.preventDefault();
+    const name = this.value('lc-offer-name');
+    this.missing = { name: name.length < 2, agreed: false };
+    if (this.missing.name) {
+      await this.updateComplete;
+      this.querySelector<HTMLElement>('#lc-offer-name')?.focus();
+      return;
+    }
+    const reason = this.value('lc-offer-reason') || undefined;
+    const documentReference = this.offer.documentReference;
+    const done = await this.submit.run((signal) => this.api.declineOffer({ signatureFullName: name, documentReference, reason }, signal));
+    this.finish(done, 'lc-offer-declined');
+  }
+
+  private finish(done: unknown, event: string) {
+    if (this.submit.status === 'done' && done !== undefined) {
+      this.dispatchEvent(new CustomEvent(event, { bubbles: true, composed: true }));
+    } else if (this.submit.error?.code === 'stale_document_reference') {
+      this.dispatchEvent(new CustomEvent('lc-offer-changed', { bubbles: true, composed: true }));
+    }
+  }
+
+  override render() {
+    const o = this.offer;
+    const pending = this.submit.status === 'pending';
+    const error = this.submit.status === 'error' ? this.submit.error!.message : '';
+    return html`
+      <dl>
+        <dt>You receive</dt><dd>${formatKobo(o.principalKobo)}</dd>
+        <dt>Tenor</dt><dd>${o.tenorDays} days, ${o.schedule.length} ${o.repaymentFrequency} instalment${o.schedule.length === 1 ? '' : 's'}</dd>
+        <dt>Interest rate</dt><dd>${formatBps(o.interestRateBps)} a year (${o.interestModel.replace('_', ' ')})</dd>
+        <dt>Total interest</dt><dd>${formatKobo(o.totalInterestKobo)}</dd>
+        <dt>Processing fee</dt><dd>${formatKobo(o.fees.processingFeeKobo)}</dd>
+        ${o.fees.insurancePremiumKobo > 0 ? html`<dt>Insurance premium</dt><dd>${formatKobo(o.fees.insurancePremiumKobo)}</dd>` : nothing}
+        <dt>Cost of credit</dt><dd>${formatKobo(o.costOfCreditKobo)}</dd>
+        <dt>APR</dt><dd>${formatBps(o.aprBps)}</dd>
+        <dt>Late fee</dt><dd>${formatBps(o.lateFeeBps)} of an overdue instalment, once</dd>
+        <dt class="lc-total">Total to repay</dt><dd class="lc-total">${formatKobo(o.totalRepayableKobo)}</dd>
+      </dl>
+      <table>
+        <caption class="lc-visually-hidden">Repayment schedule</caption>
+        <thead><tr><th scope="col">Due</th><th scope="col">Amount</th></tr></thead>
+        <tbody>
+          ${o.schedule.map((row) => html`<tr><td>${formatDate(row.dueDate)}</td><td>${formatKobo(row.totalKobo)}</td></tr>`)}
+        </tbody>
+      </table>
+      <p><a href=${o.offerLetter.url} target="_blank" rel="noopener">Read the full offer letter (PDF)</a></p>
+      <form @submit=${this.declining ? this.decline : this.sign} novalidate>
+        <div class="lc-field">
+          <label for="lc-offer-name">Your full name (your signature)</label>
+          <input id="lc-offer-name" type="text" autocomplete="name" required aria-invalid=${this.missing.name ? 'true' : 'false'}
+            aria-describedby=${this.missing.name ? 'lc-offer-name-error' : nothing} />
+          ${this.missing.name ? html`<span id="lc-offer-name-error" class="lc-error">Type your full name to sign.</span>` : nothing}
+        </div>
+        ${this.declining
+          ? html`<div class="lc-field">
+              <label for="lc-offer-reason">Why are you declining? (optional)</label>
+              <textarea id="lc-offer-reason" maxlength="500" rows="3"></textarea>
+            </div>`
+          : html`<div class="lc-field">
+                <label for="lc-offer-email">E-mail for your copy (optional)</label>
+                <input id="lc-offer-email" type="email" autocomplete="email" />
+              </div>
+              <div class="lc-check">
+                <input id="lc-offer-agree" type="checkbox" required aria-invalid=${this.missing.agreed ? 'true' : 'false'}
+                  aria-describedby=${this.missing.agreed ? 'lc-offer-agree-error' : nothing} />
+                <label for="lc-offer-agree">I have read the offer and agree to its terms.</label>
+              </div>
+              ${this.missing.agreed ? html`<p id="lc-offer-agree-error" class="lc-error">Tick the box to agree before signing.</p>` : nothing}`}
+        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
+        <div class="lc-actions">
+          ${this.declining
+            ? html`<button type="submit" ?disabled=${pending}>${pending ? 'Declining…' : 'Decline the offer'}</button>
+                <button type="button" class="lc-secondary" @click=${() => (this.declining = false)}>Back to the offer</button>`
+            : html`<button type="submit" ?disabled=${pending}>${pending ? 'Signing…' : 'Sign and accept'}</button>
+                <button type="button" class="lc-secondary" @click=${() => (this.declining = true)}>Decline</button>`}
+        </div>
+      </form>
+    `;
+  }
+}
