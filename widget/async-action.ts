@@ -38,6 +38,15 @@ export class AsyncAction<T> implements ReactiveController {
     }
   }
 
+  /** Forgets the last result (its inputs changed); aborts a run in flight. */
+  reset(): void {
+    this.controller?.abort();
+    this.status = 'idle';
+    this.error = undefined;
+    this.value = undefined;
+    this.host.requestUpdate();
+  }
+
   hostDisconnected(): void {
     this.controller?.abort();
   }

@@ -41,6 +41,18 @@ export interface CheckoutState {
   offer: OfferFacts | null;
 }
 
+export interface Bank {
+  code: string;
+  name: string;
+}
+
+export interface BankAccount {
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+}
+
 export interface Signature {
   signatureFullName: string;
   signatureEmail?: string;
@@ -78,6 +90,18 @@ export class CheckoutApi {
 
   verifyOtp(code: string, signal?: AbortSignal): Promise<{ verified: boolean }> {
     return this.call('POST', '/otp/verify', { code }, signal);
+  }
+
+  banks(signal?: AbortSignal): Promise<Bank[]> {
+    return this.call('GET', '/banks', undefined, signal);
+  }
+
+  resolveBankAccount(account: { bankCode: string; accountNumber: string }, signal?: AbortSignal): Promise<BankAccount> {
+    return this.call('POST', '/bank-account/resolve', account, signal);
+  }
+
+  saveBankAccount(account: { bankCode: string; accountNumber: string }, signal?: AbortSignal): Promise<BankAccount> {
+    return this.call('POST', '/bank-account', account, signal);
   }
 
   acceptOffer(signature: Signature, signal?: AbortSignal): Promise<unknown> {

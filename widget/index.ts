@@ -1,4 +1,5 @@
 /** The checkout widget bundle: defines the `lc-*` elements. */
 import './lc-otp/lc-otp';
 import './lc-offer/lc-offer';
+import './lc-bank/lc-bank';
 import './lc-checkout/lc-checkout';

@@ -6,7 +6,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type Tenant } from '../support/harness';
 import { lendingTenant, offeredLoan } from '../support/lifecycle';
-import { latestOtp, uniquePhone } from '../support/checkout';
+import { latestOtp, nubanCheckDigit, uniquePhone } from '../support/checkout';
 
 /**
  * The hosted checkout in the machine's Chromium against the real server: the applicationUrl opens,
@@ -103,6 +103,24 @@ describe('hosted checkout in a browser', () => {
       const after = await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow();
       expect(after.status).toBe('terms_accepted');
 
+      // Bank: a number that fails the NUBAN check is flagged as typed; a valid one shows the account name to confirm.
+      const bankCode = page.getByLabel('Bank', { exact: true });
+      await page.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
+      await bankCode.selectOption('058');
+      const number = page.getByLabel('Account number');
+      const serial = '012345678';
+      const check = nubanCheckDigit('058', serial);
+      await number.fill(`${serial}${(check + 1) % 10}`);
+      await page.getByText('does not match the bank').waitFor();
+      expect(await number.getAttribute('aria-invalid')).toBe('true');
+      await number.fill(`${serial}${check}`);
+      await page.getByText('Account name:').waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, '05-bank-confirm.png'), fullPage: true });
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+      await page.getByRole('button', { name: 'This is my account' }).click();
+      await page.getByRole('heading', { name: 'Set up your repayments' }).waitFor();
+      expect(await page.getByText('Step 4 of 4').count()).toBe(1);
+
       const seen = [await page.content(), ...responses].join('\n');
       expect(seen).not.toMatch(/sk_(test|live)_/);
       expect(seen).not.toContain(new URL(loan.applicationUrl).pathname.split('/').pop()!);
@@ -124,7 +142,7 @@ describe('hosted checkout in a browser', () => {
       await page.getByRole('button', { name: 'Decline' }).click();
       await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
       await page.getByLabel(/Why are you declining/).fill('The repayments are too high for me.');
-      await page.screenshot({ path: path.join(ARTIFACTS, '05-offer-declining.png'), fullPage: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, '07-offer-declining.png'), fullPage: true });
       await page.getByRole('button', { name: 'Decline the offer' }).click();
       await page.getByRole('heading', { name: 'Offer declined' }).waitFor();
       const after = await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow();
@@ -142,7 +160,7 @@ describe('hosted checkout in a browser', () => {
     try {
       await page.goto(`${app.url}/checkout/c/cs_test_${'x'.repeat(40)}`);
       await page.getByRole('heading', { name: 'This checkout is not available' }).waitFor();
-      await page.screenshot({ path: path.join(ARTIFACTS, '06-invalid-link.png') });
+      await page.screenshot({ path: path.join(ARTIFACTS, '08-invalid-link.png') });
       expect(await page.content()).not.toMatch(/Ada|₦|kobo/);
       expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
     } finally {

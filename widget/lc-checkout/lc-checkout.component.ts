@@ -4,6 +4,7 @@ import { adoptDocumentStyles } from '../document-styles';
 import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api';
 import '../lc-otp/lc-otp';
 import '../lc-offer/lc-offer';
+import '../lc-bank/lc-bank';
 import { checkoutStyles } from './lc-checkout.styles';
 
 /** What the hosted page's server saw (the `state` attribute). */
@@ -132,7 +133,9 @@ export class LcCheckout extends LitElement {
           ? html`${this.notice ? html`<p role="status">${this.notice}</p>` : nothing}
               <lc-offer .api=${this.api} .offer=${state.offer} @lc-offer-signed=${this.refresh} @lc-offer-declined=${this.refresh}
                 @lc-offer-changed=${this.offerChanged}></lc-offer>`
-          : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
+          : step === 'bank'
+            ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`
+            : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
     return html`<h2 tabindex="-1">${STEP_TITLES[step]}</h2>${body}`;
   }
 }

@@ -1,0 +1,108 @@
+import { html, LitElement, nothing } from 'lit';
+import { isValidNuban } from '../../server/platform/domain/payouts/nuban';
+import { AsyncAction } from '../async-action';
+import type { Bank, BankAccount, CheckoutApi } from '../checkout-api';
+import { adoptDocumentStyles } from '../document-styles';
+import { bankStyles } from './lc-bank.styles';
+
+/**
+ * Bank capture: the bank from the CBN list, the 10-digit account number checked with the NUBAN
+ * check digit as it is typed (the same pure function the platform uses), the account name looked
+ * up and shown for confirmation, then kept for the mandate. Fires `lc-bank-captured`.
+ */
+export class LcBank extends LitElement {
+  static override properties = {
+    api: { attribute: false },
+    bankCode: { state: true },
+    accountNumber: { state: true },
+  };
+
+  declare api: CheckoutApi;
+  declare private bankCode: string;
+  declare private accountNumber: string;
+  private readonly list = new AsyncAction<Bank[]>(this);
+  private readonly lookup = new AsyncAction<BankAccount>(this);
+  private readonly save = new AsyncAction<BankAccount>(this);
+
+  constructor() {
+    super();
+    this.bankCode = '';
+    this.accountNumber = '';
+  }
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-bank', bankStyles);
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.list.run((signal) => this.api.banks(signal));
+  }
+
+  private get nubanProblem(): string {
+    if (this.accountNumber.length < 10 || !this.bankCode) return '';
+    return isValidNuban(this.bankCode, this.accountNumber) ? '' : 'This account number does not match the bank you chose. Check both.';
+  }
+
+  private changed() {
+    this.lookup.reset();
+    if (this.bankCode && this.accountNumber.length === 10 && !this.nubanProblem) {
+      const account = { bankCode: this.bankCode, accountNumber: this.accountNumber };
+      void this.lookup.run((signal) => this.api.resolveBankAccount(account, signal));
+    }
+  }
+
+  private onBank(event: Event) {
+    this.bankCode = (event.target as HTMLSelectElement).value;
+    this.changed();
+  }
+
+  private onNumber(event: Event) {
+    this.accountNumber = (event.target as HTMLInputElement).value.replace(/\D/g, '').slice(0, 10);
+    this.changed();
+  }
+
+  private async confirm() {
+    const account = { bankCode: this.bankCode, accountNumber: this.accountNumber };
+    const saved = await this.save.run((signal) => this.api.saveBankAccount(account, signal));
+    if (saved) this.dispatchEvent(new CustomEvent('lc-bank-captured', { bubbles: true, composed: true }));
+  }
+
+  override render() {
+    if (this.list.status === 'error') {
+      return html`<p class="lc-error" role="alert">${this.list.error!.message}</p>
+        <button type="button" @click=${() => this.list.run((signal) => this.api.banks(signal))}>Try again</button>`;
+    }
+    const problem = this.nubanProblem || (this.lookup.status === 'error' ? this.lookup.error!.message : '');
+    const found = this.lookup.status === 'done' ? this.lookup.value : undefined;
+    return html`
+      <p>Repayments are collected from this account by direct debit.</p>
+      <div class="lc-field">
+        <label for="lc-bank-code">Bank</label>
+        <select id="lc-bank-code" @change=${this.onBank} ?disabled=${!this.list.value}>
+          <option value="" ?selected=${!this.bankCode}>${this.list.value ? 'Choose your bank' : 'Loading banks…'}</option>
+          ${(this.list.value ?? []).map((bank) => html`<option value=${bank.code} ?selected=${bank.code === this.bankCode}>${bank.name}</option>`)}
+        </select>
+      </div>
+      <div class="lc-field">
+        <label for="lc-bank-number">Account number</label>
+        <input id="lc-bank-number" inputmode="numeric" autocomplete="off" maxlength="10" .value=${this.accountNumber} @input=${this.onNumber}
+          aria-invalid=${problem ? 'true' : 'false'} aria-describedby="lc-bank-help${problem ? ' lc-bank-error' : ''}" />
+        <span id="lc-bank-help">10 digits (NUBAN).</span>
+        ${problem ? html`<span id="lc-bank-error" class="lc-error" role="alert">${problem}</span>` : nothing}
+      </div>
+      ${this.lookup.status === 'pending' ? html`<p role="status">Looking up the account…</p>` : nothing}
+      ${found
+        ? html`<div class="lc-confirm" role="status">
+              <p>Account name: <strong>${found.accountName}</strong></p>
+              <p>${found.bankName}, ${found.accountNumber}</p>
+            </div>
+            ${this.save.status === 'error' ? html`<p class="lc-error" role="alert">${this.save.error!.message}</p>` : nothing}
+            <button type="button" @click=${this.confirm} ?disabled=${this.save.status === 'pending'}>
+              ${this.save.status === 'pending' ? 'Saving…' : 'This is my account'}
+            </button>`
+        : nothing}
+    `;
+  }
+}
