@@ -39,6 +39,7 @@ export interface CheckoutState {
   phoneHint: string | null;
   /** Null until the phone is verified. */
   offer: OfferFacts | null;
+  mandate: Mandate | null;
 }
 
 export interface Bank {
@@ -51,6 +52,14 @@ export interface BankAccount {
   bankName: string;
   accountNumber: string;
   accountName: string;
+}
+
+export interface Mandate {
+  id: string;
+  status: string;
+  provider: string;
+  authorizationUrl: string | null;
+  activatedAt: string | null;
 }
 
 export interface Signature {
@@ -102,6 +111,14 @@ export class CheckoutApi {
 
   saveBankAccount(account: { bankCode: string; accountNumber: string }, signal?: AbortSignal): Promise<BankAccount> {
     return this.call('POST', '/bank-account', account, signal);
+  }
+
+  createMandate(signal?: AbortSignal): Promise<Mandate> {
+    return this.call('POST', '/mandate', {}, signal);
+  }
+
+  activateMandate(signal?: AbortSignal): Promise<Mandate> {
+    return this.call('POST', '/mandate/activate', {}, signal);
   }
 
   acceptOffer(signature: Signature, signal?: AbortSignal): Promise<unknown> {

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('hosted checkout in a browser', () => {
-  it('verifies the phone with the texted code and moves on to the offer, with no key or token left in the page', async () => {
+  it('delegated tier: OTP from the sandbox inbox → offer signed → bank → mandate approved on the rail page → back → done, with no key or token left in the page', async () => {
     const phone = uniquePhone();
     const { loan } = await offeredLoan(app, tenant, { phone });
     const context = await browser.newContext({ viewport: { width: 360, height: 640 }, userAgent: 'Mozilla/5.0 (Linux; Android 14) E2E' });
@@ -121,13 +121,29 @@ describe('hosted checkout in a browser', () => {
       await page.getByRole('heading', { name: 'Set up your repayments' }).waitFor();
       expect(await page.getByText('Step 4 of 4').count()).toBe(1);
 
+      // Mandate: by redirect to the rail's page (no popup), approve there, come back, confirmed, done.
+      await page.screenshot({ path: path.join(ARTIFACTS, '06-mandate.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Set up direct debit' }).click();
+      await page.waitForURL(/\/sandbox\/rails\//);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.waitForURL(/\/checkout\/\?return=mandate/);
+      await page.getByText('Confirming your direct debit').waitFor();
+      await page.getByRole('heading', { name: "You're all set" }).waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: path.join(ARTIFACTS, '07-done.png'), fullPage: true });
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+      const done = await app.platform.db.selectFrom('loans').select(['status', 'activeMandateId']).where('id', '=', loan.id).executeTakeFirstOrThrow();
+      expect(done.status).toBe('terms_accepted');
+      expect(done.activeMandateId).toEqual(expect.any(String));
+      const mandate = await app.platform.db.selectFrom('loanMandates').select('status').where('id', '=', done.activeMandateId!).executeTakeFirstOrThrow();
+      expect(mandate.status).toBe('active');
+
       const seen = [await page.content(), ...responses].join('\n');
       expect(seen).not.toMatch(/sk_(test|live)_/);
       expect(seen).not.toContain(new URL(loan.applicationUrl).pathname.split('/').pop()!);
     } finally {
       await context.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('declines the offer with a reason', async () => {
     const phone = uniquePhone();
@@ -142,7 +158,7 @@ describe('hosted checkout in a browser', () => {
       await page.getByRole('button', { name: 'Decline' }).click();
       await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
       await page.getByLabel(/Why are you declining/).fill('The repayments are too high for me.');
-      await page.screenshot({ path: path.join(ARTIFACTS, '07-offer-declining.png'), fullPage: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, '08-offer-declining.png'), fullPage: true });
       await page.getByRole('button', { name: 'Decline the offer' }).click();
       await page.getByRole('heading', { name: 'Offer declined' }).waitFor();
       const after = await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow();
@@ -160,7 +176,7 @@ describe('hosted checkout in a browser', () => {
     try {
       await page.goto(`${app.url}/checkout/c/cs_test_${'x'.repeat(40)}`);
       await page.getByRole('heading', { name: 'This checkout is not available' }).waitFor();
-      await page.screenshot({ path: path.join(ARTIFACTS, '08-invalid-link.png') });
+      await page.screenshot({ path: path.join(ARTIFACTS, '09-invalid-link.png') });
       expect(await page.content()).not.toMatch(/Ada|₦|kobo/);
       expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
     } finally {

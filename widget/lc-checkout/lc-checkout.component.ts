@@ -5,6 +5,7 @@ import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api'
 import '../lc-otp/lc-otp';
 import '../lc-offer/lc-offer';
 import '../lc-bank/lc-bank';
+import '../lc-mandate/lc-mandate';
 import { checkoutStyles } from './lc-checkout.styles';
 
 /** What the hosted page's server saw (the `state` attribute). */
@@ -135,7 +136,9 @@ export class LcCheckout extends LitElement {
                 @lc-offer-changed=${this.offerChanged}></lc-offer>`
           : step === 'bank'
             ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`
-            : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
+            : step === 'mandate'
+              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} @lc-mandate-active=${this.refresh}></lc-mandate>`
+              : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
     return html`<h2 tabindex="-1">${STEP_TITLES[step]}</h2>${body}`;
   }
 }

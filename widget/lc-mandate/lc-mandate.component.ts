@@ -1,0 +1,110 @@
+import { html, LitElement, nothing } from 'lit';
+import { AsyncAction } from '../async-action';
+import type { CheckoutApi, Mandate } from '../checkout-api';
+import { adoptDocumentStyles } from '../document-styles';
+import { mandateStyles } from './lc-mandate.styles';
+
+/** How often, and how long, a returning borrower's page asks the rail whether it has confirmed. */
+const POLL_MS = 2_000;
+const POLL_LIMIT = 30;
+
+/**
+ * The direct debit: creates the mandate on the default rail and sends the borrower to the rail's
+ * authorisation page by redirect (no popup: it works in webviews). Back on the page — or on any
+ * later visit — a mandate that exists but is not active yet is confirmed by asking the platform to
+ * activate it until the rail has confirmed. Fires `lc-mandate-active`.
+ */
+export class LcMandate extends LitElement {
+  static override properties = {
+    api: { attribute: false },
+    mandate: { attribute: false },
+    waiting: { state: true },
+  };
+
+  declare api: CheckoutApi;
+  /** The loan's current mandate from the server state, if any. */
+  declare mandate: Mandate | null;
+  declare private waiting: boolean;
+  private readonly create = new AsyncAction<Mandate>(this);
+  private readonly confirm = new AsyncAction<Mandate>(this);
+  private polls = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    this.mandate = null;
+    this.waiting = false;
+  }
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-mandate', mandateStyles);
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Back from the rail (the return URL says so), or reopened later with the bank's answer pending:
+    // confirm from server-side state, never from browser memory.
+    const returning = new URLSearchParams(window.location.search).get('return') === 'mandate';
+    const status = this.mandate?.status;
+    if (status === 'pending' || (returning && status === 'initiated')) this.startConfirming();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.timer);
+  }
+
+  private async start() {
+    const mandate = await this.create.run((signal) => this.api.createMandate(signal));
+    if (!mandate) return;
+    if (mandate.status === 'active') return this.done();
+    if (mandate.authorizationUrl) window.location.assign(mandate.authorizationUrl);
+    else this.startConfirming();
+  }
+
+  private startConfirming() {
+    this.waiting = true;
+    this.polls = 0;
+    void this.poll();
+  }
+
+  private async poll() {
+    const mandate = await this.confirm.run((signal) => this.api.activateMandate(signal));
+    if (mandate?.status === 'active') return this.done();
+    this.polls += 1;
+    if (this.polls < POLL_LIMIT && this.confirm.status !== 'error') this.timer = setTimeout(() => void this.poll(), POLL_MS);
+    else this.waiting = false;
+  }
+
+  private done() {
+    this.waiting = false;
+    this.dispatchEvent(new CustomEvent('lc-mandate-active', { bubbles: true, composed: true }));
+  }
+
+  override render() {
+    if (this.waiting) {
+      return html`<p role="status">Confirming your direct debit with your bank… This usually takes a few seconds.</p>`;
+    }
+    const error = this.create.status === 'error' ? this.create.error!.message : this.confirm.status === 'error' ? this.confirm.error!.message : '';
+    const stalled = this.confirm.status === 'done' && this.polls >= POLL_LIMIT;
+    return html`
+      <p>You will approve a direct debit on your bank's page, then come back here. Repayments are collected on their due dates.</p>
+      ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
+      ${stalled ? html`<p role="status">Your bank has not confirmed yet. You can close this page; we will finish when it does.</p>` : nothing}
+      ${this.renderAction()}
+    `;
+  }
+
+  private renderAction() {
+    const status = this.mandate?.status;
+    const url = this.mandate?.authorizationUrl;
+    if (status === 'initiated' && url) {
+      return html`<button type="button" @click=${() => window.location.assign(url)}>Continue to your bank</button>`;
+    }
+    if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>Check again</button>`;
+    return html`<button type="button" @click=${this.start} ?disabled=${this.create.status === 'pending'}>
+      ${this.create.status === 'pending' ? 'Preparing…' : 'Set up direct debit'}
+    </button>`;
+  }
+}
