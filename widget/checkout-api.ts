@@ -113,6 +113,10 @@ export class CheckoutApi {
     return this.call('POST', '/bank-account', account, signal);
   }
 
+  submitKyc(details: { bvn: string; nin?: string; dateOfBirth?: string; address?: string }, signal?: AbortSignal): Promise<{ outcome: 'verified' | 'failed' | 'pending'; loanStatus: string }> {
+    return this.call('POST', '/kyc', details, signal);
+  }
+
   createMandate(signal?: AbortSignal): Promise<Mandate> {
     return this.call('POST', '/mandate', {}, signal);
   }

@@ -3,4 +3,5 @@ import './lc-otp/lc-otp';
 import './lc-offer/lc-offer';
 import './lc-bank/lc-bank';
 import './lc-mandate/lc-mandate';
+import './lc-kyc/lc-kyc';
 import './lc-checkout/lc-checkout';

@@ -5,8 +5,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type Tenant } from '../support/harness';
-import { lendingTenant, offeredLoan } from '../support/lifecycle';
-import { latestOtp, nubanCheckDigit, uniquePhone } from '../support/checkout';
+import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
+import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
 
 /**
  * The hosted checkout in the machine's Chromium against the real server: the applicationUrl opens,
@@ -165,6 +165,52 @@ describe('hosted checkout in a browser', () => {
       expect(after.status).toBe('terms_declined');
       const consent = await app.platform.db.selectFrom('loanConsents').selectAll().where('loanId', '=', loan.id).executeTakeFirstOrThrow();
       expect(consent).toMatchObject({ kind: 'decline', reason: 'The repayments are too high for me.' });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('managed tier: KYC with the magic BVNs (failed, pending, then verified), waiting for the lender, then the offer', async () => {
+    const phone = uniquePhone();
+    const loan = await operatorLoan(app, tenant, { kycTier: 'managed' }, { borrower: { firstName: 'Tunde', lastName: 'Bello', phone } });
+    const { url } = await mintSession(app, tenant.test, loan.id);
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (req) => requests.push(req.url()));
+    try {
+      await page.goto(new URL(new URL(url).pathname, app.url).href);
+      await page.getByRole('button', { name: 'Send code' }).click();
+      await page.getByLabel(/Code sent to/).fill(await latestOtp(app, phone));
+      await page.getByRole('heading', { name: 'Confirm your identity' }).waitFor();
+      expect(await page.getByText('Step 2 of 5').count()).toBe(1);
+      const bvn = page.getByLabel('BVN (Bank Verification Number)');
+      const verify = page.getByRole('button', { name: 'Verify my identity' });
+      await bvn.fill('1234');
+      await verify.click();
+      expect(await bvn.getAttribute('aria-invalid')).toBe('true');
+      await page.screenshot({ path: path.join(ARTIFACTS, '10-kyc.png'), fullPage: true });
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+
+      await bvn.fill('00000000000');
+      await verify.click();
+      await page.getByText('We could not verify your identity').waitFor();
+      await bvn.fill('11111111111');
+      await verify.click();
+      await page.getByText('still being checked').waitFor();
+      await verify.click();
+      await page.getByRole('heading', { name: 'Waiting for the lender' }).waitFor();
+
+      const approved = await fetch(`${app.url}/v1/loans/${loan.id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-API-Public-Key': tenant.test.publicKey, 'X-API-Secret-Key': tenant.test.secretKey },
+        body: '{}',
+      });
+      expect(approved.status).toBe(200);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      // The BVN never went into a URL.
+      expect(requests.filter((u) => /\d{11}/.test(u))).toEqual([]);
     } finally {
       await context.close();
     }

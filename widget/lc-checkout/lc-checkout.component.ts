@@ -6,6 +6,7 @@ import '../lc-otp/lc-otp';
 import '../lc-offer/lc-offer';
 import '../lc-bank/lc-bank';
 import '../lc-mandate/lc-mandate';
+import '../lc-kyc/lc-kyc';
 import { checkoutStyles } from './lc-checkout.styles';
 
 /** What the hosted page's server saw (the `state` attribute). */
@@ -136,6 +137,8 @@ export class LcCheckout extends LitElement {
                 @lc-offer-changed=${this.offerChanged}></lc-offer>`
           : step === 'bank'
             ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`
+            : step === 'kyc'
+              ? html`<lc-kyc .api=${this.api} @lc-kyc-verified=${this.refresh}></lc-kyc>`
             : step === 'mandate'
               ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} @lc-mandate-active=${this.refresh}></lc-mandate>`
               : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;

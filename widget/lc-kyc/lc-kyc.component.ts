@@ -1,0 +1,93 @@
+import { html, LitElement, nothing } from 'lit';
+import { AsyncAction } from '../async-action';
+import type { CheckoutApi } from '../checkout-api';
+import { adoptDocumentStyles } from '../document-styles';
+import { kycStyles } from './lc-kyc.styles';
+
+type KycResult = { outcome: 'verified' | 'failed' | 'pending'; loanStatus: string };
+
+const OUTCOME_TEXT: Record<'failed' | 'pending', string> = {
+  failed: 'We could not verify your identity with these details. Check your BVN and try again; if it still fails, the lender will contact you about other ways to verify.',
+  pending: 'Your details are still being checked. Submit them again in a moment to see the result.',
+};
+
+/**
+ * Identity (managed-tier loans): BVN (exactly 11 digits), NIN, date of birth and address, sent to
+ * the loan's KYC route. `pending` asks to submit again, `failed` says what happens next, `verified`
+ * fires `lc-kyc-verified`. The BVN lives only in the input and the request body (never a URL) and
+ * the field is cleared once submitted.
+ */
+export class LcKyc extends LitElement {
+  static override properties = {
+    api: { attribute: false },
+    invalidBvn: { state: true },
+  };
+
+  declare api: CheckoutApi;
+  declare private invalidBvn: boolean;
+  private readonly submit = new AsyncAction<KycResult>(this);
+
+  constructor() {
+    super();
+    this.invalidBvn = false;
+  }
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-kyc', kycStyles);
+    return this;
+  }
+
+  private field(id: string): HTMLInputElement | null {
+    return this.querySelector<HTMLInputElement>(`#${id}`);
+  }
+
+  private async send(event: Event) {
+    event.preventDefault();
+    const bvn = this.field('lc-kyc-bvn')?.value.trim() ?? '';
+    this.invalidBvn = !/^\d{11}$/.test(bvn);
+    if (this.invalidBvn) {
+      await this.updateComplete;
+      this.field('lc-kyc-bvn')?.focus();
+      return;
+    }
+    const optional = (id: string) => this.field(id)?.value.trim() || undefined;
+    const details = { bvn, nin: optional('lc-kyc-nin'), dateOfBirth: optional('lc-kyc-dob'), address: optional('lc-kyc-address') };
+    const result = await this.submit.run((signal) => this.api.submitKyc(details, signal));
+    if (result?.outcome === 'verified') {
+      this.field('lc-kyc-bvn')!.value = '';
+      this.dispatchEvent(new CustomEvent('lc-kyc-verified', { bubbles: true, composed: true }));
+    }
+  }
+
+  override render() {
+    const result = this.submit.status === 'done' ? this.submit.value : undefined;
+    const note = result && result.outcome !== 'verified' ? OUTCOME_TEXT[result.outcome] : '';
+    const error = this.submit.status === 'error' ? this.submit.error!.message : '';
+    return html`
+      <form @submit=${this.send} novalidate>
+        <div class="lc-field">
+          <label for="lc-kyc-bvn">BVN (Bank Verification Number)</label>
+          <input id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${this.invalidBvn ? 'true' : 'false'}
+            aria-describedby="lc-kyc-bvn-help${this.invalidBvn ? ' lc-kyc-bvn-error' : ''}" />
+          <span id="lc-kyc-bvn-help">11 digits. Dial *565*0# from your bank-registered phone to get it.</span>
+          ${this.invalidBvn ? html`<span id="lc-kyc-bvn-error" class="lc-error">Your BVN is exactly 11 digits.</span>` : nothing}
+        </div>
+        <div class="lc-field">
+          <label for="lc-kyc-nin">NIN (optional)</label>
+          <input id="lc-kyc-nin" inputmode="numeric" autocomplete="off" maxlength="15" />
+        </div>
+        <div class="lc-field">
+          <label for="lc-kyc-dob">Date of birth (optional)</label>
+          <input id="lc-kyc-dob" type="date" autocomplete="bday" />
+        </div>
+        <div class="lc-field">
+          <label for="lc-kyc-address">Home address (optional)</label>
+          <input id="lc-kyc-address" type="text" autocomplete="street-address" maxlength="300" />
+        </div>
+        ${note ? html`<p role="status">${note}</p>` : nothing}
+        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
+        <button type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? 'Checking…' : 'Verify my identity'}</button>
+      </form>
+    `;
+  }
+}
