@@ -6,8 +6,9 @@ import { api } from './api';
 import { lifecycle } from './lifecycle';
 import { repayments } from './repayments';
 import { webhooks } from './webhooks';
+import { checkout } from './checkout';
 
-const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks };
+const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks, checkout };
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
 if (!bench) {
