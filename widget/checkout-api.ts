@@ -40,6 +40,8 @@ export interface CheckoutState {
   /** Null until the phone is verified. */
   offer: OfferFacts | null;
   mandate: Mandate | null;
+  guarantorsRequired: number;
+  guarantors: Guarantor[] | null;
 }
 
 export interface Bank {
@@ -60,6 +62,14 @@ export interface Mandate {
   provider: string;
   authorizationUrl: string | null;
   activatedAt: string | null;
+}
+
+export interface Guarantor {
+  id: string;
+  fullName: string;
+  phoneHint: string;
+  relationship: string;
+  verified: boolean;
 }
 
 export interface Signature {
@@ -115,6 +125,18 @@ export class CheckoutApi {
 
   submitKyc(details: { bvn: string; nin?: string; dateOfBirth?: string; address?: string }, signal?: AbortSignal): Promise<{ outcome: 'verified' | 'failed' | 'pending'; loanStatus: string }> {
     return this.call('POST', '/kyc', details, signal);
+  }
+
+  addGuarantor(guarantor: { fullName: string; phone: string; relationship: string }, signal?: AbortSignal): Promise<{ guarantor: Guarantor; otp: OtpSent | null }> {
+    return this.call('POST', '/guarantors', guarantor, signal);
+  }
+
+  verifyGuarantor(guarantorId: string, code: string, signal?: AbortSignal): Promise<Guarantor> {
+    return this.call('POST', '/guarantors/verify', { guarantorId, code }, signal);
+  }
+
+  resendGuarantorCode(guarantorId: string, signal?: AbortSignal): Promise<OtpSent> {
+    return this.call('POST', '/guarantors/resend', { guarantorId }, signal);
   }
 
   createMandate(signal?: AbortSignal): Promise<Mandate> {

@@ -4,4 +4,5 @@ import './lc-offer/lc-offer';
 import './lc-bank/lc-bank';
 import './lc-mandate/lc-mandate';
 import './lc-kyc/lc-kyc';
+import './lc-guarantors/lc-guarantors';
 import './lc-checkout/lc-checkout';

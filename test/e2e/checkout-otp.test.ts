@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type Tenant } from '../support/harness';
@@ -31,6 +31,14 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
 });
+
+/** Sends the code and types it in, once the page shows it was sent (the inbox is read only then). */
+async function verifyPhone(page: Page, phone: string): Promise<void> {
+  await page.getByRole('button', { name: 'Send code' }).click();
+  const input = page.getByLabel(/Code sent to/);
+  await input.waitFor();
+  await input.fill(await latestOtp(app, phone));
+}
 
 describe('hosted checkout in a browser', () => {
   it('delegated tier: OTP from the sandbox inbox → offer signed → bank → mandate approved on the rail page → back → done, with no key or token left in the page', async () => {
@@ -152,8 +160,7 @@ describe('hosted checkout in a browser', () => {
     const page = await context.newPage();
     try {
       await page.goto(new URL(new URL(loan.applicationUrl).pathname, app.url).href);
-      await page.getByRole('button', { name: 'Send code' }).click();
-      await page.getByLabel(/Code sent to/).fill(await latestOtp(app, phone));
+      await verifyPhone(page, phone);
       await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
       await page.getByRole('button', { name: 'Decline' }).click();
       await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
@@ -180,8 +187,7 @@ describe('hosted checkout in a browser', () => {
     page.on('request', (req) => requests.push(req.url()));
     try {
       await page.goto(new URL(new URL(url).pathname, app.url).href);
-      await page.getByRole('button', { name: 'Send code' }).click();
-      await page.getByLabel(/Code sent to/).fill(await latestOtp(app, phone));
+      await verifyPhone(page, phone);
       await page.getByRole('heading', { name: 'Confirm your identity' }).waitFor();
       expect(await page.getByText('Step 2 of 5').count()).toBe(1);
       const bvn = page.getByLabel('BVN (Bank Verification Number)');
@@ -211,6 +217,38 @@ describe('hosted checkout in a browser', () => {
       await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
       // The BVN never went into a URL.
       expect(requests.filter((u) => /\d{11}/.test(u))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('guarantors: the borrower names one, types the code the guarantor received, and moves on to the offer', async () => {
+    const lender = await lendingTenant(app, { product: { guarantorsRequired: 1 } });
+    const phone = uniquePhone();
+    const guarantorPhone = uniquePhone();
+    const { loan } = await offeredLoan(app, lender, { phone });
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(new URL(new URL(loan.applicationUrl).pathname, app.url).href);
+      await verifyPhone(page, phone);
+      await page.getByRole('heading', { name: 'Add your guarantors' }).waitFor();
+      expect(await page.getByText('0 of 1 confirmed').count()).toBe(1);
+      await page.getByLabel("Guarantor's full name").fill('Chidi Obi');
+      await page.getByLabel("Guarantor's phone number").fill(guarantorPhone.replace('+234', '0'));
+      await page.getByLabel('Relationship to you').fill('brother');
+      await page.getByRole('button', { name: 'Text them a code' }).click();
+      const code = page.getByLabel('Code Chidi Obi received');
+      await code.waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, '11-guarantor-code.png'), fullPage: true });
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+      await code.fill(await latestOtp(app, guarantorPhone));
+      await page.getByRole('button', { name: 'Confirm guarantor' }).click();
+      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      const rows = await app.platform.db.selectFrom('loanGuarantors').selectAll().where('loanId', '=', loan.id).execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ fullName: 'Chidi Obi', relationship: 'brother' });
+      expect(rows[0]!.verifiedAt).toEqual(expect.any(String));
     } finally {
       await context.close();
     }

@@ -7,6 +7,7 @@ import '../lc-offer/lc-offer';
 import '../lc-bank/lc-bank';
 import '../lc-mandate/lc-mandate';
 import '../lc-kyc/lc-kyc';
+import '../lc-guarantors/lc-guarantors';
 import { checkoutStyles } from './lc-checkout.styles';
 
 /** What the hosted page's server saw (the `state` attribute). */
@@ -139,6 +140,9 @@ export class LcCheckout extends LitElement {
             ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`
             : step === 'kyc'
               ? html`<lc-kyc .api=${this.api} @lc-kyc-verified=${this.refresh}></lc-kyc>`
+            : step === 'guarantors'
+              ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
+                  @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
             : step === 'mandate'
               ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} @lc-mandate-active=${this.refresh}></lc-mandate>`
               : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;

@@ -1,0 +1,118 @@
+import { html, LitElement, nothing } from 'lit';
+import { AsyncAction } from '../async-action';
+import type { CheckoutApi, Guarantor, OtpSent } from '../checkout-api';
+import { adoptDocumentStyles } from '../document-styles';
+import { guarantorStyles } from './lc-guarantors.styles';
+
+/**
+ * Guarantors, when the product asks for them: the borrower names each one (name, phone,
+ * relationship); we text the guarantor a code, and the borrower types the code the guarantor gives
+ * them, which confirms the phone and the agreement. Fires `lc-guarantors-changed` after each
+ * confirmation (the parent re-reads the state and moves on once enough are confirmed).
+ */
+export class LcGuarantors extends LitElement {
+  static override properties = {
+    api: { attribute: false },
+    required: { type: Number },
+    guarantors: { attribute: false },
+    pendingId: { state: true },
+  };
+
+  declare api: CheckoutApi;
+  declare required: number;
+  declare guarantors: Guarantor[];
+  /** The guarantor whose code is awaited. */
+  declare private pendingId: string | undefined;
+  private readonly add = new AsyncAction<{ guarantor: Guarantor; otp: OtpSent | null }>(this);
+  private readonly verify = new AsyncAction<Guarantor>(this);
+  private readonly resend = new AsyncAction<OtpSent>(this);
+
+  constructor() {
+    super();
+    this.required = 0;
+    this.guarantors = [];
+  }
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-guarantors', guarantorStyles);
+    return this;
+  }
+
+  private value(id: string) {
+    return this.querySelector<HTMLInputElement>(`#${id}`)?.value.trim() ?? '';
+  }
+
+  private async addGuarantor(event: Event) {
+    event.preventDefault();
+    const details = { fullName: this.value('lc-g-name'), phone: this.value('lc-g-phone'), relationship: this.value('lc-g-relationship') };
+    const added = await this.add.run((signal) => this.api.addGuarantor(details, signal));
+    if (!added) return;
+    this.pendingId = added.guarantor.id;
+    await this.updateComplete;
+    this.querySelector<HTMLInputElement>('#lc-g-code')?.focus();
+  }
+
+  private async verifyCode(event: Event) {
+    event.preventDefault();
+    const id = this.pendingId!;
+    const code = this.value('lc-g-code');
+    const verified = await this.verify.run((signal) => this.api.verifyGuarantor(id, code, signal));
+    if (!verified) return;
+    this.pendingId = undefined;
+    this.dispatchEvent(new CustomEvent('lc-guarantors-changed', { bubbles: true, composed: true }));
+  }
+
+  override render() {
+    const confirmed = this.guarantors.filter((g) => g.verified).length;
+    const pending = this.guarantors.find((g) => g.id === this.pendingId) ?? (this.add.value?.guarantor.id === this.pendingId ? this.add.value?.guarantor : undefined);
+    return html`
+      <p>This loan needs ${this.required} guarantor${this.required === 1 ? '' : 's'}: ${confirmed} of ${this.required} confirmed.</p>
+      ${this.guarantors.length
+        ? html`<ul>${this.guarantors.map((g) => html`<li>${g.fullName} (${g.relationship}, ${g.phoneHint}): ${g.verified ? 'confirmed' : 'waiting for their code'}</li>`)}</ul>`
+        : nothing}
+      ${pending ? this.renderCode(pending) : this.renderAdd()}
+    `;
+  }
+
+  private renderAdd() {
+    const error = this.add.status === 'error' ? this.add.error!.message : '';
+    return html`
+      <form @submit=${this.addGuarantor} novalidate>
+        <div class="lc-field"><label for="lc-g-name">Guarantor's full name</label><input id="lc-g-name" autocomplete="off" maxlength="200" /></div>
+        <div class="lc-field"><label for="lc-g-phone">Guarantor's phone number</label><input id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" /></div>
+        <div class="lc-field">
+          <label for="lc-g-relationship">Relationship to you</label>
+          <input id="lc-g-relationship" autocomplete="off" maxlength="60" aria-describedby="lc-g-relationship-help" />
+          <span id="lc-g-relationship-help">For example sibling, employer or friend.</span>
+        </div>
+        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
+        <button type="submit" ?disabled=${this.add.status === 'pending'}>${this.add.status === 'pending' ? 'Texting them…' : 'Text them a code'}</button>
+      </form>
+    `;
+  }
+
+  private renderCode(guarantor: Guarantor) {
+    const error = this.verify.status === 'error' ? this.verify.error!.message : '';
+    const resent =
+      this.resend.status === 'done' ? html`<p role="status">We texted ${guarantor.fullName} a new code.</p>`
+      : this.resend.status === 'error' ? html`<p class="lc-error" role="alert">${this.resend.error!.message}</p>`
+      : nothing;
+    return html`
+      ${resent}
+      <form @submit=${this.verifyCode} novalidate>
+        <div class="lc-field">
+          <label for="lc-g-code">Code ${guarantor.fullName} received</label>
+          <input id="lc-g-code" inputmode="numeric" autocomplete="off" maxlength="6" aria-invalid=${error ? 'true' : 'false'}
+            aria-describedby="lc-g-code-help${error ? ' lc-g-code-error' : ''}" />
+          <span id="lc-g-code-help">Ask ${guarantor.fullName} for the 6-digit code we texted them: giving it to you confirms they agree to guarantee this loan.</span>
+          ${error ? html`<span id="lc-g-code-error" class="lc-error" role="alert">${error}</span>` : nothing}
+        </div>
+        <div class="lc-actions">
+          <button type="submit" ?disabled=${this.verify.status === 'pending'}>${this.verify.status === 'pending' ? 'Checking…' : 'Confirm guarantor'}</button>
+          <button type="button" class="lc-secondary" ?disabled=${this.resend.status === 'pending'}
+            @click=${() => this.resend.run((signal) => this.api.resendGuarantorCode(guarantor.id, signal))}>Text the code again</button>
+        </div>
+      </form>
+    `;
+  }
+}
