@@ -1,3 +1,5 @@
+import type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
+
 /**
  * The checkout server's JSON endpoints, typed. Every answer is the platform's envelope; a failure
  * becomes a `CheckoutApiError` carrying the machine-readable `error` code. POSTs carry a fresh
@@ -13,23 +15,8 @@ export interface Envelope<T> {
 
 export type StepName = 'otp' | 'kyc' | 'guarantors' | 'offer' | 'bank' | 'mandate';
 
-export interface OfferFacts {
-  documentReference: string;
-  currency: string;
-  principalKobo: number;
-  tenorDays: number;
-  repaymentFrequency: string;
-  interestModel: string;
-  interestRateBps: number;
-  fees: { processingFeeKobo: number; insurancePremiumKobo: number; totalFeesKobo: number };
-  totalInterestKobo: number;
-  costOfCreditKobo: number;
-  totalRepayableKobo: number;
-  aprBps: number;
-  lateFeeBps: number;
-  schedule: { installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; totalKobo: number }[];
-  offerLetter: { url: string; expiresAt: string };
-}
+/** The offer's key facts, as the platform's checkout state builds them (a type only: nothing of the server is bundled). */
+export type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
 
 export interface CheckoutState {
   status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
@@ -97,7 +84,7 @@ export class CheckoutApiError extends Error {
 }
 
 export class CheckoutApi {
-  constructor(private readonly base: string) {}
+  constructor(readonly base: string) {}
 
   state(signal?: AbortSignal): Promise<CheckoutState> {
     return this.call('GET', '/state', undefined, signal);

@@ -11,7 +11,7 @@ import {
   type DisabledEndpoint,
 } from '../platform/domain/webhooks/deliveries';
 import { signingSecrets } from '../platform/domain/webhooks/endpoint';
-import { parseRetryAfter, retryDelayMs } from '../platform/domain/webhooks/retry-schedule';
+import { retryDelayMs } from '../platform/domain/webhooks/retry-schedule';
 import { signatureHeaders } from '../platform/domain/webhooks/signature';
 import { sendWebhook, type SendWebhook } from '../integrations/webhooks/send-webhook';
 
@@ -214,7 +214,6 @@ export class WebhookDispatcher {
       clock.now(),
       { failures: config.WEBHOOK_DISABLE_AFTER_FAILURES, minFailingMs: config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000 },
       (n) => retryDelayMs(n, this.random()),
-      parseRetryAfter,
     );
     for (const endpoint of disabled) await this.notifyDisabled(endpoint);
   }

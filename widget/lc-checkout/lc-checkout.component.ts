@@ -65,8 +65,11 @@ export class LcCheckout extends LitElement {
     return this;
   }
 
-  private get api() {
-    return new CheckoutApi(this.apiBase);
+  /** One client per endpoint base, so the steps keep the same `.api` across renders. */
+  private client: CheckoutApi | undefined;
+  private get api(): CheckoutApi {
+    if (this.client?.base !== this.apiBase) this.client = new CheckoutApi(this.apiBase);
+    return this.client;
   }
 
   override connectedCallback(): void {

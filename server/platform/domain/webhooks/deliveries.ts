@@ -4,7 +4,7 @@ import { fromJson } from '../../db/database';
 import type { Mode, WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newOrderedId } from '../ids';
-import { MAX_ATTEMPTS } from './retry-schedule';
+import { MAX_ATTEMPTS, parseRetryAfter } from './retry-schedule';
 
 /**
  * The durable delivery log. The outbox (`events`) is written in the transaction of each change;
@@ -335,7 +335,6 @@ export async function recordAttempts(
   now: Date,
   policy: DisablePolicy,
   retryDelay: (attemptsThisRound: number) => number | undefined,
-  retryAfterDelay: (header: string | undefined, now: Date) => number | undefined,
 ): Promise<DisabledEndpoint[]> {
   const at = now.toISOString();
   const disabled: DisabledEndpoint[] = [];
@@ -375,7 +374,7 @@ export async function recordAttempts(
       const error = (outcome.error ?? `HTTP ${outcome.status}`).slice(0, 500);
       const attemptsThisRound = attempt - (delivery.maxAttempts - MAX_ATTEMPTS);
       const throttled = outcome.status === 429 || outcome.status === 503;
-      const delay = outcome.notSent || outcome.status === 410 ? undefined : ((throttled ? retryAfterDelay(outcome.retryAfter, now) : undefined) ?? retryDelay(attemptsThisRound));
+      const delay = outcome.notSent || outcome.status === 410 ? undefined : ((throttled ? parseRetryAfter(outcome.retryAfter, now) : undefined) ?? retryDelay(attemptsThisRound));
       const final = delay === undefined || attempt >= delivery.maxAttempts;
       const recorded = await trx
         .updateTable('webhookDeliveries')
