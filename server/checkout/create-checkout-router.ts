@@ -180,6 +180,17 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     res.sendFile(widgetFile, { maxAge: '5m', headers: { 'content-type': 'application/javascript; charset=utf-8' } });
   });
 
+  // The widget's texts other than English (built next to the bundle by the locales plugin): public,
+  // the same for everyone, fetched only when a borrower picks the language, readable from any origin.
+  const localesDir = path.join(path.dirname(widgetFile), 'locales');
+  app.get('/api/locales/:file', (req, res) => {
+    const locale = /^(pcm|yo|ha|ig)\.json$/.exec(String(req.params.file))?.[1];
+    const file = locale && path.join(localesDir, `${locale}.json`);
+    if (!file || !fs.existsSync(file)) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.sendFile(file, { maxAge: '5m', headers: { 'content-type': 'application/json; charset=utf-8' } });
+  });
+
   // JSON endpoints for the components. POSTs must be JSON: with SameSite=Lax that keeps other sites from posting with the cookie.
   const api = express.Router();
   api.use((req, res, next) => {

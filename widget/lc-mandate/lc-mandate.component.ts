@@ -2,6 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, Mandate } from '../checkout-api';
 import { adoptDocumentStyles } from '../document-styles';
+import { errorText, LocaleController, t } from '../i18n/i18n';
 import { mandateStyles } from './lc-mandate.styles';
 
 /** How often, and how long, a returning borrower's page asks the rail whether it has confirmed. */
@@ -27,6 +28,7 @@ export class LcMandate extends LitElement {
   declare private waiting: boolean;
   private readonly create = new AsyncAction<Mandate>(this);
   private readonly confirm = new AsyncAction<Mandate>(this);
+  private readonly locale = new LocaleController(this);
   private polls = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -84,14 +86,14 @@ export class LcMandate extends LitElement {
 
   override render() {
     if (this.waiting) {
-      return html`<p role="status">Confirming your direct debit with your bank… This usually takes a few seconds.</p>`;
+      return html`<p role="status">${t('mandate.confirming')}</p>`;
     }
-    const error = this.create.status === 'error' ? this.create.error!.message : this.confirm.status === 'error' ? this.confirm.error!.message : '';
+    const error = this.create.status === 'error' ? errorText(this.create.error!) : this.confirm.status === 'error' ? errorText(this.confirm.error!) : '';
     const stalled = this.confirm.status === 'done' && this.polls >= POLL_LIMIT;
     return html`
-      <p>You will approve a direct debit on your bank's page, then come back here. Repayments are collected on their due dates.</p>
+      <p>${t('mandate.intro')}</p>
       ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-      ${stalled ? html`<p role="status">Your bank has not confirmed yet. You can close this page; we will finish when it does.</p>` : nothing}
+      ${stalled ? html`<p role="status">${t('mandate.stalled')}</p>` : nothing}
       ${this.renderAction()}
     `;
   }
@@ -100,11 +102,11 @@ export class LcMandate extends LitElement {
     const status = this.mandate?.status;
     const url = this.mandate?.authorizationUrl;
     if (status === 'initiated' && url) {
-      return html`<button type="button" @click=${() => window.location.assign(url)}>Continue to your bank</button>`;
+      return html`<button type="button" @click=${() => window.location.assign(url)}>${t('mandate.continue')}</button>`;
     }
-    if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>Check again</button>`;
+    if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>${t('mandate.checkAgain')}</button>`;
     return html`<button type="button" @click=${this.start} ?disabled=${this.create.status === 'pending'}>
-      ${this.create.status === 'pending' ? 'Preparing…' : 'Set up direct debit'}
+      ${this.create.status === 'pending' ? t('mandate.preparing') : t('mandate.setUp')}
     </button>`;
   }
 }
