@@ -5,6 +5,8 @@
  */
 export const en = {
   // The shell (lc-checkout)
+  'page.title': 'Complete your loan',
+  'checkout.language': 'Language',
   'checkout.loading': 'Loading your loan checkout…',
   'checkout.progress': 'Step {n} of {m}',
   'checkout.notAvailable.title': 'This checkout is not available',
@@ -133,6 +135,9 @@ export const en = {
   'mandate.checkAgain': 'Check again',
   'mandate.setUp': 'Set up direct debit',
   'mandate.preparing': 'Preparing…',
+  'mandate.email': 'Your e-mail address',
+  'mandate.emailHelp': 'Your bank sends the direct-debit confirmation here.',
+  'mandate.emailInvalid': 'Enter an e-mail address like name@example.com.',
 
   // Errors the server names by code (anything else shows the server's own message)
   'error.network_error': 'We could not reach the server. Check your connection and try again.',

@@ -72,7 +72,7 @@ const loaded = new Map<string, Promise<Messages>>();
  * installed. A table that fails to load leaves English in place and reports it, never throws into
  * the host page.
  */
-export async function setLocale(requested: string | undefined, base: string): Promise<Locale> {
+export async function setLocale(requested: string | readonly string[] | undefined, base: string): Promise<Locale> {
   const locale = resolveLocale(requested);
   if (locale === 'en') {
     useMessages('en', {});

@@ -2,6 +2,8 @@ import type { Messages } from './i18n.ts';
 
 /** Nigerian Pidgin (Naijá). Complete: the build's coverage report fails loudly if a key goes missing. */
 export const pcm: Messages = {
+  'page.title': 'Finish your loan',
+  'checkout.language': 'Language',
   'checkout.loading': 'We dey load your loan checkout…',
   'checkout.progress': 'Step {n} for {m}',
   'checkout.notAvailable.title': 'Dis checkout no dey available',
@@ -124,6 +126,9 @@ export const pcm: Messages = {
   'mandate.checkAgain': 'Check again',
   'mandate.setUp': 'Set up direct debit',
   'mandate.preparing': 'E dey prepare…',
+  'mandate.email': 'Your e-mail address',
+  'mandate.emailHelp': 'Your bank go send di direct-debit confirmation here.',
+  'mandate.emailInvalid': 'Type e-mail address like name@example.com.',
 
   'error.network_error': 'We no fit reach di server. Check your network and try again.',
   'error.unexpected_error': 'Something no go well. Abeg try again.',

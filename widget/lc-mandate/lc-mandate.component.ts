@@ -20,12 +20,17 @@ export class LcMandate extends LitElement {
     api: { attribute: false },
     mandate: { attribute: false },
     waiting: { state: true },
+    needsEmail: { state: true },
+    invalidEmail: { state: true },
   };
 
   declare api: CheckoutApi;
   /** The loan's current mandate from the server state, if any. */
   declare mandate: Mandate | null;
   declare private waiting: boolean;
+  /** The rail needs an e-mail and the borrower has none on record: ask for it here. */
+  declare private needsEmail: boolean;
+  declare private invalidEmail: boolean;
   private readonly create = new AsyncAction<Mandate>(this);
   private readonly confirm = new AsyncAction<Mandate>(this);
   private readonly locale = new LocaleController(this);
@@ -36,6 +41,8 @@ export class LcMandate extends LitElement {
     super();
     this.mandate = null;
     this.waiting = false;
+    this.needsEmail = false;
+    this.invalidEmail = false;
   }
 
   protected override createRenderRoot() {
@@ -57,9 +64,27 @@ export class LcMandate extends LitElement {
     clearTimeout(this.timer);
   }
 
-  private async start() {
-    const mandate = await this.create.run((signal) => this.api.createMandate(signal));
-    if (!mandate) return;
+  private async start(event?: Event) {
+    event?.preventDefault();
+    let email: string | undefined;
+    if (this.needsEmail) {
+      email = this.querySelector<HTMLInputElement>('#lc-mandate-email')?.value.trim() ?? '';
+      this.invalidEmail = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+      if (this.invalidEmail) {
+        await this.updateComplete;
+        this.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
+        return;
+      }
+    }
+    const mandate = await this.create.run((signal) => this.api.createMandate(email, signal));
+    if (!mandate) {
+      if (this.create.error?.code === 'email_required' && !this.needsEmail) {
+        this.needsEmail = true;
+        await this.updateComplete;
+        this.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
+      }
+      return;
+    }
     if (mandate.status === 'active') return this.done();
     if (mandate.authorizationUrl) window.location.assign(mandate.authorizationUrl);
     else this.startConfirming();
@@ -88,7 +113,8 @@ export class LcMandate extends LitElement {
     if (this.waiting) {
       return html`<p role="status">${t('mandate.confirming')}</p>`;
     }
-    const error = this.create.status === 'error' ? errorText(this.create.error!) : this.confirm.status === 'error' ? errorText(this.confirm.error!) : '';
+    const createError = this.create.status === 'error' && this.create.error!.code !== 'email_required' ? errorText(this.create.error!) : '';
+    const error = createError || (this.confirm.status === 'error' ? errorText(this.confirm.error!) : '');
     const stalled = this.confirm.status === 'done' && this.polls >= POLL_LIMIT;
     return html`
       <p>${t('mandate.intro')}</p>
@@ -105,8 +131,19 @@ export class LcMandate extends LitElement {
       return html`<button type="button" @click=${() => window.location.assign(url)}>${t('mandate.continue')}</button>`;
     }
     if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>${t('mandate.checkAgain')}</button>`;
-    return html`<button type="button" @click=${this.start} ?disabled=${this.create.status === 'pending'}>
+    const button = html`<button type=${this.needsEmail ? 'submit' : 'button'} @click=${this.needsEmail ? nothing : this.start} ?disabled=${this.create.status === 'pending'}>
       ${this.create.status === 'pending' ? t('mandate.preparing') : t('mandate.setUp')}
     </button>`;
+    if (!this.needsEmail) return button;
+    return html`<form @submit=${this.start} novalidate>
+      <div class="lc-field">
+        <label for="lc-mandate-email">${t('mandate.email')}</label>
+        <input id="lc-mandate-email" type="email" autocomplete="email" maxlength="150" aria-invalid=${this.invalidEmail ? 'true' : 'false'}
+          aria-describedby="lc-mandate-email-help${this.invalidEmail ? ' lc-mandate-email-error' : ''}" />
+        <span id="lc-mandate-email-help">${t('mandate.emailHelp')}</span>
+        ${this.invalidEmail ? html`<span id="lc-mandate-email-error" class="lc-error">${t('mandate.emailInvalid')}</span>` : nothing}
+      </div>
+      ${button}
+    </form>`;
   }
 }
