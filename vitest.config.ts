@@ -21,7 +21,7 @@ export default defineConfig({
         ? [{ extends: true as const, test: { name: 'postgres', include: ['test/api/**/*.test.ts', 'test/postgres/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
         : []),
       // The machine's Chromium driving the hosted checkout against the real server (SQLite).
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], env: { TEST_DB: 'sqlite' }, globalSetup: ['test/support/build-bundles.ts'] } },
       ...(redis ? [{ extends: true as const, test: { name: 'redis', include: ['test/redis/**/*.test.ts'], env: { TEST_DB: 'sqlite' } } }] : []),
     ],
   },

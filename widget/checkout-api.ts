@@ -126,8 +126,9 @@ export class CheckoutApi {
     return this.call('POST', '/guarantors/resend', { guarantorId }, signal);
   }
 
-  createMandate(signal?: AbortSignal): Promise<Mandate> {
-    return this.call('POST', '/mandate', {}, signal);
+  /** `email` only when the platform asked for one (422 `email_required`): the borrower has none on record. */
+  createMandate(email?: string, signal?: AbortSignal): Promise<Mandate> {
+    return this.call('POST', '/mandate', email ? { email } : {}, signal);
   }
 
   activateMandate(signal?: AbortSignal): Promise<Mandate> {

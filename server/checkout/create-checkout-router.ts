@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import ipaddr from 'ipaddr.js';
+import type { CheckoutTheme } from '../../widget/theme';
 import { renderCheckoutPage, type PageState } from './page';
 
 /**
@@ -35,6 +36,8 @@ export interface CheckoutRouterOptions {
   publicUrl?: string;
   /** The built widget bundle served at `/widget.js`. */
   widgetFile?: string;
+  /** Brand colour, radius and font of the hosted page (text contrast is kept AA whatever the colour). */
+  theme?: CheckoutTheme;
   /** CSP `frame-ancestors` of the hosted page (default `'none'`). */
   frameAncestors?: string[];
   /** For tests: the fetch implementation used to reach the platform. */
@@ -146,7 +149,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     res.setHeader('Cache-Control', 'no-store');
     const token = String(req.params.token);
     if (!TOKEN.test(token)) {
-      res.status(404).type('html').send(renderCheckoutPage({ basePath: basePath(res), state: 'expired' }));
+      res.status(404).type('html').send(renderCheckoutPage({ basePath: basePath(res), state: 'expired', theme: options.theme }));
       return;
     }
     res.cookie(cookieName, token, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: cookiePath(res) });
@@ -169,7 +172,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
               ? 'expired'
               : 'unavailable';
     }
-    res.status(state === 'ready' || state === 'missing' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state }));
+    res.status(state === 'ready' || state === 'missing' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme }));
   });
 
   app.get('/widget.js', (_req, res) => {
@@ -178,6 +181,17 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       return;
     }
     res.sendFile(widgetFile, { maxAge: '5m', headers: { 'content-type': 'application/javascript; charset=utf-8' } });
+  });
+
+  // The widget's texts other than English (built next to the bundle by the locales plugin): public,
+  // the same for everyone, fetched only when a borrower picks the language, readable from any origin.
+  const localesDir = path.join(path.dirname(widgetFile), 'locales');
+  app.get('/api/locales/:file', (req, res) => {
+    const locale = /^(pcm|yo|ha|ig)\.json$/.exec(String(req.params.file))?.[1];
+    const file = locale && path.join(localesDir, `${locale}.json`);
+    if (!file || !fs.existsSync(file)) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.sendFile(file, { maxAge: '5m', headers: { 'content-type': 'application/json; charset=utf-8' } });
   });
 
   // JSON endpoints for the components. POSTs must be JSON: with SameSite=Lax that keeps other sites from posting with the cookie.

@@ -1,3 +1,5 @@
+import type { CheckoutTheme } from '../../widget/theme';
+
 /** What the server knows when it renders the hosted page; the widget takes over from there. */
 export type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
 
@@ -17,8 +19,9 @@ const FALLBACK: Record<PageState, string> = {
  * element gets the JSON endpoints' base and the state the server saw; the text inside it is what
  * shows before (or without) the script. No token, no personal data and no key in the HTML.
  */
-export function renderCheckoutPage(options: { basePath: string; state: PageState }): string {
+export function renderCheckoutPage(options: { basePath: string; state: PageState; theme?: CheckoutTheme }): string {
   const base = escapeHtml(options.basePath);
+  const theme = options.theme ? ` theme="${escapeHtml(JSON.stringify(options.theme))}"` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -30,7 +33,7 @@ export function renderCheckoutPage(options: { basePath: string; state: PageState
 <body>
   <main>
     <h1 class="lc-page-title">Complete your loan</h1>
-    <lc-checkout api="${base}/api" state="${options.state}">
+    <lc-checkout api="${base}/api" state="${options.state}"${theme}>
       <p role="status">${escapeHtml(FALLBACK[options.state])}</p>
     </lc-checkout>
   </main>

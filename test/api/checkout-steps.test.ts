@@ -320,6 +320,21 @@ describe('the offer through the session', () => {
 });
 
 describe('the mandate through the session', () => {
+  it('asks for an e-mail (422 email_required, nothing created) when the borrower has none, then takes the one sent', async () => {
+    const { session, loan } = await verifiedSession(app, tenant);
+    await app.platform.db.updateTable('borrowers').set({ email: null }).where('id', '=', loan.borrowerId).execute();
+    await session.post('/v1/checkout/accept', signature(loan.documentReference));
+    await session.post('/v1/checkout/bank-account', { bankCode: '057', accountNumber: nuban('057', '100000001') });
+    const missing = await session.post('/v1/checkout/mandate', {});
+    expect(missing.status).toBe(422);
+    expect(missing.body.error).toBe('email_required');
+    expect(await app.platform.db.selectFrom('loanMandates').select('id').where('loanId', '=', loan.id).execute()).toHaveLength(0);
+    expect((await session.post('/v1/checkout/mandate', { email: 'not-an-email' })).status).toBe(400);
+    const created = await session.post('/v1/checkout/mandate', { email: 'tunde@example.com' });
+    expect(created.status).toBe(201);
+    expect(created.body.data.email).toBe('tunde@example.com');
+  });
+
   it('needs the signed offer and the bank account, then runs on the sandbox rail to active, and the checkout completes', async () => {
     const { session, loan } = await verifiedSession(app, tenant);
     const tooEarly = await session.post('/v1/checkout/mandate', {});

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type Tenant } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
@@ -21,7 +20,6 @@ let tenant: Tenant;
 let browser: Browser;
 
 beforeAll(async () => {
-  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'warn' });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   app = await startTestApp();
   tenant = await lendingTenant(app);

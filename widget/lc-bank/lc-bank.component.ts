@@ -3,6 +3,7 @@ import { isValidNuban } from '../../server/platform/domain/payouts/nuban';
 import { AsyncAction } from '../async-action';
 import type { Bank, BankAccount, CheckoutApi } from '../checkout-api';
 import { adoptDocumentStyles } from '../document-styles';
+import { errorText, LocaleController, t } from '../i18n/i18n';
 import { bankStyles } from './lc-bank.styles';
 
 /**
@@ -23,6 +24,7 @@ export class LcBank extends LitElement {
   private readonly list = new AsyncAction<Bank[]>(this);
   private readonly lookup = new AsyncAction<BankAccount>(this);
   private readonly save = new AsyncAction<BankAccount>(this);
+  private readonly locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -42,7 +44,7 @@ export class LcBank extends LitElement {
 
   private get nubanProblem(): string {
     if (this.accountNumber.length < 10 || !this.bankCode) return '';
-    return isValidNuban(this.bankCode, this.accountNumber) ? '' : 'This account number does not match the bank you chose. Check both.';
+    return isValidNuban(this.bankCode, this.accountNumber) ? '' : t('bank.mismatch');
   }
 
   private changed() {
@@ -71,36 +73,36 @@ export class LcBank extends LitElement {
 
   override render() {
     if (this.list.status === 'error') {
-      return html`<p class="lc-error" role="alert">${this.list.error!.message}</p>
-        <button type="button" @click=${() => this.list.run((signal) => this.api.banks(signal))}>Try again</button>`;
+      return html`<p class="lc-error" role="alert">${errorText(this.list.error!)}</p>
+        <button type="button" @click=${() => this.list.run((signal) => this.api.banks(signal))}>${t('checkout.retry')}</button>`;
     }
-    const problem = this.nubanProblem || (this.lookup.status === 'error' ? this.lookup.error!.message : '');
+    const problem = this.nubanProblem || (this.lookup.status === 'error' ? errorText(this.lookup.error!) : '');
     const found = this.lookup.status === 'done' ? this.lookup.value : undefined;
     return html`
-      <p>Repayments are collected from this account by direct debit.</p>
+      <p>${t('bank.intro')}</p>
       <div class="lc-field">
-        <label for="lc-bank-code">Bank</label>
+        <label for="lc-bank-code">${t('bank.bank')}</label>
         <select id="lc-bank-code" @change=${this.onBank} ?disabled=${!this.list.value}>
-          <option value="" ?selected=${!this.bankCode}>${this.list.value ? 'Choose your bank' : 'Loading banks…'}</option>
+          <option value="" ?selected=${!this.bankCode}>${this.list.value ? t('bank.choose') : t('bank.loading')}</option>
           ${(this.list.value ?? []).map((bank) => html`<option value=${bank.code} ?selected=${bank.code === this.bankCode}>${bank.name}</option>`)}
         </select>
       </div>
       <div class="lc-field">
-        <label for="lc-bank-number">Account number</label>
+        <label for="lc-bank-number">${t('bank.number')}</label>
         <input id="lc-bank-number" inputmode="numeric" autocomplete="off" maxlength="10" .value=${this.accountNumber} @input=${this.onNumber}
           aria-invalid=${problem ? 'true' : 'false'} aria-describedby="lc-bank-help${problem ? ' lc-bank-error' : ''}" />
-        <span id="lc-bank-help">10 digits (NUBAN).</span>
+        <span id="lc-bank-help">${t('bank.numberHelp')}</span>
         ${problem ? html`<span id="lc-bank-error" class="lc-error" role="alert">${problem}</span>` : nothing}
       </div>
-      ${this.lookup.status === 'pending' ? html`<p role="status">Looking up the account…</p>` : nothing}
+      ${this.lookup.status === 'pending' ? html`<p role="status">${t('bank.lookingUp')}</p>` : nothing}
       ${found
         ? html`<div class="lc-confirm" role="status">
-              <p>Account name: <strong>${found.accountName}</strong></p>
+              <p>${t('bank.accountName')} <strong>${found.accountName}</strong></p>
               <p>${found.bankName}, ${found.accountNumber}</p>
             </div>
-            ${this.save.status === 'error' ? html`<p class="lc-error" role="alert">${this.save.error!.message}</p>` : nothing}
+            ${this.save.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.save.error!)}</p>` : nothing}
             <button type="button" @click=${this.confirm} ?disabled=${this.save.status === 'pending'}>
-              ${this.save.status === 'pending' ? 'Saving…' : 'This is my account'}
+              ${this.save.status === 'pending' ? t('bank.saving') : t('bank.confirm')}
             </button>`
         : nothing}
     `;

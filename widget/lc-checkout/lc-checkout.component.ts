@@ -8,26 +8,33 @@ import '../lc-bank/lc-bank';
 import '../lc-mandate/lc-mandate';
 import '../lc-kyc/lc-kyc';
 import '../lc-guarantors/lc-guarantors';
+import { currentLocale, errorText, LOCALE_NAMES, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
+import { applyTheme, type CheckoutTheme } from '../theme';
 import { checkoutStyles } from './lc-checkout.styles';
+
+const LOCALE_KEY = 'lc-checkout.locale';
+/** Storage can be missing or throw (private modes, some webviews): the pick then lasts for this page only. */
+const savedLocale = () => {
+  try {
+    return localStorage.getItem(LOCALE_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+};
+const saveLocale = (locale: string) => {
+  try {
+    localStorage.setItem(LOCALE_KEY, locale);
+  } catch {
+    /* not remembered */
+  }
+};
 
 /** What the hosted page's server saw (the `state` attribute). */
 type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
 
-const STEP_TITLES: Record<StepName, string> = {
-  otp: 'Confirm your phone number',
-  kyc: 'Confirm your identity',
-  guarantors: 'Add your guarantors',
-  offer: 'Review and sign your offer',
-  bank: 'Your bank account',
-  mandate: 'Set up your repayments',
-};
-
-const ENDED: Record<string, string> = {
-  expired: 'This link has expired. Ask the lender who sent it for a new one.',
-  revoked: 'This link has been withdrawn. Ask the lender who sent it for a new one.',
-  missing: 'Open the link the lender sent you to continue.',
-  unavailable: 'We cannot reach the lending service right now. Please try again in a moment.',
-};
+const stepTitle = (step: StepName) => t(`step.${step}` as MessageKey);
+const ended = (state: string) =>
+  t(state === 'expired' ? 'checkout.ended.expired' : state === 'revoked' ? 'checkout.ended.revoked' : state === 'missing' ? 'checkout.ended.missing' : 'checkout.ended.unavailable');
 
 const SESSION_ENDED: Record<string, PageState> = {
   checkout_session_expired: 'expired',
@@ -44,10 +51,17 @@ export class LcCheckout extends LitElement {
   static override properties = {
     apiBase: { attribute: 'api' },
     pageState: { attribute: 'state' },
+    locale: { reflect: true },
+    theme: { type: Object },
   };
 
   declare apiBase: string;
   declare pageState: PageState;
+  /** The language asked for (`pcm`, `yo-NG`…); unset = the browser's languages, then English. */
+  declare locale: string | undefined;
+  /** Brand colour, radius and font (the `theme` attribute takes the same object as JSON). */
+  declare theme: CheckoutTheme | undefined;
+  private readonly texts = new LocaleController(this);
   private readonly load = new AsyncAction<CheckoutState>(this);
   private shownStep: string | undefined;
   private notice = '';
@@ -74,11 +88,29 @@ export class LcCheckout extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    void this.applyLocale(savedLocale() ?? this.locale ?? navigator.languages);
     if (this.pageState === 'ready') void this.refresh();
   }
 
+  private async applyLocale(requested: string | readonly string[]) {
+    this.lang = await setLocale(requested, this.apiBase);
+    // On the hosted page the page's own title and heading follow the language too.
+    const heading = document.querySelector('h1.lc-page-title');
+    if (heading) {
+      heading.textContent = document.title = t('page.title');
+      document.documentElement.lang = this.lang;
+    }
+  }
+
+  /** The borrower's own pick wins over the page's default, and is remembered across reloads and the rail's round trip. */
+  private onLanguage(event: Event) {
+    this.locale = (event.target as HTMLSelectElement).value;
+    saveLocale(this.locale);
+    void this.applyLocale(this.locale);
+  }
+
   private async offerChanged() {
-    this.notice = 'The lender updated this offer. Please review the new terms before you sign.';
+    this.notice = t('checkout.offerChanged');
     await this.refresh();
   }
 
@@ -90,6 +122,7 @@ export class LcCheckout extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
+    if (changed.has('theme')) applyTheme(this, this.theme);
     const step = this.pageState !== 'ready' ? this.pageState : (this.load.value?.nextStep ?? this.load.value?.status);
     if (step && step !== this.shownStep) {
       const first = this.shownStep === undefined;
@@ -102,34 +135,42 @@ export class LcCheckout extends LitElement {
 
   override render() {
     if (this.pageState !== 'ready') {
-      return html`<h2 tabindex="-1">This checkout is not available</h2>
-        <p role="status">${ENDED[this.pageState] ?? ENDED.unavailable}</p>`;
+      return html`<h2 tabindex="-1">${t('checkout.notAvailable.title')}</h2>
+        <p role="status">${ended(this.pageState)}</p>`;
     }
     const state = this.load.value;
     if (!state) {
       if (this.load.status === 'error') {
-        return html`<h2 tabindex="-1">Something went wrong</h2>
-          <p class="lc-error" role="alert">${this.load.error!.message}</p>
-          <button type="button" @click=${this.refresh}>Try again</button>`;
+        return html`<h2 tabindex="-1">${t('checkout.error.title')}</h2>
+          <p class="lc-error" role="alert">${errorText(this.load.error!)}</p>
+          <button type="button" @click=${this.refresh}>${t('checkout.retry')}</button>`;
       }
-      return html`<p role="status">Loading your loan checkout…</p>`;
+      return html`<p role="status">${t('checkout.loading')}</p>`;
     }
     const index = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : -1;
     return html`
-      <p class="lc-org">${state.organisationName}</p>
-      ${index >= 0 ? html`<p class="lc-progress">Step ${index + 1} of ${state.steps.length}</p>` : nothing}
+      <div class="lc-head">
+        <p class="lc-org">${state.organisationName}</p>
+        <label class="lc-language">
+          <span>${t('checkout.language')}</span>
+          <select @change=${this.onLanguage}>
+            ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${LOCALE_NAMES[l]}</option>`)}
+          </select>
+        </label>
+      </div>
+      ${index >= 0 ? html`<p class="lc-progress">${t('checkout.progress', { n: index + 1, m: state.steps.length })}</p>` : nothing}
       ${this.renderStep(state)}
     `;
   }
 
   private renderStep(state: CheckoutState) {
     if (state.status === 'complete') {
-      return html`<h2 tabindex="-1">You're all set</h2><p role="status">Your loan checkout is complete. You can close this page.</p>`;
+      return html`<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${t('checkout.complete.body')}</p>`;
     }
-    if (state.status === 'declined') return html`<h2 tabindex="-1">Offer declined</h2><p role="status">You declined this offer.</p>`;
-    if (state.status === 'closed') return html`<h2 tabindex="-1">This checkout is closed</h2><p role="status">${ENDED.revoked}</p>`;
+    if (state.status === 'declined') return html`<h2 tabindex="-1">${t('checkout.declined.title')}</h2><p role="status">${t('checkout.declined.body')}</p>`;
+    if (state.status === 'closed') return html`<h2 tabindex="-1">${t('checkout.closed.title')}</h2><p role="status">${ended('revoked')}</p>`;
     if (state.status === 'waiting_for_lender') {
-      return html`<h2 tabindex="-1">Waiting for the lender</h2><p role="status">The lender is reviewing your application. Check back soon.</p>`;
+      return html`<h2 tabindex="-1">${t('checkout.waiting.title')}</h2><p role="status">${t('checkout.waiting.body')}</p>`;
     }
     const step = state.nextStep!;
     const body =
@@ -148,7 +189,7 @@ export class LcCheckout extends LitElement {
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
             : step === 'mandate'
               ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} @lc-mandate-active=${this.refresh}></lc-mandate>`
-              : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
-    return html`<h2 tabindex="-1">${STEP_TITLES[step]}</h2>${body}`;
+              : html`<p role="status">${t('checkout.stepElsewhere')}</p>`;
+    return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${body}`;
   }
 }

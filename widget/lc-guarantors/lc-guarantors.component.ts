@@ -2,6 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, Guarantor, OtpSent } from '../checkout-api';
 import { adoptDocumentStyles } from '../document-styles';
+import { errorText, LocaleController, t, tp } from '../i18n/i18n';
 import { guarantorStyles } from './lc-guarantors.styles';
 
 /**
@@ -26,6 +27,7 @@ export class LcGuarantors extends LitElement {
   private readonly add = new AsyncAction<{ guarantor: Guarantor; otp: OtpSent | null }>(this);
   private readonly verify = new AsyncAction<Guarantor>(this);
   private readonly resend = new AsyncAction<OtpSent>(this);
+  private readonly locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -66,51 +68,51 @@ export class LcGuarantors extends LitElement {
     const confirmed = this.guarantors.filter((g) => g.verified).length;
     const pending = this.guarantors.find((g) => g.id === this.pendingId) ?? (this.add.value?.guarantor.id === this.pendingId ? this.add.value?.guarantor : undefined);
     return html`
-      <p>This loan needs ${this.required} guarantor${this.required === 1 ? '' : 's'}: ${confirmed} of ${this.required} confirmed.</p>
+      <p>${tp('guarantors.needed', this.required, { confirmed })}</p>
       ${this.guarantors.length
-        ? html`<ul>${this.guarantors.map((g) => html`<li>${g.fullName} (${g.relationship}, ${g.phoneHint}): ${g.verified ? 'confirmed' : 'waiting for their code'}</li>`)}</ul>`
+        ? html`<ul>${this.guarantors.map((g) => html`<li>${g.fullName} (${g.relationship}, ${g.phoneHint}): ${g.verified ? t('guarantors.confirmed') : t('guarantors.waiting')}</li>`)}</ul>`
         : nothing}
       ${pending ? this.renderCode(pending) : this.renderAdd()}
     `;
   }
 
   private renderAdd() {
-    const error = this.add.status === 'error' ? this.add.error!.message : '';
+    const error = this.add.status === 'error' ? errorText(this.add.error!) : '';
     return html`
       <form @submit=${this.addGuarantor} novalidate>
-        <div class="lc-field"><label for="lc-g-name">Guarantor's full name</label><input id="lc-g-name" autocomplete="off" maxlength="200" /></div>
-        <div class="lc-field"><label for="lc-g-phone">Guarantor's phone number</label><input id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" /></div>
+        <div class="lc-field"><label for="lc-g-name">${t('guarantors.name')}</label><input id="lc-g-name" autocomplete="off" maxlength="200" /></div>
+        <div class="lc-field"><label for="lc-g-phone">${t('guarantors.phone')}</label><input id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" /></div>
         <div class="lc-field">
-          <label for="lc-g-relationship">Relationship to you</label>
+          <label for="lc-g-relationship">${t('guarantors.relationship')}</label>
           <input id="lc-g-relationship" autocomplete="off" maxlength="60" aria-describedby="lc-g-relationship-help" />
-          <span id="lc-g-relationship-help">For example sibling, employer or friend.</span>
+          <span id="lc-g-relationship-help">${t('guarantors.relationshipHelp')}</span>
         </div>
         ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-        <button type="submit" ?disabled=${this.add.status === 'pending'}>${this.add.status === 'pending' ? 'Texting them…' : 'Text them a code'}</button>
+        <button type="submit" ?disabled=${this.add.status === 'pending'}>${this.add.status === 'pending' ? t('guarantors.sending') : t('guarantors.send')}</button>
       </form>
     `;
   }
 
   private renderCode(guarantor: Guarantor) {
-    const error = this.verify.status === 'error' ? this.verify.error!.message : '';
+    const error = this.verify.status === 'error' ? errorText(this.verify.error!) : '';
     const resent =
-      this.resend.status === 'done' ? html`<p role="status">We texted ${guarantor.fullName} a new code.</p>`
-      : this.resend.status === 'error' ? html`<p class="lc-error" role="alert">${this.resend.error!.message}</p>`
+      this.resend.status === 'done' ? html`<p role="status">${t('guarantors.resent', { name: guarantor.fullName })}</p>`
+      : this.resend.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.resend.error!)}</p>`
       : nothing;
     return html`
       ${resent}
       <form @submit=${this.verifyCode} novalidate>
         <div class="lc-field">
-          <label for="lc-g-code">Code ${guarantor.fullName} received</label>
+          <label for="lc-g-code">${t('guarantors.codeLabel', { name: guarantor.fullName })}</label>
           <input id="lc-g-code" inputmode="numeric" autocomplete="off" maxlength="6" aria-invalid=${error ? 'true' : 'false'}
             aria-describedby="lc-g-code-help${error ? ' lc-g-code-error' : ''}" />
-          <span id="lc-g-code-help">Ask ${guarantor.fullName} for the 6-digit code we texted them: giving it to you confirms they agree to guarantee this loan.</span>
+          <span id="lc-g-code-help">${t('guarantors.codeHelp', { name: guarantor.fullName })}</span>
           ${error ? html`<span id="lc-g-code-error" class="lc-error" role="alert">${error}</span>` : nothing}
         </div>
         <div class="lc-actions">
-          <button type="submit" ?disabled=${this.verify.status === 'pending'}>${this.verify.status === 'pending' ? 'Checking…' : 'Confirm guarantor'}</button>
+          <button type="submit" ?disabled=${this.verify.status === 'pending'}>${this.verify.status === 'pending' ? t('guarantors.checking') : t('guarantors.confirm')}</button>
           <button type="button" class="lc-secondary" ?disabled=${this.resend.status === 'pending'}
-            @click=${() => this.resend.run((signal) => this.api.resendGuarantorCode(guarantor.id, signal))}>Text the code again</button>
+            @click=${() => this.resend.run((signal) => this.api.resendGuarantorCode(guarantor.id, signal))}>${t('guarantors.resend')}</button>
         </div>
       </form>
     `;

@@ -11,7 +11,7 @@ lc-guarantors button {
   font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
 }
-lc-guarantors button.lc-secondary { background: transparent; color: var(--lc-primary, #1d4ed8); }
+lc-guarantors button.lc-secondary { background: transparent; color: var(--lc-link, #1d4ed8); border-color: var(--lc-link, #1d4ed8); }
 lc-guarantors button:disabled { opacity: 0.6; cursor: not-allowed; }
 lc-guarantors :focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
 lc-guarantors .lc-error { color: var(--lc-danger, #b91c1c); }

@@ -2,14 +2,11 @@ import { html, LitElement, nothing } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi } from '../checkout-api';
 import { adoptDocumentStyles } from '../document-styles';
+import { errorText, LocaleController, t } from '../i18n/i18n';
 import { kycStyles } from './lc-kyc.styles';
 
 type KycResult = { outcome: 'verified' | 'failed' | 'pending'; loanStatus: string };
 
-const OUTCOME_TEXT: Record<'failed' | 'pending', string> = {
-  failed: 'We could not verify your identity with these details. Check your BVN and try again; if it still fails, the lender will contact you about other ways to verify.',
-  pending: 'Your details are still being checked. Submit them again in a moment to see the result.',
-};
 
 /**
  * Identity (managed-tier loans): BVN (exactly 11 digits), NIN, date of birth and address, sent to
@@ -26,6 +23,7 @@ export class LcKyc extends LitElement {
   declare api: CheckoutApi;
   declare private invalidBvn: boolean;
   private readonly submit = new AsyncAction<KycResult>(this);
+  private readonly locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -61,32 +59,32 @@ export class LcKyc extends LitElement {
 
   override render() {
     const result = this.submit.status === 'done' ? this.submit.value : undefined;
-    const note = result && result.outcome !== 'verified' ? OUTCOME_TEXT[result.outcome] : '';
-    const error = this.submit.status === 'error' ? this.submit.error!.message : '';
+    const note = result && result.outcome !== 'verified' ? t(result.outcome === 'failed' ? 'kyc.failed' : 'kyc.pending') : '';
+    const error = this.submit.status === 'error' ? errorText(this.submit.error!) : '';
     return html`
       <form @submit=${this.send} novalidate>
         <div class="lc-field">
-          <label for="lc-kyc-bvn">BVN (Bank Verification Number)</label>
+          <label for="lc-kyc-bvn">${t('kyc.bvn')}</label>
           <input id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${this.invalidBvn ? 'true' : 'false'}
             aria-describedby="lc-kyc-bvn-help${this.invalidBvn ? ' lc-kyc-bvn-error' : ''}" />
-          <span id="lc-kyc-bvn-help">11 digits. Dial *565*0# from your bank-registered phone to get it.</span>
-          ${this.invalidBvn ? html`<span id="lc-kyc-bvn-error" class="lc-error">Your BVN is exactly 11 digits.</span>` : nothing}
+          <span id="lc-kyc-bvn-help">${t('kyc.bvnHelp')}</span>
+          ${this.invalidBvn ? html`<span id="lc-kyc-bvn-error" class="lc-error">${t('kyc.bvnInvalid')}</span>` : nothing}
         </div>
         <div class="lc-field">
-          <label for="lc-kyc-nin">NIN (optional)</label>
+          <label for="lc-kyc-nin">${t('kyc.nin')}</label>
           <input id="lc-kyc-nin" inputmode="numeric" autocomplete="off" maxlength="15" />
         </div>
         <div class="lc-field">
-          <label for="lc-kyc-dob">Date of birth (optional)</label>
+          <label for="lc-kyc-dob">${t('kyc.dob')}</label>
           <input id="lc-kyc-dob" type="date" autocomplete="bday" />
         </div>
         <div class="lc-field">
-          <label for="lc-kyc-address">Home address (optional)</label>
+          <label for="lc-kyc-address">${t('kyc.address')}</label>
           <input id="lc-kyc-address" type="text" autocomplete="street-address" maxlength="300" />
         </div>
         ${note ? html`<p role="status">${note}</p>` : nothing}
         ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-        <button type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? 'Checking…' : 'Verify my identity'}</button>
+        <button type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? t('kyc.checking') : t('kyc.submit')}</button>
       </form>
     `;
   }

@@ -2,6 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, Mandate } from '../checkout-api';
 import { adoptDocumentStyles } from '../document-styles';
+import { errorText, LocaleController, t } from '../i18n/i18n';
 import { mandateStyles } from './lc-mandate.styles';
 
 /** How often, and how long, a returning borrower's page asks the rail whether it has confirmed. */
@@ -19,14 +20,20 @@ export class LcMandate extends LitElement {
     api: { attribute: false },
     mandate: { attribute: false },
     waiting: { state: true },
+    needsEmail: { state: true },
+    invalidEmail: { state: true },
   };
 
   declare api: CheckoutApi;
   /** The loan's current mandate from the server state, if any. */
   declare mandate: Mandate | null;
   declare private waiting: boolean;
+  /** The rail needs an e-mail and the borrower has none on record: ask for it here. */
+  declare private needsEmail: boolean;
+  declare private invalidEmail: boolean;
   private readonly create = new AsyncAction<Mandate>(this);
   private readonly confirm = new AsyncAction<Mandate>(this);
+  private readonly locale = new LocaleController(this);
   private polls = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -34,6 +41,8 @@ export class LcMandate extends LitElement {
     super();
     this.mandate = null;
     this.waiting = false;
+    this.needsEmail = false;
+    this.invalidEmail = false;
   }
 
   protected override createRenderRoot() {
@@ -55,9 +64,27 @@ export class LcMandate extends LitElement {
     clearTimeout(this.timer);
   }
 
-  private async start() {
-    const mandate = await this.create.run((signal) => this.api.createMandate(signal));
-    if (!mandate) return;
+  private async start(event?: Event) {
+    event?.preventDefault();
+    let email: string | undefined;
+    if (this.needsEmail) {
+      email = this.querySelector<HTMLInputElement>('#lc-mandate-email')?.value.trim() ?? '';
+      this.invalidEmail = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+      if (this.invalidEmail) {
+        await this.updateComplete;
+        this.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
+        return;
+      }
+    }
+    const mandate = await this.create.run((signal) => this.api.createMandate(email, signal));
+    if (!mandate) {
+      if (this.create.error?.code === 'email_required' && !this.needsEmail) {
+        this.needsEmail = true;
+        await this.updateComplete;
+        this.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
+      }
+      return;
+    }
     if (mandate.status === 'active') return this.done();
     if (mandate.authorizationUrl) window.location.assign(mandate.authorizationUrl);
     else this.startConfirming();
@@ -84,14 +111,15 @@ export class LcMandate extends LitElement {
 
   override render() {
     if (this.waiting) {
-      return html`<p role="status">Confirming your direct debit with your bank… This usually takes a few seconds.</p>`;
+      return html`<p role="status">${t('mandate.confirming')}</p>`;
     }
-    const error = this.create.status === 'error' ? this.create.error!.message : this.confirm.status === 'error' ? this.confirm.error!.message : '';
+    const createError = this.create.status === 'error' && this.create.error!.code !== 'email_required' ? errorText(this.create.error!) : '';
+    const error = createError || (this.confirm.status === 'error' ? errorText(this.confirm.error!) : '');
     const stalled = this.confirm.status === 'done' && this.polls >= POLL_LIMIT;
     return html`
-      <p>You will approve a direct debit on your bank's page, then come back here. Repayments are collected on their due dates.</p>
+      <p>${t('mandate.intro')}</p>
       ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-      ${stalled ? html`<p role="status">Your bank has not confirmed yet. You can close this page; we will finish when it does.</p>` : nothing}
+      ${stalled ? html`<p role="status">${t('mandate.stalled')}</p>` : nothing}
       ${this.renderAction()}
     `;
   }
@@ -100,11 +128,22 @@ export class LcMandate extends LitElement {
     const status = this.mandate?.status;
     const url = this.mandate?.authorizationUrl;
     if (status === 'initiated' && url) {
-      return html`<button type="button" @click=${() => window.location.assign(url)}>Continue to your bank</button>`;
+      return html`<button type="button" @click=${() => window.location.assign(url)}>${t('mandate.continue')}</button>`;
     }
-    if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>Check again</button>`;
-    return html`<button type="button" @click=${this.start} ?disabled=${this.create.status === 'pending'}>
-      ${this.create.status === 'pending' ? 'Preparing…' : 'Set up direct debit'}
+    if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>${t('mandate.checkAgain')}</button>`;
+    const button = html`<button type=${this.needsEmail ? 'submit' : 'button'} @click=${this.needsEmail ? nothing : this.start} ?disabled=${this.create.status === 'pending'}>
+      ${this.create.status === 'pending' ? t('mandate.preparing') : t('mandate.setUp')}
     </button>`;
+    if (!this.needsEmail) return button;
+    return html`<form @submit=${this.start} novalidate>
+      <div class="lc-field">
+        <label for="lc-mandate-email">${t('mandate.email')}</label>
+        <input id="lc-mandate-email" type="email" autocomplete="email" maxlength="150" aria-invalid=${this.invalidEmail ? 'true' : 'false'}
+          aria-describedby="lc-mandate-email-help${this.invalidEmail ? ' lc-mandate-email-error' : ''}" />
+        <span id="lc-mandate-email-help">${t('mandate.emailHelp')}</span>
+        ${this.invalidEmail ? html`<span id="lc-mandate-email-error" class="lc-error">${t('mandate.emailInvalid')}</span>` : nothing}
+      </div>
+      ${button}
+    </form>`;
   }
 }

@@ -3,6 +3,7 @@ import { AsyncAction } from '../async-action';
 import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { adoptDocumentStyles } from '../document-styles';
 import { formatBps, formatDate, formatKobo } from '../format';
+import { errorText, LocaleController, t, tp } from '../i18n/i18n';
 import { offerStyles } from './lc-offer.styles';
 
 /**
@@ -11,6 +12,13 @@ import { offerStyles } from './lc-offer.styles';
  * (with an optional reason). Fires `lc-offer-signed`, `lc-offer-declined`, or `lc-offer-changed`
  * when the offer was re-issued meanwhile (the parent shows the current one).
  */
+const MODELS = ['flat', 'reducing_balance'] as const;
+const FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
+const modelText = (model: string) =>
+  (MODELS as readonly string[]).includes(model) ? t(`offer.model.${model as (typeof MODELS)[number]}`) : model.replace('_', ' ');
+const frequencyText = (frequency: string) =>
+  (FREQUENCIES as readonly string[]).includes(frequency) ? t(`offer.frequency.${frequency as (typeof FREQUENCIES)[number]}`) : frequency;
+
 export class LcOffer extends LitElement {
   static override properties = {
     api: { attribute: false },
@@ -25,6 +33,7 @@ export class LcOffer extends LitElement {
   /** Which required inputs were left empty at the last attempt. */
   declare private missing: { name: boolean; agreed: boolean };
   private readonly submit = new AsyncAction<unknown>(this);
+  private readonly locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -83,57 +92,57 @@ export class LcOffer extends LitElement {
   override render() {
     const o = this.offer;
     const pending = this.submit.status === 'pending';
-    const error = this.submit.status === 'error' ? this.submit.error!.message : '';
+    const error = this.submit.status === 'error' ? errorText(this.submit.error!) : '';
     return html`
       <dl>
-        <dt>You receive</dt><dd>${formatKobo(o.principalKobo)}</dd>
-        <dt>Tenor</dt><dd>${o.tenorDays} days, ${o.schedule.length} ${o.repaymentFrequency} instalment${o.schedule.length === 1 ? '' : 's'}</dd>
-        <dt>Interest rate</dt><dd>${formatBps(o.interestRateBps)} a year (${o.interestModel.replace('_', ' ')})</dd>
-        <dt>Total interest</dt><dd>${formatKobo(o.totalInterestKobo)}</dd>
-        <dt>Processing fee</dt><dd>${formatKobo(o.fees.processingFeeKobo)}</dd>
-        ${o.fees.insurancePremiumKobo > 0 ? html`<dt>Insurance premium</dt><dd>${formatKobo(o.fees.insurancePremiumKobo)}</dd>` : nothing}
-        <dt>Cost of credit</dt><dd>${formatKobo(o.costOfCreditKobo)}</dd>
-        <dt>APR</dt><dd>${formatBps(o.aprBps)}</dd>
-        <dt>Late fee</dt><dd>${formatBps(o.lateFeeBps)} of an overdue instalment, once</dd>
-        <dt class="lc-total">Total to repay</dt><dd class="lc-total">${formatKobo(o.totalRepayableKobo)}</dd>
+        <dt>${t('offer.receive')}</dt><dd>${formatKobo(o.principalKobo)}</dd>
+        <dt>${t('offer.tenor')}</dt><dd>${tp('offer.tenorValue', o.schedule.length, { days: o.tenorDays, frequency: frequencyText(o.repaymentFrequency) })}</dd>
+        <dt>${t('offer.rate')}</dt><dd>${t('offer.rateValue', { rate: formatBps(o.interestRateBps), model: modelText(o.interestModel) })}</dd>
+        <dt>${t('offer.totalInterest')}</dt><dd>${formatKobo(o.totalInterestKobo)}</dd>
+        <dt>${t('offer.processingFee')}</dt><dd>${formatKobo(o.fees.processingFeeKobo)}</dd>
+        ${o.fees.insurancePremiumKobo > 0 ? html`<dt>${t('offer.insurance')}</dt><dd>${formatKobo(o.fees.insurancePremiumKobo)}</dd>` : nothing}
+        <dt>${t('offer.costOfCredit')}</dt><dd>${formatKobo(o.costOfCreditKobo)}</dd>
+        <dt>${t('offer.apr')}</dt><dd>${formatBps(o.aprBps)}</dd>
+        <dt>${t('offer.lateFee')}</dt><dd>${t('offer.lateFeeValue', { rate: formatBps(o.lateFeeBps) })}</dd>
+        <dt class="lc-total">${t('offer.totalRepayable')}</dt><dd class="lc-total">${formatKobo(o.totalRepayableKobo)}</dd>
       </dl>
       <table>
-        <caption class="lc-visually-hidden">Repayment schedule</caption>
-        <thead><tr><th scope="col">Due</th><th scope="col">Amount</th></tr></thead>
+        <caption class="lc-visually-hidden">${t('offer.schedule')}</caption>
+        <thead><tr><th scope="col">${t('offer.due')}</th><th scope="col">${t('offer.amount')}</th></tr></thead>
         <tbody>
           ${o.schedule.map((row) => html`<tr><td>${formatDate(row.dueDate)}</td><td>${formatKobo(row.totalKobo)}</td></tr>`)}
         </tbody>
       </table>
-      <p><a href=${o.offerLetter.url} target="_blank" rel="noopener">Read the full offer letter (PDF)</a></p>
+      <p><a href=${o.offerLetter.url} target="_blank" rel="noopener">${t('offer.letter')}</a></p>
       <form @submit=${this.declining ? this.decline : this.sign} novalidate>
         <div class="lc-field">
-          <label for="lc-offer-name">Your full name (your signature)</label>
+          <label for="lc-offer-name">${t('offer.name')}</label>
           <input id="lc-offer-name" type="text" autocomplete="name" required aria-invalid=${this.missing.name ? 'true' : 'false'}
             aria-describedby=${this.missing.name ? 'lc-offer-name-error' : nothing} />
-          ${this.missing.name ? html`<span id="lc-offer-name-error" class="lc-error">Type your full name to sign.</span>` : nothing}
+          ${this.missing.name ? html`<span id="lc-offer-name-error" class="lc-error">${t('offer.nameMissing')}</span>` : nothing}
         </div>
         ${this.declining
           ? html`<div class="lc-field">
-              <label for="lc-offer-reason">Why are you declining? (optional)</label>
+              <label for="lc-offer-reason">${t('offer.reason')}</label>
               <textarea id="lc-offer-reason" maxlength="500" rows="3"></textarea>
             </div>`
           : html`<div class="lc-field">
-                <label for="lc-offer-email">E-mail for your copy (optional)</label>
+                <label for="lc-offer-email">${t('offer.email')}</label>
                 <input id="lc-offer-email" type="email" autocomplete="email" />
               </div>
               <div class="lc-check">
                 <input id="lc-offer-agree" type="checkbox" required aria-invalid=${this.missing.agreed ? 'true' : 'false'}
                   aria-describedby=${this.missing.agreed ? 'lc-offer-agree-error' : nothing} />
-                <label for="lc-offer-agree">I have read the offer and agree to its terms.</label>
+                <label for="lc-offer-agree">${t('offer.agree')}</label>
               </div>
-              ${this.missing.agreed ? html`<p id="lc-offer-agree-error" class="lc-error">Tick the box to agree before signing.</p>` : nothing}`}
+              ${this.missing.agreed ? html`<p id="lc-offer-agree-error" class="lc-error">${t('offer.agreeMissing')}</p>` : nothing}`}
         ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
         <div class="lc-actions">
           ${this.declining
-            ? html`<button type="submit" ?disabled=${pending}>${pending ? 'Declining…' : 'Decline the offer'}</button>
-                <button type="button" class="lc-secondary" @click=${() => (this.declining = false)}>Back to the offer</button>`
-            : html`<button type="submit" ?disabled=${pending}>${pending ? 'Signing…' : 'Sign and accept'}</button>
-                <button type="button" class="lc-secondary" @click=${() => (this.declining = true)}>Decline</button>`}
+            ? html`<button type="submit" ?disabled=${pending}>${pending ? t('offer.declining') : t('offer.declineConfirm')}</button>
+                <button type="button" class="lc-secondary" @click=${() => (this.declining = false)}>${t('offer.back')}</button>`
+            : html`<button type="submit" ?disabled=${pending}>${pending ? t('offer.signing') : t('offer.sign')}</button>
+                <button type="button" class="lc-secondary" @click=${() => (this.declining = true)}>${t('offer.decline')}</button>`}
         </div>
       </form>
     `;

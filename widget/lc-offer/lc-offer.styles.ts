@@ -20,9 +20,9 @@ lc-offer button {
   font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
 }
-lc-offer button.lc-secondary { background: transparent; color: var(--lc-primary, #1d4ed8); }
+lc-offer button.lc-secondary { background: transparent; color: var(--lc-link, #1d4ed8); border-color: var(--lc-link, #1d4ed8); }
 lc-offer button:disabled { opacity: 0.6; cursor: not-allowed; }
-lc-offer a { color: var(--lc-primary, #1d4ed8); }
+lc-offer a { color: var(--lc-link, #1d4ed8); }
 lc-offer :focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
 lc-offer .lc-error { color: var(--lc-danger, #b91c1c); }
 `;

@@ -1,6 +1,7 @@
 import { html, LitElement, nothing } from 'lit';
 import { AsyncAction } from '../async-action';
 import { adoptDocumentStyles } from '../document-styles';
+import { errorText, LocaleController, t } from '../i18n/i18n';
 import type { CheckoutApi, OtpSent } from '../checkout-api';
 import { otpStyles } from './lc-otp.styles';
 
@@ -26,6 +27,7 @@ export class LcOtp extends LitElement {
   private readonly send = new AsyncAction<OtpSent>(this);
   private readonly verify = new AsyncAction<{ verified: boolean }>(this);
   private ticker: ReturnType<typeof setInterval> | undefined;
+  private readonly locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -72,21 +74,21 @@ export class LcOtp extends LitElement {
     const sent = this.send.value;
     if (!sent) {
       return html`
-        <p>We will text a 6-digit code to your phone${this.phoneHint ? html` ending ${this.phoneHint.replace(/\D/g, '')}` : nothing}.</p>
-        ${this.send.status === 'error' ? html`<p class="lc-error" role="alert">${this.send.error!.message}</p>` : nothing}
+        <p>${this.phoneHint ? t('otp.introEnding', { digits: this.phoneHint.replace(/\D/g, '') }) : t('otp.intro')}</p>
+        ${this.send.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.send.error!)}</p>` : nothing}
         <div class="lc-actions">
           <button type="button" @click=${this.sendCode} ?disabled=${this.send.status === 'pending'}>
-            ${this.send.status === 'pending' ? 'Sending…' : 'Send code'}
+            ${this.send.status === 'pending' ? t('otp.sending') : t('otp.send')}
           </button>
         </div>
       `;
     }
     const wait = Math.max(0, Math.ceil((Date.parse(sent.resendAvailableAt) - this.now) / 1000));
-    const error = this.verify.status === 'error' ? this.verify.error!.message : this.send.status === 'error' ? this.send.error!.message : '';
+    const error = this.verify.status === 'error' ? errorText(this.verify.error!) : this.send.status === 'error' ? errorText(this.send.error!) : '';
     return html`
       <form @submit=${this.submit} novalidate>
         <div class="lc-field">
-          <label for="lc-otp-code">Code sent to ${sent.sentTo}</label>
+          <label for="lc-otp-code">${t('otp.label', { phone: sent.sentTo })}</label>
           <input
             id="lc-otp-code"
             name="one-time-code"
@@ -99,15 +101,15 @@ export class LcOtp extends LitElement {
             aria-invalid=${error ? 'true' : 'false'}
             aria-describedby="lc-otp-help${error ? ' lc-otp-error' : ''}"
           />
-          <span id="lc-otp-help">6 digits. The code is valid for 5 minutes.</span>
+          <span id="lc-otp-help">${t('otp.help')}</span>
           ${error ? html`<span id="lc-otp-error" class="lc-error" role="alert">${error}</span>` : nothing}
         </div>
         <div class="lc-actions">
           <button type="submit" ?disabled=${!CODE.test(this.code) || this.verify.status === 'pending'}>
-            ${this.verify.status === 'pending' ? 'Checking…' : 'Verify'}
+            ${this.verify.status === 'pending' ? t('otp.checking') : t('otp.verify')}
           </button>
           <button type="button" class="lc-secondary" @click=${this.sendCode} ?disabled=${wait > 0 || this.send.status === 'pending'}>
-            ${wait > 0 ? `Resend in ${wait} s` : 'Resend code'}
+            ${wait > 0 ? t('otp.resendIn', { seconds: wait }) : t('otp.resend')}
           </button>
         </div>
       </form>

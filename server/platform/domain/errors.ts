@@ -108,6 +108,8 @@ export const ERROR_STATUS = {
   checkout_otp_required: 403,
   /** Checkout: an earlier step is not done yet (e.g. bank details before the mandate); `message` names it. */
   checkout_step_required: 409,
+  /** Checkout: the rail needs the borrower's e-mail and none is on record; send `email` with the request. */
+  email_required: 422,
   /** OTP: a code was sent less than the cool-down ago; honour `Retry-After`. */
   otp_resend_too_soon: 429,
   /** OTP: too many codes sent to this phone in the current hour; honour `Retry-After`. */

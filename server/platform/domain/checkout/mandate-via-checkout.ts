@@ -39,7 +39,7 @@ export async function createMandateViaCheckout(
   if (!bank) throw new AppError('checkout_step_required', 'Give the bank account first: POST /v1/checkout/bank-account.');
   const borrower = await db.selectFrom('borrowers').select('email').where('id', '=', scope.borrowerId).executeTakeFirstOrThrow();
   const email = options.email ?? borrower.email;
-  if (!email) throw new AppError('invalid_request', 'body.email: the borrower has no e-mail on record; the rail needs one.');
+  if (!email) throw new AppError('email_required', 'The direct-debit rail needs an e-mail address and the borrower has none on record: send `email`.');
   const mandate = await createMandate(
     db,
     platform,

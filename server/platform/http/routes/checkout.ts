@@ -298,7 +298,7 @@ export const checkoutRoutes = [
     summary: 'Set up the direct debit',
     description:
       'After the offer is signed (409 `checkout_step_required` before) and the bank account confirmed (409 `checkout_step_required` without one): a mandate on the default rail ' +
-      'with that account and the borrower\'s e-mail on record (or `email`). Send the borrower to `authorizationUrl`; the rail redirects to `callbackUrl` afterwards, ' +
+      'with that account and the borrower\'s e-mail on record (or `email`; 422 `email_required` when neither exists). Send the borrower to `authorizationUrl`; the rail redirects to `callbackUrl` afterwards, ' +
       'then call `/v1/checkout/mandate/activate`. A mandate still initiated, pending or active is returned (200) instead of a second one.',
     access: 'checkoutSession',
     transactional: false,
@@ -309,7 +309,7 @@ export const checkoutRoutes = [
       })
       .strict(),
     response: { status: 201, description: 'The mandate (200 when one was already in play).', data: MandateSchema },
-    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable'],
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'email_required', 'rail_unavailable'],
     async handle(ctx) {
       const { mandate, created } = await createMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.body, ctx.now);
       return { status: created ? 201 : 200, message: created ? 'Mandate initiated: send the borrower to authorizationUrl' : 'Mandate already set up', data: mandate };

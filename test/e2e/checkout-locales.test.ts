@@ -1,0 +1,190 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../../widget/i18n/en';
+import { pcm } from '../../widget/i18n/pcm';
+import { startTestApp, type TestApp } from '../support/harness';
+import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
+import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
+
+/**
+ * Languages and theming in the machine's Chromium: a borrower who picks Naijá (Pidgin) sees every
+ * step in Pidgin — no English text that Pidgin translates differently is left on the page — and the
+ * pick survives reloads and the rail's round trip; a partner's brand colour restyles the buttons
+ * and axe-core still finds no violation (text contrast stays AA).
+ */
+const ARTIFACTS = path.resolve('test-artifacts/checkout');
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  app = await startTestApp();
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** English texts Pidgin words differently (fixed texts long enough to be unambiguous). */
+const englishOnly = (Object.keys(en) as (keyof typeof en)[])
+  .filter((key) => !key.startsWith('error.') && pcm[key] !== en[key] && !en[key].includes('{') && en[key].length >= 12)
+  .map((key) => en[key]);
+
+async function expectAllPidgin(page: Page, step: string): Promise<void> {
+  const text = await page.locator('lc-checkout').innerText();
+  expect(englishOnly.filter((english) => text.includes(english)), `English left on the ${step} step`).toEqual([]);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id), step).toEqual([]);
+  await page.screenshot({ path: path.join(ARTIFACTS, `pcm-${step}.png`), fullPage: true });
+}
+
+const heading = (page: Page, key: keyof typeof pcm) => page.getByRole('heading', { name: pcm[key]! });
+
+describe('checkout languages and theme', () => {
+  it('Naijá (Pidgin): every step, from the phone code to done, with the pick kept across reloads and the rail', async () => {
+    const lender = await lendingTenant(app, { product: { guarantorsRequired: 1 } });
+    const phone = uniquePhone();
+    const guarantorPhone = uniquePhone();
+    const loan = await operatorLoan(app, lender, { kycTier: 'managed', guarantorsRequired: 1 }, { borrower: { firstName: 'Tunde', lastName: 'Bello', phone } });
+    const { url } = await mintSession(app, lender.test, loan.id);
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(new URL(new URL(url).pathname, app.url).href);
+      await page.getByRole('heading', { name: en['step.otp'] }).waitFor();
+      await page.getByLabel(en['checkout.language']).selectOption('pcm');
+      await page.getByText(pcm['checkout.progress']!.replace('{n}', '1').replace('{m}', '6')).waitFor();
+      expect(await page.locator('lc-checkout').getAttribute('lang')).toBe('pcm');
+      expect(await page.locator('h1').innerText()).toBe(pcm['page.title']);
+      await expectAllPidgin(page, 'otp');
+
+      await page.getByRole('button', { name: pcm['otp.send']! }).click();
+      const code = page.getByLabel(/Code wey we send to/);
+      await code.waitFor();
+      await expectAllPidgin(page, 'otp-code');
+      await code.fill(await latestOtp(app, phone));
+
+      await heading(page, 'step.kyc').waitFor();
+      await expectAllPidgin(page, 'kyc');
+      await page.getByLabel(pcm['kyc.bvn']!).fill('11111111111');
+      await page.getByRole('button', { name: pcm['kyc.submit']! }).click();
+      await page.getByText(pcm['kyc.pending']!).waitFor();
+      await expectAllPidgin(page, 'kyc-pending');
+      await page.getByRole('button', { name: pcm['kyc.submit']! }).click();
+
+      await heading(page, 'step.guarantors').waitFor();
+      await expectAllPidgin(page, 'guarantors');
+      await page.getByLabel(pcm['guarantors.name']!).fill('Chidi Obi');
+      await page.getByLabel(pcm['guarantors.phone']!).fill(guarantorPhone);
+      await page.getByLabel(pcm['guarantors.relationship']!).fill('brother');
+      await page.getByRole('button', { name: pcm['guarantors.send']! }).click();
+      const guarantorCode = page.getByLabel('Di code wey Chidi Obi receive');
+      await guarantorCode.waitFor();
+      await expectAllPidgin(page, 'guarantor-code');
+      await guarantorCode.fill(await latestOtp(app, guarantorPhone));
+      await page.getByRole('button', { name: pcm['guarantors.confirm']! }).click();
+
+      await heading(page, 'checkout.waiting.title').waitFor();
+      await expectAllPidgin(page, 'waiting');
+      const approved = await fetch(`${app.url}/v1/loans/${loan.id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-API-Public-Key': lender.test.publicKey, 'X-API-Secret-Key': lender.test.secretKey },
+        body: '{}',
+      });
+      expect(approved.status).toBe(200);
+      // After a reload the borrower's pick still holds.
+      await page.reload();
+      await heading(page, 'step.offer').waitFor();
+      await expectAllPidgin(page, 'offer');
+      await page.getByLabel(pcm['offer.name']!).fill('Tunde Bello');
+      await page.getByLabel(pcm['offer.agree']!).check();
+      await page.getByRole('button', { name: pcm['offer.sign']! }).click();
+
+      await heading(page, 'step.bank').waitFor();
+      await page.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
+      await expectAllPidgin(page, 'bank');
+      await page.getByLabel(pcm['bank.bank']!, { exact: true }).selectOption('058');
+      await page.getByLabel(pcm['bank.number']!).fill(`012345678${nubanCheckDigit('058', '012345678')}`);
+      await page.getByText(pcm['bank.accountName']!).waitFor();
+      await expectAllPidgin(page, 'bank-confirm');
+      await page.getByRole('button', { name: pcm['bank.confirm']! }).click();
+
+      await heading(page, 'step.mandate').waitFor();
+      await expectAllPidgin(page, 'mandate');
+      // This borrower gave no e-mail anywhere: the step asks for the one the rail needs, and checks it.
+      await page.getByRole('button', { name: pcm['mandate.setUp']! }).click();
+      const email = page.getByLabel(pcm['mandate.email']!);
+      await email.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('lc-mandate-email');
+      await email.fill('tunde@');
+      await page.getByRole('button', { name: pcm['mandate.setUp']! }).click();
+      await page.getByText(pcm['mandate.emailInvalid']!).waitFor();
+      expect(await email.getAttribute('aria-invalid')).toBe('true');
+      await expectAllPidgin(page, 'mandate-email');
+      await email.fill('tunde@example.com');
+      await page.getByRole('button', { name: pcm['mandate.setUp']! }).click();
+      await page.waitForURL(/\/sandbox\/rails\//);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.waitForURL(/\/checkout\/\?return=mandate/);
+      await heading(page, 'checkout.complete.title').waitFor({ timeout: 30_000 });
+      await expectAllPidgin(page, 'done');
+      const mandate = await app.platform.db.selectFrom('loanMandates').select(['status', 'email']).where('loanId', '=', loan.id).executeTakeFirstOrThrow();
+      expect(mandate).toEqual({ status: 'active', email: 'tunde@example.com' });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('a language without a full table falls back to English for what it lacks', async () => {
+    const tenant = await lendingTenant(app);
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, tenant, { phone });
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 }, locale: 'yo-NG' });
+    const page = await context.newPage();
+    try {
+      await page.goto(new URL(new URL(loan.applicationUrl).pathname, app.url).href);
+      // The browser's language picks Yorùbá: translated texts in Yorùbá, the rest in English.
+      await page.getByRole('heading', { name: 'Jẹ́rìí sí nọ́mbà fóònù rẹ' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Fi kóòdù ránṣẹ́' }).count()).toBe(1);
+      expect(await page.getByText(/^We will text a 6-digit code to your phone/).count()).toBe(1);
+      expect(await page.locator('lc-checkout').getAttribute('lang')).toBe('yo');
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  for (const brandColor of ['#ffd700', '#e4002b', '#0b3d2e']) {
+    it(`a partner brand colour ${brandColor} restyles the checkout and text contrast stays AA`, async () => {
+      const tenant = await lendingTenant(app);
+      const phone = uniquePhone();
+      const { loan } = await offeredLoan(app, tenant, { phone });
+      const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+      const page = await context.newPage();
+      try {
+        await page.goto(new URL(new URL(loan.applicationUrl).pathname, app.url).href);
+        await page.getByRole('heading', { name: en['step.otp'] }).waitFor();
+        await page.locator('lc-checkout').evaluate((el, color) => {
+          (el as HTMLElement & { theme: unknown }).theme = { brandColor: color, radius: '2px', fontFamily: 'Georgia, serif' };
+        }, brandColor);
+        const button = page.getByRole('button', { name: en['otp.send'] });
+        await expect.poll(() => button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(
+          `rgb(${[1, 3, 5].map((i) => parseInt(brandColor.slice(i, i + 2), 16)).join(', ')})`,
+        );
+        expect(await button.evaluate((b) => getComputedStyle(b).borderRadius)).toBe('2px');
+        expect(await button.evaluate((b) => getComputedStyle(b).fontFamily)).toContain('Georgia');
+        await button.click();
+        await page.getByLabel(/Code sent to/).waitFor();
+        await page.screenshot({ path: path.join(ARTIFACTS, `theme-${brandColor.slice(1)}.png`), fullPage: true });
+        expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+  }
+});

@@ -1,0 +1,10 @@
+import path from 'node:path';
+import { build } from 'vite';
+
+/**
+ * The browser tests' bundles, built once before any browser test file runs (and not by each file:
+ * two builds emptying the same output folder would pull the bundle from under a running test).
+ */
+export async function setup(): Promise<void> {
+  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'warn' });
+}
