@@ -1,31 +1,27 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type Tenant } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
 import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
+import { ARTIFACTS, axeViolations, buildWidget, launchChromium } from '../support/browser';
 
 /**
  * The hosted checkout in the machine's Chromium against the real server: the applicationUrl opens,
  * the token leaves the address bar, the phone is verified with the code from the sandbox inbox and
  * the flow moves on to the offer. Screenshots at 360×640 go to test-artifacts/checkout/.
  */
-const ARTIFACTS = path.resolve('test-artifacts/checkout');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 let app: TestApp;
 let tenant: Tenant;
 let browser: Browser;
 
 beforeAll(async () => {
-  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'warn' });
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await buildWidget();
   app = await startTestApp();
   tenant = await lendingTenant(app);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -168,6 +164,8 @@ describe('hosted checkout in a browser', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, '08-offer-declining.png'), fullPage: true });
       await page.getByRole('button', { name: 'Decline the offer' }).click();
       await page.getByRole('heading', { name: 'Offer declined' }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, '08-declined.png') });
+      expect(await axeViolations(page)).toEqual([]);
       const after = await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow();
       expect(after.status).toBe('terms_declined');
       const consent = await app.platform.db.selectFrom('loanConsents').selectAll().where('loanId', '=', loan.id).executeTakeFirstOrThrow();

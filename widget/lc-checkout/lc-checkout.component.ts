@@ -8,6 +8,7 @@ import '../lc-bank/lc-bank';
 import '../lc-mandate/lc-mandate';
 import '../lc-kyc/lc-kyc';
 import '../lc-guarantors/lc-guarantors';
+import '../lc-catalog/lc-catalog';
 import { checkoutStyles } from './lc-checkout.styles';
 
 /** What the hosted page's server saw (the `state` attribute). */
@@ -17,6 +18,7 @@ const STEP_TITLES: Record<StepName, string> = {
   otp: 'Confirm your phone number',
   kyc: 'Confirm your identity',
   guarantors: 'Add your guarantors',
+  catalog: 'Choose who receives the money',
   offer: 'Review and sign your offer',
   bank: 'Your bank account',
   mandate: 'Set up your repayments',
@@ -68,8 +70,13 @@ export class LcCheckout extends LitElement {
   /** One client per endpoint base, so the steps keep the same `.api` across renders. */
   private client: CheckoutApi | undefined;
   private get api(): CheckoutApi {
-    if (this.client?.base !== this.apiBase) this.client = new CheckoutApi(this.apiBase);
+    if (this.client?.base !== this.apiBase) this.client = new CheckoutApi(this.apiBase, (code) => this.sessionEnded(code));
     return this.client;
+  }
+
+  /** Any step's call found the session over: show the ended state, and nothing of the loan stays on the page. */
+  private sessionEnded(code: string) {
+    this.pageState = SESSION_ENDED[code] ?? 'expired';
   }
 
   override connectedCallback(): void {
@@ -143,6 +150,8 @@ export class LcCheckout extends LitElement {
             ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`
             : step === 'kyc'
               ? html`<lc-kyc .api=${this.api} @lc-kyc-verified=${this.refresh}></lc-kyc>`
+            : step === 'catalog'
+              ? html`<lc-catalog .api=${this.api} .chosen=${state.settlementMerchant} @lc-catalog-chosen=${this.refresh}></lc-catalog>`
             : step === 'guarantors'
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
