@@ -182,7 +182,9 @@ describe('hosted checkout in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
     const page = await context.newPage();
     const requests: string[] = [];
+    const answers: string[] = [];
     page.on('request', (req) => requests.push(req.url()));
+    page.on('response', async (res) => answers.push(await res.text().catch(() => '')));
     try {
       await page.goto(new URL(new URL(url).pathname, app.url).href);
       await verifyPhone(page, phone);
@@ -213,8 +215,10 @@ describe('hosted checkout in a browser', () => {
       expect(approved.status).toBe(200);
       await page.reload();
       await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
-      // The BVN never went into a URL.
+      // The BVN typed in went only into the KYC request's body: never a URL, never an answer, not left in the page.
       expect(requests.filter((u) => /\d{11}/.test(u))).toEqual([]);
+      expect(answers.filter((text) => text.includes('11111111111'))).toEqual([]);
+      expect(await page.content()).not.toContain('11111111111');
     } finally {
       await context.close();
     }
