@@ -206,6 +206,8 @@ describe('hosted checkout in a browser', () => {
       await page.getByText('still being checked').waitFor();
       await verify.click();
       await page.getByRole('heading', { name: 'Waiting for the lender' }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, '10-kyc-waiting.png') });
+      expect(await axeViolations(page)).toEqual([]);
 
       const approved = await fetch(`${app.url}/v1/loans/${loan.id}/approve`, {
         method: 'POST',
@@ -236,6 +238,8 @@ describe('hosted checkout in a browser', () => {
       await verifyPhone(page, phone);
       await page.getByRole('heading', { name: 'Add your guarantors' }).waitFor();
       expect(await page.getByText('0 of 1 confirmed').count()).toBe(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, '11-guarantors.png') });
+      expect(await axeViolations(page)).toEqual([]);
       await page.getByLabel("Guarantor's full name").fill('Chidi Obi');
       await page.getByLabel("Guarantor's phone number").fill(guarantorPhone.replace('+234', '0'));
       await page.getByLabel('Relationship to you').fill('brother');
