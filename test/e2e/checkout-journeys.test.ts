@@ -189,6 +189,28 @@ describe('hosted checkout journeys', () => {
     expect(-(await accountBalance(app.platform.db, wallet!.id))).toBe(loan.principalKobo);
   }, 180_000);
 
+  it('catalog: a network failure while listing shows the error with a retry that recovers', async () => {
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, lender, { phone });
+    const { context, page } = await newPhonePage();
+    try {
+      await page.goto(appUrl(loan.applicationUrl));
+      // The browser loses the network for the merchant list once.
+      let failures = 0;
+      await page.route('**/checkout/api/merchants*', (route) => (failures++ === 0 ? route.abort('internetdisconnected') : route.continue()));
+      await verifyPhone(page, phone);
+      await heading(page, 'Choose who receives the money');
+      await page.getByRole('alert').filter({ hasText: 'We could not reach the server' }).waitFor();
+      await screenshot(page, '21-catalog-error');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByText('24 merchants.').waitFor();
+      expect(failures).toBe(2);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('an expired session mid-flow shows the expired state at once, and nothing of the loan stays on the page; a reload shows the same', async () => {
     const phone = uniquePhone();
     const { loan } = await offeredLoan(app, lender, { phone });
