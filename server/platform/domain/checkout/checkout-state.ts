@@ -4,13 +4,13 @@ import { toMandate, type LoanMandate } from '../mandates/mandate';
 import { signOfferLetterLink, type OfferLetterLink } from '../loans/offer-letter-link';
 import { loadSnapshot } from '../loans/pricing-snapshot';
 import type { LoanStatus } from '../loans/loan';
+import { DISBURSED_STATES } from '../loans/transitions';
 import type { Secrets } from '../secrets';
 import { maskPhone, normalisePhone } from '../users/phone';
 import { capturedBankAccount } from './bank-account';
 import { getSessionRow, toCheckoutSession, type CheckoutScope, type CheckoutSession } from './checkout-session';
 import { guarantorsRequired, listGuarantors, toGuarantor, type Guarantor } from './guarantors';
 import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
-import { DISBURSED_STATES } from '../loans/transitions';
 
 export const CHECKOUT_STEPS = ['otp', 'kyc', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;
 export type CheckoutStep = (typeof CHECKOUT_STEPS)[number];
