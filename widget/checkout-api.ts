@@ -22,8 +22,8 @@ export type { OfferFacts } from '../server/platform/domain/checkout/checkout-sta
 /** A merchant of the settlement catalog, a page of them, and the borrower's choice (types only, as the platform builds them). */
 export type { SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../server/platform/domain/checkout/settlement-catalog';
 
-/** Error codes that end the session: the checkout shows the expired state and nothing of the loan. */
-export const SESSION_ENDED_CODES = ['checkout_session_expired', 'checkout_session_revoked', 'checkout_session_missing'] as const;
+/** Error codes that end the session (`UNAUTHENTICATED`: the token names no session, e.g. a tampered cookie): the checkout shows the ended state and nothing of the loan. */
+export const SESSION_ENDED_CODES = ['checkout_session_expired', 'checkout_session_revoked', 'checkout_session_missing', 'UNAUTHENTICATED'] as const;
 
 export interface CheckoutState {
   status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';

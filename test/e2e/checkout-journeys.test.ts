@@ -250,7 +250,7 @@ describe('hosted checkout journeys', () => {
     }
   }, 90_000);
 
-  it('a tampered token (one character changed) shows the unavailable state and nothing of the loan', async () => {
+  it('a tampered token (one character changed), in the link or in the cookie mid-flow, shows the unavailable state and nothing of the loan', async () => {
     const phone = uniquePhone();
     const { loan } = await offeredLoan(app, lender, { phone });
     const token = tokenOf(loan.applicationUrl);
@@ -263,6 +263,20 @@ describe('hosted checkout journeys', () => {
       for (const secret of [loan.id, loan.documentReference, 'Ada', '₦', phone.slice(-4)]) expect(content).not.toContain(secret);
       await screenshot(page, '30-tampered');
       expect(await axeViolations(page)).toEqual([]);
+
+      // The real link, then the cookie tampered with mid-flow: the next call ends the checkout on screen.
+      await page.goto(appUrl(loan.applicationUrl));
+      await verifyPhone(page, phone);
+      await heading(page, 'Choose who receives the money');
+      const [cookie] = await context.cookies();
+      expect(cookie?.httpOnly).toBe(true);
+      await context.addCookies([{ ...cookie!, value: tampered }]);
+      await page.getByRole('radio', { name: /Alpha Labs/ }).check();
+      await page.getByRole('button', { name: 'Pay this merchant' }).click();
+      await heading(page, 'This checkout is not available');
+      const after = await page.content();
+      for (const secret of [loan.id, 'Alpha Labs', 'Ada', phone.slice(-4)]) expect(after).not.toContain(secret);
+      expect((await app.platform.db.selectFrom('loans').select('settlementProviderId').where('id', '=', loan.id).executeTakeFirstOrThrow()).settlementProviderId).toBeNull();
     } finally {
       await context.close();
     }

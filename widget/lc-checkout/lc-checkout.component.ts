@@ -35,6 +35,7 @@ const SESSION_ENDED: Record<string, PageState> = {
   checkout_session_expired: 'expired',
   checkout_session_revoked: 'revoked',
   checkout_session_missing: 'missing',
+  UNAUTHENTICATED: 'expired',
 };
 
 /**
