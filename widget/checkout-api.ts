@@ -1,4 +1,5 @@
 import type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
+import type { SettlementMerchantChoice, SettlementMerchantPage } from '../server/platform/domain/checkout/settlement-catalog';
 
 /**
  * The checkout server's JSON endpoints, typed. Every answer is the platform's envelope; a failure
@@ -13,10 +14,16 @@ export interface Envelope<T> {
   error?: string;
 }
 
-export type StepName = 'otp' | 'kyc' | 'guarantors' | 'offer' | 'bank' | 'mandate';
+export type StepName = 'otp' | 'kyc' | 'guarantors' | 'catalog' | 'offer' | 'bank' | 'mandate';
 
 /** The offer's key facts, as the platform's checkout state builds them (a type only: nothing of the server is bundled). */
 export type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
+
+/** A merchant of the settlement catalog, a page of them, and the borrower's choice (types only, as the platform builds them). */
+export type { SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../server/platform/domain/checkout/settlement-catalog';
+
+/** Error codes that end the session (`UNAUTHENTICATED`: the token names no session, e.g. a tampered cookie): the checkout shows the ended state and nothing of the loan. */
+export const SESSION_ENDED_CODES = ['checkout_session_expired', 'checkout_session_revoked', 'checkout_session_missing', 'UNAUTHENTICATED'] as const;
 
 export interface CheckoutState {
   status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
@@ -29,6 +36,9 @@ export interface CheckoutState {
   mandate: Mandate | null;
   guarantorsRequired: number;
   guarantors: Guarantor[] | null;
+  settlementCatalog: boolean;
+  /** Null until the phone is verified, and until a merchant is chosen. */
+  settlementMerchant: SettlementMerchantChoice | null;
 }
 
 export interface Bank {
@@ -84,7 +94,14 @@ export class CheckoutApiError extends Error {
 }
 
 export class CheckoutApi {
-  constructor(readonly base: string) {}
+  /**
+   * @param onSessionEnded called when any answer says the session has expired, was revoked or is
+   *   missing, so the host can drop what it shows of the loan at once (not only on the next load).
+   */
+  constructor(
+    readonly base: string,
+    private readonly onSessionEnded?: (code: (typeof SESSION_ENDED_CODES)[number]) => void,
+  ) {}
 
   state(signal?: AbortSignal): Promise<CheckoutState> {
     return this.call('GET', '/state', undefined, signal);
@@ -126,6 +143,17 @@ export class CheckoutApi {
     return this.call('POST', '/guarantors/resend', { guarantorId }, signal);
   }
 
+  merchants(query: { q?: string; page?: number }, signal?: AbortSignal): Promise<SettlementMerchantPage> {
+    const params = new URLSearchParams();
+    if (query.q) params.set('q', query.q);
+    if (query.page && query.page > 1) params.set('page', String(query.page));
+    return this.call('GET', `/merchants${params.size ? `?${params}` : ''}`, undefined, signal);
+  }
+
+  chooseMerchant(providerId: string, signal?: AbortSignal): Promise<SettlementMerchantChoice> {
+    return this.call('POST', '/merchant', { providerId }, signal);
+  }
+
   /** `email` only when the platform asked for one (422 `email_required`): the borrower has none on record. */
   createMandate(email?: string, signal?: AbortSignal): Promise<Mandate> {
     return this.call('POST', '/mandate', email ? { email } : {}, signal);
@@ -159,6 +187,8 @@ export class CheckoutApi {
     }
     const envelope = (await res.json().catch(() => undefined)) as Envelope<T> | undefined;
     if (!res.ok || !envelope?.success) {
+      const code = envelope?.error as (typeof SESSION_ENDED_CODES)[number] | undefined;
+      if (code && SESSION_ENDED_CODES.includes(code)) this.onSessionEnded?.(code);
       throw new CheckoutApiError(res.status, envelope?.error ?? 'unexpected_response', envelope?.message ?? 'Something went wrong. Please try again.');
     }
     return envelope.data as T;

@@ -210,12 +210,13 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   });
 
   type Build = (req: Request, res: Response) => { body?: unknown; error?: [number, string, string] };
-  const forward = (method: 'GET' | 'POST', route: string, build: Build = () => ({})) =>
+  const forward = (method: 'GET' | 'POST', route: string | ((req: Request) => string), build: Build = () => ({})) =>
     async (req: Request, res: Response) => {
       const built = build(req, res);
       if (built.error) return fail(res, ...built.error);
       const body = method === 'POST' ? (built.body ?? {}) : undefined;
-      const answer = await platform(method, route, res.locals.token as string, body, req.get('idempotency-key') ?? undefined);
+      const path = typeof route === 'string' ? route : route(req);
+      const answer = await platform(method, path, res.locals.token as string, body, req.get('idempotency-key') ?? undefined);
       if (answer.retryAfter) res.setHeader('Retry-After', answer.retryAfter);
       res.status(answer.status).json(answer.body);
     };
@@ -237,6 +238,14 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   api.post('/guarantors', forward('POST', '/v1/checkout/guarantors', (req) => ({ body: pick(req.body, ['fullName', 'phone', 'relationship']) })));
   api.post('/guarantors/resend', forward('POST', '/v1/checkout/guarantors/resend', (req) => ({ body: pick(req.body, ['guarantorId']) })));
   api.post('/guarantors/verify', forward('POST', '/v1/checkout/guarantors/verify', (req) => ({ body: pick(req.body, ['guarantorId', 'code']) })));
+  // Only the documented query parameters go on to the platform.
+  const merchantQuery = (req: Request) => {
+    const params = new URLSearchParams();
+    for (const key of ['q', 'page', 'limit']) if (typeof req.query[key] === 'string') params.set(key, req.query[key] as string);
+    return `/v1/checkout/merchants${params.size ? `?${params}` : ''}`;
+  };
+  api.get('/merchants', forward('GET', merchantQuery));
+  api.post('/merchant', forward('POST', '/v1/checkout/merchant', (req) => ({ body: pick(req.body, ['providerId']) })));
   api.post('/kyc', forward('POST', '/v1/checkout/kyc', (req) => ({ body: pick(req.body, ['bvn', 'nin', 'dateOfBirth', 'address']) })));
   api.post(
     '/offer/accept',

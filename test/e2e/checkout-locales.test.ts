@@ -1,12 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../widget/i18n/en';
 import { pcm } from '../../widget/i18n/pcm';
 import { startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
+import { ARTIFACTS, ensureBundles, launchChromium } from '../support/browser';
 import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
 
 /**
@@ -15,16 +15,14 @@ import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support
  * pick survives reloads and the rail's round trip; a partner's brand colour restyles the buttons
  * and axe-core still finds no violation (text contrast stays AA).
  */
-const ARTIFACTS = path.resolve('test-artifacts/checkout');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 let app: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await ensureBundles();
   app = await startTestApp();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

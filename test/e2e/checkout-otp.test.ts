@@ -1,29 +1,27 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type Tenant } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
 import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
+import { ARTIFACTS, axeViolations, ensureBundles, launchChromium } from '../support/browser';
 
 /**
  * The hosted checkout in the machine's Chromium against the real server: the applicationUrl opens,
  * the token leaves the address bar, the phone is verified with the code from the sandbox inbox and
  * the flow moves on to the offer. Screenshots at 360×640 go to test-artifacts/checkout/.
  */
-const ARTIFACTS = path.resolve('test-artifacts/checkout');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 let app: TestApp;
 let tenant: Tenant;
 let browser: Browser;
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await ensureBundles();
   app = await startTestApp();
   tenant = await lendingTenant(app);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -166,6 +164,8 @@ describe('hosted checkout in a browser', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, '08-offer-declining.png'), fullPage: true });
       await page.getByRole('button', { name: 'Decline the offer' }).click();
       await page.getByRole('heading', { name: 'Offer declined' }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, '08-declined.png') });
+      expect(await axeViolations(page)).toEqual([]);
       const after = await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow();
       expect(after.status).toBe('terms_declined');
       const consent = await app.platform.db.selectFrom('loanConsents').selectAll().where('loanId', '=', loan.id).executeTakeFirstOrThrow();
@@ -182,7 +182,9 @@ describe('hosted checkout in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
     const page = await context.newPage();
     const requests: string[] = [];
+    const answers: string[] = [];
     page.on('request', (req) => requests.push(req.url()));
+    page.on('response', async (res) => answers.push(await res.text().catch(() => '')));
     try {
       await page.goto(new URL(new URL(url).pathname, app.url).href);
       await verifyPhone(page, phone);
@@ -204,6 +206,8 @@ describe('hosted checkout in a browser', () => {
       await page.getByText('still being checked').waitFor();
       await verify.click();
       await page.getByRole('heading', { name: 'Waiting for the lender' }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, '10-kyc-waiting.png') });
+      expect(await axeViolations(page)).toEqual([]);
 
       const approved = await fetch(`${app.url}/v1/loans/${loan.id}/approve`, {
         method: 'POST',
@@ -213,8 +217,10 @@ describe('hosted checkout in a browser', () => {
       expect(approved.status).toBe(200);
       await page.reload();
       await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
-      // The BVN never went into a URL.
+      // The BVN typed in went only into the KYC request's body: never a URL, never an answer, not left in the page.
       expect(requests.filter((u) => /\d{11}/.test(u))).toEqual([]);
+      expect(answers.filter((text) => text.includes('11111111111'))).toEqual([]);
+      expect(await page.content()).not.toContain('11111111111');
     } finally {
       await context.close();
     }
@@ -232,6 +238,8 @@ describe('hosted checkout in a browser', () => {
       await verifyPhone(page, phone);
       await page.getByRole('heading', { name: 'Add your guarantors' }).waitFor();
       expect(await page.getByText('0 of 1 confirmed').count()).toBe(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, '11-guarantors.png') });
+      expect(await axeViolations(page)).toEqual([]);
       await page.getByLabel("Guarantor's full name").fill('Chidi Obi');
       await page.getByLabel("Guarantor's phone number").fill(guarantorPhone.replace('+234', '0'));
       await page.getByLabel('Relationship to you').fill('brother');

@@ -51,5 +51,6 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/checkout/guarantors': () => ({ fullName: 'Chidi Obi', phone: '08031234567', relationship: 'brother' }),
   '/v1/checkout/guarantors/resend': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000' }),
   '/v1/checkout/guarantors/verify': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000', code: '123456' }),
+  '/v1/checkout/merchant': () => ({ providerId: '00000000-0000-4000-8000-000000000000' }),
 };
 

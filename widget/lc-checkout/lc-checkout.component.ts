@@ -10,6 +10,7 @@ import '../lc-kyc/lc-kyc';
 import '../lc-guarantors/lc-guarantors';
 import { currentLocale, errorText, LOCALE_NAMES, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
 import { applyTheme, type CheckoutTheme } from '../theme';
+import '../lc-catalog/lc-catalog';
 import { checkoutStyles } from './lc-checkout.styles';
 
 const LOCALE_KEY = 'lc-checkout.locale';
@@ -40,6 +41,7 @@ const SESSION_ENDED: Record<string, PageState> = {
   checkout_session_expired: 'expired',
   checkout_session_revoked: 'revoked',
   checkout_session_missing: 'missing',
+  UNAUTHENTICATED: 'expired',
 };
 
 /**
@@ -82,8 +84,13 @@ export class LcCheckout extends LitElement {
   /** One client per endpoint base, so the steps keep the same `.api` across renders. */
   private client: CheckoutApi | undefined;
   private get api(): CheckoutApi {
-    if (this.client?.base !== this.apiBase) this.client = new CheckoutApi(this.apiBase);
+    if (this.client?.base !== this.apiBase) this.client = new CheckoutApi(this.apiBase, (code) => this.sessionEnded(code));
     return this.client;
+  }
+
+  /** Any step's call found the session over: show the ended state, and nothing of the loan stays on the page. */
+  private sessionEnded(code: string) {
+    this.pageState = SESSION_ENDED[code] ?? 'expired';
   }
 
   override connectedCallback(): void {
@@ -184,6 +191,8 @@ export class LcCheckout extends LitElement {
             ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`
             : step === 'kyc'
               ? html`<lc-kyc .api=${this.api} @lc-kyc-verified=${this.refresh}></lc-kyc>`
+            : step === 'catalog'
+              ? html`<lc-catalog .api=${this.api} .chosen=${state.settlementMerchant} @lc-catalog-chosen=${this.refresh}></lc-catalog>`
             : step === 'guarantors'
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`

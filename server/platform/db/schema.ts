@@ -262,6 +262,9 @@ export interface LoansTable {
   /** An instalment is overdue and unpaid; the loan stays `active`. */
   inArrears: Bool;
   arrearsSince: string | null;
+  /** Settlement catalog: the provider (directory id) the borrower chose to receive a `merchant_wallet` loan's funds. */
+  settlementProviderId: string | null;
+  settlementProviderChosenAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

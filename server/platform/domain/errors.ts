@@ -96,7 +96,7 @@ export const ERROR_STATUS = {
   tenor_days_invalid: 422,
   /** Push: `decision.decision.conditions.repayment_frequency` not daily, weekly, biweekly or monthly. */
   repayment_frequency_invalid: 422,
-  /** Push: `providerId` is not an active provider of the directory. */
+  /** Push, or the checkout's settlement catalog: `providerId` is not an active provider of the directory. */
   provider_not_found: 422,
   /** The credential is not accepted here: a checkout-session token on a partner route, or an API key on a checkout-session route. */
   credential_not_allowed: 403,
@@ -126,6 +126,8 @@ export const ERROR_STATUS = {
   guarantor_phone_invalid: 422,
   /** Checkout: this loan's product takes no guarantors, or enough have been named already. */
   guarantors_not_accepted: 422,
+  /** Checkout: this loan's product has no settlement catalog (only `merchant_wallet` products with `settlementCatalogEnabled` let the borrower pick the merchant). */
+  settlement_catalog_not_offered: 422,
   /** The SMS provider refused the message or could not be reached; safe to retry. */
   sms_unavailable: 502,
   /** Bank lookup: the bank code is not in the bank list. */

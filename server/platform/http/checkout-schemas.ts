@@ -53,6 +53,21 @@ export const GuarantorSchema = z
   })
   .meta({ id: 'CheckoutGuarantor', description: 'A guarantor the borrower named; `verified` once the guarantor\'s code was entered.' });
 
+export const SettlementMerchantSchema = z
+  .object({
+    id: Uuid.meta({ description: 'The provider\'s directory id (as in `GET /v1/providers`).' }),
+    name: z.string(),
+    providerType: z.string().meta({ description: '`laboratory`, `pharmacy` or `laboratory_pharmacy`.' }),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+  })
+  .meta({ id: 'CheckoutSettlementMerchant', description: 'A merchant the borrower can pick: the directory\'s public business facts only (no contacts, people or configuration).' });
+
+export const SettlementMerchantChoiceSchema = z
+  .object({ merchant: SettlementMerchantSchema, chosenAt: Timestamp.meta({ description: 'When the borrower chose it (choosing the same merchant again keeps the first time).' }) })
+  .meta({ id: 'CheckoutSettlementMerchantChoice' });
+
 export const CheckoutStateSchema = z
   .object({
     session: CheckoutSessionSchema.extend({ otpVerified: z.boolean() }),
@@ -62,7 +77,7 @@ export const CheckoutStateSchema = z
     nextStep: z.enum(CHECKOUT_STEPS).nullable(),
     steps: z
       .array(z.object({ name: z.enum(CHECKOUT_STEPS), done: z.boolean() }))
-      .meta({ description: 'The steps this loan needs, in order (`kyc` only for managed-tier loans, `guarantors` only when the product asks for them).' }),
+      .meta({ description: 'The steps this loan needs, in order (`kyc` only for managed-tier loans, `guarantors` only when the product asks for them, `catalog` only for `merchant_wallet` products with `settlementCatalogEnabled`).' }),
     borrower: z.object({ firstName: z.string(), lastName: z.string(), email: z.string().nullable(), identityStatus: z.string() }).nullable(),
     loan: z
       .object({
@@ -84,6 +99,8 @@ export const CheckoutStateSchema = z
       .nullable(),
     guarantorsRequired: z.number().int().meta({ description: 'From the product; 0 means there is no `guarantors` step.' }),
     guarantors: z.array(GuarantorSchema).nullable(),
+    settlementCatalog: z.boolean().meta({ description: 'Whether the loan has a `catalog` step: a `merchant_wallet` product with `settlementCatalogEnabled`.' }),
+    settlementMerchant: SettlementMerchantChoiceSchema.nullable().meta({ description: 'The merchant the borrower chose to receive the funds (null until chosen, and before the OTP).' }),
   })
   .meta({
     id: 'CheckoutState',

@@ -4,13 +4,15 @@ import { toMandate, type LoanMandate } from '../mandates/mandate';
 import { signOfferLetterLink, type OfferLetterLink } from '../loans/offer-letter-link';
 import { loadSnapshot } from '../loans/pricing-snapshot';
 import type { LoanStatus } from '../loans/loan';
+import { DISBURSED_STATES } from '../loans/transitions';
 import type { Secrets } from '../secrets';
 import { maskPhone, normalisePhone } from '../users/phone';
 import { capturedBankAccount } from './bank-account';
 import { getSessionRow, toCheckoutSession, type CheckoutScope, type CheckoutSession } from './checkout-session';
 import { guarantorsRequired, listGuarantors, toGuarantor, type Guarantor } from './guarantors';
+import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
 
-export const CHECKOUT_STEPS = ['otp', 'kyc', 'guarantors', 'offer', 'bank', 'mandate'] as const;
+export const CHECKOUT_STEPS = ['otp', 'kyc', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;
 export type CheckoutStep = (typeof CHECKOUT_STEPS)[number];
 
 /**
@@ -59,6 +61,9 @@ export interface CheckoutState {
   /** The product's requirement (0: no `guarantors` step) and the guarantors named so far. */
   guarantorsRequired: number;
   guarantors: Guarantor[] | null;
+  /** Whether the loan has a `catalog` step (a `merchant_wallet` product with `settlementCatalogEnabled`), and the merchant chosen so far. */
+  settlementCatalog: boolean;
+  settlementMerchant: SettlementMerchantChoice | null;
 }
 
 export interface StatePlatform {
@@ -105,12 +110,14 @@ export async function offerFacts(db: Executor, platform: StatePlatform, loan: Lo
   };
 }
 
-function progress(session: CheckoutSessionsTable, loan: LoansTable, hasBank: boolean, guarantors: { required: number; confirmed: number }) {
+function progress(session: CheckoutSessionsTable, loan: LoansTable, hasBank: boolean, guarantors: { required: number; confirmed: number }, catalog: boolean) {
   const accepted = ACCEPTED.includes(loan.status as LoanStatus);
   const steps: CheckoutState['steps'] = [
     { name: 'otp', done: session.otpVerifiedAt !== null },
     ...(loan.kycTier === 'managed' ? [{ name: 'kyc' as const, done: !['kyc_required', 'kyc_pending'].includes(loan.status) }] : []),
     ...(guarantors.required > 0 ? [{ name: 'guarantors' as const, done: accepted || guarantors.confirmed >= guarantors.required }] : []),
+    // Before the offer, so the borrower signs knowing who is paid; a loan disbursed without a choice (paid to the pushed provider) has nothing left to pick.
+    ...(catalog ? [{ name: 'catalog' as const, done: loan.settlementProviderId !== null || DISBURSED_STATES.includes(loan.status as LoanStatus) }] : []),
     { name: 'offer', done: accepted },
     { name: 'bank', done: hasBank },
     { name: 'mandate', done: Boolean(loan.hasActiveMandate) },
@@ -142,7 +149,8 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
   const hasBank = bank !== undefined || (mandateRow !== undefined && LIVE_MANDATE.includes(mandateRow.status));
   const required = await guarantorsRequired(db, loan.id);
   const guarantorRows = required > 0 ? await listGuarantors(db, loan.id) : [];
-  const { steps, nextStep, status } = progress(session, loan, hasBank, { required, confirmed: guarantorRows.filter((g) => g.verifiedAt).length });
+  const catalog = await settlementCatalogOffered(db, loan.id);
+  const { steps, nextStep, status } = progress(session, loan, hasBank, { required, confirmed: guarantorRows.filter((g) => g.verifiedAt).length }, catalog);
   const phone = normalisePhone(borrower.phone);
   const verified = session.otpVerifiedAt !== null;
   const mandate = mandateRow ? toMandate(mandateRow) : undefined;
@@ -175,5 +183,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
         : null,
     guarantorsRequired: required,
     guarantors: verified ? guarantorRows.map(toGuarantor) : null,
+    settlementCatalog: catalog,
+    settlementMerchant: verified && catalog ? await chosenSettlementMerchant(db, loan) : null,
   };
 }

@@ -7,6 +7,7 @@ import { submitKyc, type KycSubmission, type LoanKycResult } from '../loans/subm
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
 import { offerFacts } from './checkout-state';
 import { requireGuarantors } from './guarantors';
+import { requireSettlementMerchant } from './settlement-catalog';
 
 /** What the checkout server sends for a signature: the borrower's typed name and the request as it observed it. */
 export interface CheckoutSignature {
@@ -56,7 +57,10 @@ async function loanFor(ctx: CheckoutLoanContext, scope: CheckoutScope): Promise<
 export async function acceptViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, signature: CheckoutSignature): Promise<LoansTable> {
   const loan = await loanFor(ctx, scope);
   await requireCurrentOffer(ctx, loan, signature.documentReference);
-  if (loan.status === 'awaiting_acceptance') await requireGuarantors(ctx.db, loan.id);
+  if (loan.status === 'awaiting_acceptance') {
+    await requireGuarantors(ctx.db, loan.id);
+    await requireSettlementMerchant(ctx.db, loan);
+  }
   return acceptTerms(ctx, loan.id, consentOf(ctx, signature));
 }
 

@@ -82,6 +82,8 @@ export async function insertLoan(ctx: LoanContext, input: NewLoan): Promise<Loan
     declineReason: null,
     inArrears: false,
     arrearsSince: null,
+    settlementProviderId: null,
+    settlementProviderChosenAt: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -19,10 +19,15 @@ async function destinationAccount(ctx: LoanContext, loan: LoansTable) {
       [kind, code] = ['borrower_wallet', loan.borrowerId];
       break;
     case 'merchant_wallet': {
-      const provider = loan.preapprovalId
-        ? await ctx.db.selectFrom('preapprovals').select('providerOrgId').where('id', '=', loan.preapprovalId).executeTakeFirst()
-        : undefined;
-      [kind, code] = ['merchant_wallet', provider?.providerOrgId ?? 'unassigned'];
+      // The merchant the borrower chose in the checkout's catalog step, read after the status
+      // transition (which holds the loan row), so a choice committed just before is the one paid;
+      // otherwise the provider of the push.
+      const chosen = await ctx.db.selectFrom('loans').select('settlementProviderId').where('id', '=', loan.id).executeTakeFirstOrThrow();
+      const pushed =
+        !chosen.settlementProviderId && loan.preapprovalId
+          ? await ctx.db.selectFrom('preapprovals').select('providerOrgId').where('id', '=', loan.preapprovalId).executeTakeFirst()
+          : undefined;
+      [kind, code] = ['merchant_wallet', chosen.settlementProviderId ?? pushed?.providerOrgId ?? 'unassigned'];
       break;
     }
     case 'tenant_wallet':

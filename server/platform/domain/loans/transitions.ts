@@ -17,6 +17,10 @@ export const FROM = {
   reject: ['pending', 'kyc_required', 'kyc_pending', 'kyc_completed', 'attested', 'under_review', 'approved', 'awaiting_acceptance'],
   respondToOffer: ['awaiting_acceptance'],
   disburse: ['terms_accepted'],
+  /** The borrower picks (or changes) the merchant that receives a catalog loan's funds: until money moves. */
+  chooseSettlementMerchant: [
+    'pending', 'kyc_required', 'kyc_pending', 'kyc_completed', 'attested', 'under_review', 'approved', 'awaiting_acceptance', 'terms_accepted',
+  ],
   /** Either side calls it off before disbursement. */
   cancel: [
     'pending', 'kyc_required', 'kyc_pending', 'kyc_completed', 'attested', 'under_review', 'approved', 'awaiting_acceptance', 'terms_accepted',

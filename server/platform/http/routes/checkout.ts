@@ -6,9 +6,10 @@ import { activateMandateViaCheckout, createMandateViaCheckout } from '../../doma
 import { OTP_RULES, sendOtp, verifyOtp } from '../../domain/checkout/otp';
 import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../../domain/checkout/respond-via-checkout';
 import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
+import { chooseSettlementMerchant, listSettlementMerchants } from '../../domain/checkout/settlement-catalog';
 import type { LoanContext } from '../../domain/loans/loan-context';
 import { defineRoute, type HandlerContext } from '../route';
-import { Uuid } from '../schemas';
+import { PaginationSchema, Uuid } from '../schemas';
 import { LoanKycResultSchema } from '../loan-schemas';
 import {
   AcceptInput,
@@ -22,6 +23,8 @@ import {
   GuarantorSchema,
   OtpSentSchema,
   OtpVerifiedSchema,
+  SettlementMerchantChoiceSchema,
+  SettlementMerchantSchema,
 } from '../checkout-schemas';
 
 /** What a borrower's browser learns from signing or declining: no partner references, no links. */
@@ -58,7 +61,7 @@ export const checkoutRoutes = [
     tag: 'Checkout',
     summary: 'Checkout state',
     description:
-      'The steps this loan needs (`otp`, `kyc` for managed-tier loans, `offer`, `bank`, `mandate`), which are done, the next one and the overall status. ' +
+      'The steps this loan needs (`otp`, `kyc` for managed-tier loans, `guarantors` when the product asks for them, `catalog` for `merchant_wallet` products with `settlementCatalogEnabled`, `offer`, `bank`, `mandate`), which are done, the next one and the overall status. ' +
       'Once the phone is verified: the loan, the current offer\'s key facts (principal, tenor, every fee, total interest, total repayable, APR, schedule) ' +
       'with a fresh signed offer-letter link, the captured bank account and the latest mandate.',
     access: 'checkoutSession',
@@ -255,6 +258,47 @@ export const checkoutRoutes = [
     },
   }),
   defineRoute({
+    method: 'get',
+    path: '/v1/checkout/merchants',
+    operationId: 'listCheckoutMerchants',
+    tag: 'Checkout',
+    summary: 'Merchants to receive the funds',
+    description:
+      'The settlement catalog (only for `merchant_wallet` loans whose product has `settlementCatalogEnabled`; 422 `settlement_catalog_not_offered` otherwise): ' +
+      'the active providers of the directory (`GET /v1/providers`, the same for every partner), by name, with their public business facts only. ' +
+      '`q` matches part of the name, city, state, LGA or address (case-insensitive). At most 50 per page.',
+    access: 'checkoutSession',
+    query: z.object({
+      q: z.string().trim().min(1).max(100).optional(),
+      page: z.coerce.number().int().min(1).max(10_000).default(1),
+      limit: z.coerce.number().int().min(1).max(50).default(20).meta({ description: 'Page size, 1-50 (default 20).' }),
+    }),
+    response: { status: 200, description: 'One page of merchants.', data: z.object({ merchants: z.array(SettlementMerchantSchema), pagination: PaginationSchema }) },
+    errors: [...OTP_FIRST, 'settlement_catalog_not_offered'],
+    async handle(ctx) {
+      return { message: 'Merchants', data: await listSettlementMerchants(ctx.db, sessionOf(ctx), ctx.query) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/merchant',
+    operationId: 'chooseCheckoutMerchant',
+    tag: 'Checkout',
+    summary: 'Choose the merchant that receives the funds',
+    description:
+      'The catalog step: records on the loan the merchant (an active provider of the directory; 422 `provider_not_found` otherwise) that disbursement pays ' +
+      '(its `merchant_wallet`). Choosing the recorded merchant again answers the same; another one replaces it until the loan is disbursed ' +
+      '(409 `invalid_loan_state` afterwards, and for declined, rejected or cancelled loans). Signing through the session needs a choice (409 `checkout_step_required`). ' +
+      'No event: the spec defines none for it; the choice is on the loan when `loan.disbursed` fires.',
+    access: 'checkoutSession',
+    body: z.object({ providerId: Uuid.meta({ description: 'A merchant id from `GET /v1/checkout/merchants`.' }) }).strict(),
+    response: { status: 200, description: 'The merchant recorded on the loan.', data: SettlementMerchantChoiceSchema },
+    errors: [...OTP_FIRST, 'settlement_catalog_not_offered', 'provider_not_found', 'invalid_loan_state'],
+    async handle(ctx) {
+      return { message: 'Merchant chosen', data: await chooseSettlementMerchant(ctx.db, sessionOf(ctx), ctx.body.providerId, ctx.now) };
+    },
+  }),
+  defineRoute({
     method: 'post',
     path: '/v1/checkout/accept',
     operationId: 'acceptCheckoutOffer',
@@ -263,7 +307,7 @@ export const checkoutRoutes = [
     description:
       'The checkout server assembles the consent: the typed name (and e-mail), the borrower\'s IP and user agent as it saw them, and the offer the borrower read. ' +
       'The platform adds `signedAt` from its own clock and records the evidence as given by the session holder. A re-issued offer answers 409 `stale_document_reference` ' +
-      'with the current offer in `data.currentOffer`; missing confirmed guarantors 409 `checkout_step_required`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.',
+      'with the current offer in `data.currentOffer`; missing confirmed guarantors or (catalog loans) no merchant chosen 409 `checkout_step_required`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.',
     access: 'checkoutSession',
     body: AcceptInput,
     response: { status: 200, description: 'The outcome for the borrower: the loan id, its status (`terms_accepted`) and the signed reference. Not the partner\'s Loan record: the browser never sees the partner\'s metadata or references, nor the application link.', data: CheckoutOutcomeSchema },

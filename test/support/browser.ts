@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Browser tests: the machine's Chromium (never a Playwright download), screenshots at 360×640 under test-artifacts/checkout/. */
+export const ARTIFACTS = path.resolve('test-artifacts/checkout');
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const PHONE_VIEWPORT = { width: 360, height: 640 };
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
+
+/** The bundle the checkout server serves at /checkout/widget.js. */
+export const WIDGET_BUNDLE = path.resolve('dist/widget/checkout.js');
+
+/**
+ * The bundles are built once, before any browser test file runs, by the e2e project's global
+ * setup (test/support/build-bundles.ts): files running side by side never rebuild them under each
+ * other. This only checks they are there and makes the screenshots folder.
+ */
+export async function ensureBundles(): Promise<void> {
+  if (!fs.existsSync(WIDGET_BUNDLE)) throw new Error('dist/widget/checkout.js is missing: run browser tests through the e2e project (its global setup builds the bundles)');
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+}
+
+/** axe-core's violations on the page as it is now, as `rule: target…` lines (empty when none). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The viewport as the borrower sees it (360×640 in these tests). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
