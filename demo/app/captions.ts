@@ -25,14 +25,17 @@ export const STATUS_LABELS: Record<string, string> = {
   declined: 'Declined',
   received: 'Received',
   offer_issued: 'Offer issued',
+  accepted: 'Accepted',
+  disbursed: 'Disbursed',
+  expired: 'Expired',
 };
 
 export const BEFORE_RUN: Caption = {
   step: 'Start',
   title: 'You are the lending partner',
   text:
-    'Pick a scenario and start it. This page plays the partner’s backend: it calls the platform’s API with the sandbox keys, ' +
-    'which stay on the server. The phone in the middle is the borrower’s; the right-hand side shows the texts they receive and the webhooks the partner gets.',
+    'This page plays the partner’s backend, calling the platform’s API with sandbox keys that never leave the server. ' +
+    'The phone is the borrower’s; on the right, the texts they receive and the webhooks the partner gets.',
 };
 
 const afterOffer = (run: DemoRun, first: number): Caption | undefined => {

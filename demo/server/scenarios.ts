@@ -19,26 +19,26 @@ export const SCENARIOS: Record<ScenarioId, Scenario> = {
   delegated: {
     id: 'delegated',
     title: 'Delegated tier: partner-pushed approval',
-    summary: 'The partner did KYC and credit; it pushes an approval and the borrower signs, sets up a direct debit, gets paid and repays.',
+    summary: 'The partner did KYC and credit and pushes an approval: sign, direct debit, payout, repayments.',
     borrower: { firstName: 'Amaka', lastName: 'Okafor' },
   },
   managed: {
     id: 'managed',
     title: 'Managed tier: the platform runs KYC',
-    summary: 'The lender books an application; the borrower verifies BVN in the checkout, the lender approves, then sign, debit, disburse, repay.',
+    summary: 'The borrower verifies a BVN in the checkout, the lender approves, then the same journey.',
     borrower: { firstName: 'Tunde', lastName: 'Bello' },
   },
   aml: {
     id: 'aml',
     title: 'AML hit: held for compliance',
-    summary: 'The sanctions screen matches the borrower: no offer, no link; compliance reviews and rejects.',
+    summary: 'The sanctions screen matches the borrower: no offer, no link; compliance rejects.',
     // The sandbox AML screen's magic value: a last name of "Sanctioned" is a hit in test mode.
     borrower: { firstName: 'Bala', lastName: 'Sanctioned' },
   },
   decline: {
     id: 'decline',
     title: 'Decline: the credit engine says no',
-    summary: 'The partner pushes a decline; the platform records it and never creates a loan or texts the borrower.',
+    summary: 'The decline is recorded for audit; no loan, and the borrower is never contacted.',
     borrower: { firstName: 'Chinedu', lastName: 'Eze' },
   },
 };

@@ -151,9 +151,11 @@ export class DemoApp extends LitElement {
         )}
       </fieldset>
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
-      <button class="primary" type="button" ?disabled=${this.busy !== undefined || this.scenarios.length === 0} @click=${() => this.start()}>
-        ${this.busy === 'start' ? 'Sending…' : this.selected === 'managed' ? 'Book the application' : 'Push pre-approval'}
-      </button>`;
+      <div class="start">
+        <button class="primary" type="button" ?disabled=${this.busy !== undefined || this.scenarios.length === 0} @click=${() => this.start()}>
+          ${this.busy === 'start' ? 'Sending…' : this.selected === 'managed' ? 'Book the application' : 'Push pre-approval'}
+        </button>
+      </div>`;
   }
 
   private renderRun(run: DemoRun) {
@@ -166,11 +168,14 @@ export class DemoApp extends LitElement {
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       ${run.actions.length
         ? html`<div class="actions">
-            ${run.actions.map(
-              (action) => html`<button class="primary" type="button" ?disabled=${this.busy !== undefined} @click=${() => this.act(action)}>
-                ${this.busy === action ? 'Working…' : this.actionLabel(action)}
-              </button>`,
-            )}
+            ${run.actions.map((action) => {
+              // The platform lets a partner disburse once the offer is signed; the story waits for the direct debit.
+              const early = action === 'disburse' && !loan?.hasActiveMandate;
+              return html`<button class=${early ? 'quiet' : 'primary'} type="button" ?disabled=${this.busy !== undefined} @click=${() => this.act(action)}>
+                  ${this.busy === action ? 'Working…' : this.actionLabel(action)}
+                </button>
+                ${early ? html`<p class="note">Allowed now; lenders usually wait for “mandate.active”.</p>` : nothing}`;
+            })}
           </div>`
         : nothing}
       <dl>

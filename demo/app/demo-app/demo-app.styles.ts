@@ -22,7 +22,7 @@ export const appStyles = css`
   .caption { margin: 0 0 1rem; }
   fieldset { margin: 0 0 1rem; padding: 0; border: 0; display: grid; gap: .5rem; }
   legend { padding: 0; margin-bottom: .5rem; font-weight: 600; }
-  .scenario { display: flex; gap: .625rem; align-items: flex-start; padding: .625rem .75rem; border: 1px solid #d5dae1; border-radius: 10px; cursor: pointer; }
+  .scenario { display: flex; gap: .625rem; align-items: flex-start; padding: .5rem .75rem; border: 1px solid #d5dae1; border-radius: 10px; cursor: pointer; }
   .scenario:has(input:checked) { border-color: var(--brand); background: #eef8f2; }
   .scenario input { margin-top: .25rem; accent-color: var(--brand); }
   .scenario strong { display: block; font-size: .9375rem; }
@@ -31,6 +31,9 @@ export const appStyles = css`
   button:focus-visible, input:focus-visible { outline: 3px solid #f2b01e; outline-offset: 2px; }
   .primary { width: 100%; border: 0; background: var(--brand); color: #fff; font-weight: 600; }
   .primary[disabled] { opacity: .6; cursor: progress; }
+  .start { position: sticky; bottom: -1rem; margin: 0 -1rem -1rem; padding: .75rem 1rem 1rem; background: #fff; border-top: 1px solid #e4e8ee; }
+  .quiet { width: 100%; border: 2px solid var(--brand); background: #fff; color: var(--brand); font-weight: 600; }
+  .note { margin: -.25rem 0 0; font-size: .8125rem; color: #4a5360; }
   .secondary { border: 1px solid #fff; background: transparent; color: #fff; font-weight: 600; }
   .actions { display: grid; gap: .5rem; margin: 0 0 1rem; }
   .alert { margin: 0 0 1rem; padding: .5rem .75rem; border-radius: 8px; background: #fdecec; color: #8a1c1c; }
