@@ -18,7 +18,7 @@ import { createSandboxRailRouter } from './integrations/rails/sandbox-rail-route
 import { apiRoutes } from './platform/http/routes';
 import { createSandboxSmsRouter } from './integrations/sms-sandbox-router';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
-import { createDemoRouter } from '../demo/server/create-demo-router';
+import { createDemoRouter, demoEnabled as isDemoEnabled } from '../demo/server/create-demo-router';
 
 function docsPage(): string {
   return `<!doctype html>
@@ -176,7 +176,7 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   });
 
   // The sales demo needs the sandbox organisation and routes; it shows the checkout (and the rail's page) in a same-origin frame.
-  const demoEnabled = platform.config.SANDBOX_ROUTES_ENABLED && platform.config.BOOTSTRAP_SANDBOX;
+  const demoEnabled = isDemoEnabled(platform.config);
   const framedByDemo = demoEnabled ? ["'self'"] : undefined;
   if (platform.config.SANDBOX_ROUTES_ENABLED) {
     // The sandbox payment-rail provider (test mode's stand-in for the direct-debit providers).

@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { z } from 'zod';
 import { AppError } from '../../server/platform/domain/errors';
+import type { Config } from '../../server/config';
 import type { Platform } from '../../server/platform/platform';
 import { DEMO_ACTIONS, DemoError, DemoRuns, type DemoAction } from './demo-runs';
 import { DemoStepFailed, PlatformUnavailable } from './partner-api';
@@ -24,6 +25,9 @@ const hostName = (host: string) => host.replace(/:\d+$/, '');
 
 const RunBody = z.object({ scenario: z.string() }).strict();
 const EventsQuery = z.object({ after: z.uuid().optional() }).strict();
+
+/** The demo is served only where the sandbox is: its organisation bootstrapped and its routes mounted. */
+export const demoEnabled = (config: Pick<Config, 'SANDBOX_ROUTES_ENABLED' | 'BOOTSTRAP_SANDBOX'>) => config.SANDBOX_ROUTES_ENABLED && config.BOOTSTRAP_SANDBOX;
 
 function fail(res: Response, status: number, error: string, message: string): void {
   res.status(status).json({ status, success: false, message, error });

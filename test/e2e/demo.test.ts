@@ -22,16 +22,27 @@ let app: TestApp;
 let browser: Browser;
 
 /**
- * Builds a bundle in memory and moves it into place with one rename, so a server reading the file
- * never sees it half written (other browser-test files build the widget too).
+ * Builds a bundle in memory and moves it into place with one rename: a server reading the file
+ * never sees it missing or half written, even while another browser-test file builds it too.
  */
 async function buildBundle(configFile: string, outFile: string): Promise<void> {
-  const output = (await build({ configFile, logLevel: 'warn', build: { write: false } })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-  const chunk = (Array.isArray(output) ? output[0]! : output).output.find((o): o is Rollup.OutputChunk => o.type === 'chunk' && o.isEntry)!;
+  const result = (await build({ configFile, logLevel: 'warn', build: { write: false, emptyOutDir: false } })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
+  const chunk = outputs.find((o): o is Rollup.OutputChunk => o.type === 'chunk' && o.fileName === path.basename(outFile));
+  if (!chunk) throw new Error(`${configFile} no longer builds ${path.basename(outFile)} (it builds ${outputs.map((o) => o.fileName).join(', ')})`);
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   const temp = `${outFile}.${process.pid}.tmp`;
   fs.writeFileSync(temp, chunk.code);
   fs.renameSync(temp, outFile);
+}
+
+/** Waits until the app serves a bundle (another file's build may be replacing it right now). */
+async function waitForBundle(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await fetch(url)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`${url} is not served`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 beforeAll(async () => {
@@ -39,6 +50,8 @@ beforeAll(async () => {
   await buildBundle(path.resolve('vite.config.ts'), path.resolve('dist/widget/checkout.js'));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   app = await startDemoApp({ RAIL_CONFIRMATION_LAG_MS: '300' });
+  await waitForBundle(`${app.url}/checkout/widget.js`);
+  await waitForBundle(`${app.url}/demo/assets/demo.js`);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 }, 120_000);
 afterAll(async () => {
