@@ -83,5 +83,5 @@ export class DemoApi {
   events = (id: string, after: string | null, signal?: AbortSignal) =>
     this.call<{ events: DemoEvent[]; cursor: string | null }>('GET', `/runs/${encodeURIComponent(id)}/events${after ? `?after=${encodeURIComponent(after)}` : ''}`, undefined, signal);
   sms = (id: string, signal?: AbortSignal) => this.call<{ messages: SmsMessage[] }>('GET', `/runs/${encodeURIComponent(id)}/sms`, undefined, signal);
-  act = (id: string, action: DemoAction) => this.call<DemoRun>('POST', `/runs/${encodeURIComponent(id)}/actions/${action}`);
+  act = (id: string, action: DemoAction) => this.call<DemoRun>('POST', `/runs/${encodeURIComponent(id)}/actions/${action}`, {});
 }

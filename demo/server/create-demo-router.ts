@@ -95,9 +95,8 @@ export function createDemoRouter(options: DemoRouterOptions): express.Router {
   const api = express.Router();
   api.use((req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    if (req.method === 'POST' && Number(req.headers['content-length'] ?? 0) > 0 && !req.is('application/json')) {
-      return fail(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-    }
+    // Every POST is JSON, even an empty `{}`: no other site's form can post here, and a cross-site fetch needs a preflight that is never granted.
+    if (req.method === 'POST' && !req.is('application/json')) return fail(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
     next();
   });
   api.use(express.json({ limit: '4kb', strict: true }));
@@ -144,6 +143,7 @@ export function createDemoRouter(options: DemoRouterOptions): express.Router {
     if (error instanceof DemoStepFailed) {
       const { status, body } = error.answer;
       // A refusal of the platform is the demo's refusal too; a platform failure is the demo's bad gateway.
+      if (error.retryAfter) res.setHeader('Retry-After', error.retryAfter);
       if (status < 500) return fail(res, status, body.error ?? 'platform_refused', body.message);
       platform.logger.error({ status, error: body.error }, 'demo: the platform failed a step');
       return fail(res, 502, 'platform_error', 'The lending platform failed this step; it is safe to retry.');

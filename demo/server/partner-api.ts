@@ -10,6 +10,7 @@ export interface PartnerKeys {
 
 export interface PlatformAnswer<T = Record<string, unknown>> {
   status: number;
+  retryAfter?: string;
   body: { status: number; success: boolean; message: string; error?: string; data?: T };
 }
 
@@ -35,7 +36,7 @@ export class PartnerApi {
     }
     const text = await res.text();
     try {
-      return { status: res.status, body: JSON.parse(text) as PlatformAnswer<T>['body'] };
+      return { status: res.status, retryAfter: res.headers.get('retry-after') ?? undefined, body: JSON.parse(text) as PlatformAnswer<T>['body'] };
     } catch {
       throw new PlatformUnavailable(`${method} ${path}: ${res.status} with a body that is not JSON`);
     }
@@ -51,7 +52,10 @@ export class PartnerApi {
 
 /** The platform refused a step (a 4xx, e.g. 409 for a loan in the wrong state): passed on to the browser as it is. */
 export class DemoStepFailed extends Error {
+  readonly retryAfter: string | undefined;
+
   constructor(readonly answer: PlatformAnswer<unknown>) {
     super(answer.body.message);
+    this.retryAfter = answer.retryAfter;
   }
 }

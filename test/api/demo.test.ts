@@ -12,7 +12,7 @@ let app: TestApp;
 const seen: string[] = [];
 
 async function demo<T = any>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
-  const res = await client(app).call<T>(method, `/demo/api${path}`, { body, headers });
+  const res = await client(app).call<T>(method, `/demo/api${path}`, { body: body ?? (method === 'POST' ? {} : undefined), headers });
   seen.push(JSON.stringify(res.body));
   return res;
 }
@@ -43,10 +43,12 @@ describe('demo routes: bad input', () => {
     expect(await rowCounts()).toEqual(before);
   });
 
-  it('when the body is not JSON, then 415; when it is broken JSON, then 400 INVALID_JSON', async () => {
+  it('when the body is not JSON (or missing), then 415; when it is broken JSON, then 400 INVALID_JSON', async () => {
     const form = await client(app).call('POST', '/demo/api/runs', { raw: 'scenario=delegated', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(form.status).toBe(415);
     expect(form.body.error).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const bare = await client(app).call('POST', '/demo/api/runs/demo-delegated-000000000000/actions/disburse');
+    expect(bare.status).toBe(415);
     const broken = await client(app).call('POST', '/demo/api/runs', { raw: '{"scenario":', headers: { 'content-type': 'application/json' } });
     expect(broken.status).toBe(400);
     expect(broken.body.error).toBe('INVALID_JSON');

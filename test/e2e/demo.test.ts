@@ -149,6 +149,8 @@ describe('sales demo in a browser', () => {
       await disburseAndRepay(page, '05');
       await page.locator('demo-feed li.event[data-event="loan.completed"]').waitFor();
       await shot(page, '06-completed');
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`)).toEqual([]);
 
       expect(await feedEvents(page)).toEqual([
         'preapproval.received',
@@ -226,6 +228,9 @@ describe('sales demo in a browser', () => {
       expect(await feedEvents(page)).toEqual(['preapproval.received']);
       expect(await page.getByTestId('loan-status').textContent()).toBe('Declined');
       await shot(page, '21-decline');
+      // A smaller laptop: everything still on one screen.
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await shot(page, '22-decline-1280x720');
     } finally {
       await close();
     }

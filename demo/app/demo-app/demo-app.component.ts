@@ -205,7 +205,7 @@ export class DemoApp extends LitElement {
         </div>
         ${run ? html`<button class="secondary" type="button" @click=${() => this.reset()}>New scenario</button>` : nothing}
       </header>
-      <main class="grid">
+      <main class="grid" aria-label="Sales demo">
         <section class="story" aria-label="The story">${run ? this.renderRun(run) : this.renderPicker()}</section>
         <section class="phone-col" aria-label="The borrower’s phone">
           <demo-phone .src=${this.checkoutPath} placeholder=${PHONE_PLACEHOLDER[run?.scenario ?? 'none']}></demo-phone>
