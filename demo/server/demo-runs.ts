@@ -1,10 +1,9 @@
 import { fromJson } from '../../server/platform/db/database';
-import { readBootstrap, SANDBOX_POOL_CODE, type BootstrapResult } from '../../server/platform/domain/bootstrap';
-import { AppError } from '../../server/platform/domain/errors';
+import { readBootstrap, type BootstrapResult } from '../../server/platform/domain/bootstrap';
 import { createOperatorLoan } from '../../server/platform/domain/loans/create-operator-loan';
-import { createProduct } from '../../server/platform/domain/products/product';
 import type { Platform } from '../../server/platform/platform';
-import { DemoStepFailed, PartnerApi } from './partner-api';
+import { ensureManagedProduct } from './managed-product';
+import { PartnerApi } from './partner-api';
 import { DEMO_PRINCIPAL_NAIRA, DEMO_TENOR_DAYS, demoPhone, newRunId, pushBodyFor, scenarioOfRun, SCENARIOS, type ScenarioId } from './scenarios';
 
 /** What the demo page may ask the partner (or the lender's staff) to do next. */
@@ -73,9 +72,6 @@ export interface DemoEvent {
   data: Record<string, unknown>;
 }
 
-/** The managed-tier product the demo books applications on (the sandbox's own managed products are not tenant-approved). */
-const MANAGED_PRODUCT_CODE = 'DEMO_TENANT_MANAGED';
-
 const checkoutPathOf = (url: string | null | undefined) => {
   if (!url) return null;
   const path = new URL(url).pathname;
@@ -92,7 +88,6 @@ const checkoutPathOf = (url: string | null | undefined) => {
 export class DemoRuns {
   readonly api: PartnerApi;
   private sandbox: BootstrapResult | undefined;
-  private managedProductId: string | undefined;
 
   constructor(
     private readonly platform: Platform,
@@ -112,7 +107,7 @@ export class DemoRuns {
     const phone = demoPhone();
     if (scenario === 'managed') {
       const { organisationId } = await this.sandboxOrg();
-      const productId = await this.managedProduct(organisationId);
+      const productId = await ensureManagedProduct(this.platform, organisationId);
       const loan = await this.platform.db.transaction().execute((trx) =>
         createOperatorLoan(
           { db: trx, platform: this.platform, now: this.platform.clock.now(), scope: { organisationId, mode: 'test' }, actor: 'operator:demo' },
@@ -126,49 +121,6 @@ export class DemoRuns {
     const pushed = await this.api.expect<{ preapprovalId: string; status: string }>([202], 'POST', '/v1/preapprovals', pushBodyFor(scenario, runId, phone));
     if (pushed.status === 'received') await this.api.expect([200], 'POST', `/v1/preapprovals/${pushed.preapprovalId}/issue-offer`, {});
     return this.read(runId);
-  }
-
-  private async managedProduct(organisationId: string): Promise<string> {
-    if (this.managedProductId) return this.managedProductId;
-    const find = () =>
-      this.platform.db.selectFrom('loanProducts').select('id').where('organisationId', '=', organisationId).where('code', '=', MANAGED_PRODUCT_CODE).executeTakeFirst();
-    let product = await find();
-    if (!product) {
-      try {
-        product = await createProduct(this.platform.db, {
-          organisationId,
-          now: this.platform.clock.now(),
-          input: {
-            code: MANAGED_PRODUCT_CODE,
-            name: 'Demo · managed tier, lender approval',
-            description: 'Sales demo: the platform runs KYC (BVN) and the lender approves.',
-            kycTier: 'managed',
-            approvalMode: 'tenant',
-            interestModel: 'reducing_balance',
-            interestRateBps: 3600,
-            lateFeeBps: 500,
-            processingFeeBps: 100,
-            processingFeeFlatKobo: 50_000,
-            minAmountKobo: 500_000,
-            maxAmountKobo: 500_000_000,
-            minTenorDays: 7,
-            maxTenorDays: 365,
-            repaymentFrequency: 'monthly',
-            insuranceMode: 'automatic',
-            insurancePremiumBearer: 'borrower',
-            insurancePremiumBps: 50,
-            settlementDestination: 'borrower_bank_account',
-            capitalPoolCode: SANDBOX_POOL_CODE,
-          },
-        });
-      } catch (error) {
-        // Another process made it first.
-        if (!(error instanceof AppError && error.code === 'ALREADY_EXISTS')) throw error;
-        product = await find();
-      }
-    }
-    this.managedProductId = product!.id;
-    return this.managedProductId;
   }
 
   private async records(runId: string) {
@@ -281,5 +233,3 @@ export class DemoRuns {
     return this.read(runId);
   }
 }
-
-export { DemoStepFailed };
