@@ -111,7 +111,7 @@ export class DemoRuns {
       const loan = await this.platform.db.transaction().execute((trx) =>
         createOperatorLoan(
           { db: trx, platform: this.platform, now: this.platform.clock.now(), scope: { organisationId, mode: 'test' }, actor: 'operator:demo' },
-          { borrower: { ...SCENARIOS.managed.borrower, phone }, productId, amountKobo: DEMO_PRINCIPAL_NAIRA * 100, tenorDays: DEMO_TENOR_DAYS, repaymentFrequency: 'monthly', clientReference: runId },
+          { borrower: { ...SCENARIOS.managed.borrower, phone, email: `tunde.${runId.slice(-6)}@example.com` }, productId, amountKobo: DEMO_PRINCIPAL_NAIRA * 100, tenorDays: DEMO_TENOR_DAYS, repaymentFrequency: 'monthly', clientReference: runId },
         ),
       );
       // The loan has no offer yet, so no applicationUrl: the partner mints the borrower's session.

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
-import { build, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness';
 import { SECRET_KEY, startDemoApp } from '../support/demo';
@@ -12,7 +11,8 @@ import { nubanCheckDigit } from '../support/checkout';
  * The sales demo in the machine's Chromium at a laptop viewport, by clicks alone: push a decision,
  * complete the borrower's checkout in the phone frame with the code read from the inbox the page
  * shows, approve the mandate on the rail's page, disburse, record repayments until the loan is
- * completed, and watch the event feed. Screenshots go to test-artifacts/demo/.
+ * completed, and watch the event feed. Screenshots go to test-artifacts/demo/. The widget and the
+ * demo bundle are built once by the e2e project's global setup (test/support/build-bundles.ts).
  */
 const ARTIFACTS = path.resolve('test-artifacts/demo');
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -21,37 +21,9 @@ const LAPTOP = { width: 1366, height: 768 };
 let app: TestApp;
 let browser: Browser;
 
-/**
- * Builds a bundle in memory and moves it into place with one rename: a server reading the file
- * never sees it missing or half written, even while another browser-test file builds it too.
- */
-async function buildBundle(configFile: string, outFile: string): Promise<void> {
-  const result = (await build({ configFile, logLevel: 'warn', build: { write: false, emptyOutDir: false } })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-  const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
-  const chunk = outputs.find((o): o is Rollup.OutputChunk => o.type === 'chunk' && o.fileName === path.basename(outFile));
-  if (!chunk) throw new Error(`${configFile} no longer builds ${path.basename(outFile)} (it builds ${outputs.map((o) => o.fileName).join(', ')})`);
-  fs.mkdirSync(path.dirname(outFile), { recursive: true });
-  const temp = `${outFile}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, chunk.code);
-  fs.renameSync(temp, outFile);
-}
-
-/** Waits until the app serves a bundle (another file's build may be replacing it right now). */
-async function waitForBundle(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while ((await fetch(url)).status !== 200) {
-    if (Date.now() > deadline) throw new Error(`${url} is not served`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 beforeAll(async () => {
-  await buildBundle(path.resolve('demo/vite.config.ts'), path.resolve('dist/demo/demo.js'));
-  await buildBundle(path.resolve('vite.config.ts'), path.resolve('dist/widget/checkout.js'));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   app = await startDemoApp({ RAIL_CONFIRMATION_LAG_MS: '300' });
-  await waitForBundle(`${app.url}/checkout/widget.js`);
-  await waitForBundle(`${app.url}/demo/assets/demo.js`);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 }, 120_000);
 afterAll(async () => {
