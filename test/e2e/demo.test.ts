@@ -185,6 +185,7 @@ describe('sales demo in a browser', () => {
       await page.getByRole('button', { name: 'Push pre-approval' }).click();
       await caption(page, 'AML screen hit: held for review');
       await page.getByText('Nothing was sent to the borrower').waitFor();
+      await page.getByText('No texts: this borrower is not contacted.').waitFor();
       expect(await page.locator('iframe').count()).toBe(0);
       await page.locator('demo-feed li.event[data-event="loan.kyc.attested"]').waitFor();
       await shot(page, '20-aml-hit');

@@ -211,7 +211,12 @@ export class DemoApp extends LitElement {
           <demo-phone .src=${this.checkoutPath} placeholder=${PHONE_PLACEHOLDER[run?.scenario ?? 'none']}></demo-phone>
         </section>
         <section class="side" aria-label="What the borrower and the partner receive">
-          <demo-inbox .api=${this.client} .runId=${run?.id ?? null} phone=${run?.borrower.phone ?? ''}></demo-inbox>
+          <demo-inbox
+            .api=${this.client}
+            .runId=${run?.id ?? null}
+            .contacted=${run?.scenario !== 'aml' && run?.scenario !== 'decline'}
+            phone=${run?.borrower.phone ?? ''}
+          ></demo-inbox>
           <demo-feed .api=${this.client} .runId=${run?.id ?? null}></demo-feed>
         </section>
       </main>`;

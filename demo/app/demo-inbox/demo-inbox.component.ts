@@ -14,11 +14,13 @@ const POLL_MS = 1_500;
  */
 export class DemoInbox extends LitElement {
   static override styles = [panelStyles, inboxStyles];
-  static override properties = { api: { attribute: false }, runId: { attribute: false }, phone: {}, messages: { state: true } };
+  static override properties = { api: { attribute: false }, runId: { attribute: false }, phone: {}, contacted: { type: Boolean }, messages: { state: true } };
 
   declare api: DemoApi;
   declare runId: string | null;
   declare phone: string;
+  /** Whether this run's borrower is contacted at all (a declined or held application is not). */
+  declare contacted: boolean;
   declare private messages: SmsMessage[];
   private readonly poller = new Poller(this, (signal) => this.load(signal), POLL_MS);
 
@@ -26,6 +28,7 @@ export class DemoInbox extends LitElement {
     super();
     this.runId = null;
     this.phone = '';
+    this.contacted = true;
     this.messages = [];
   }
 
@@ -50,7 +53,9 @@ export class DemoInbox extends LitElement {
       <div class="body">
         ${this.poller.error ? html`<p class="error" role="alert">${this.poller.error.message}</p>` : nothing}
         ${this.messages.length === 0
-          ? html`<p class="empty">No texts yet. The borrower gets a code when they tap “Send code” in the checkout.</p>`
+          ? html`<p class="empty">
+              ${this.contacted ? 'No texts yet. The borrower gets a code when they tap “Send code” in the checkout.' : 'No texts: this borrower is not contacted.'}
+            </p>`
           : html`<ol aria-label="Texts, newest first">
               ${this.messages.map((m) => {
                 const code = /^(\d{6}) is /.exec(m.body)?.[1];
