@@ -18,6 +18,7 @@ import { createSandboxRailRouter } from './integrations/rails/sandbox-rail-route
 import { apiRoutes } from './platform/http/routes';
 import { createSandboxSmsRouter } from './integrations/sms-sandbox-router';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
+import { createDemoRouter, demoEnabled as isDemoEnabled } from '../demo/server/create-demo-router';
 
 function docsPage(): string {
   return `<!doctype html>
@@ -174,15 +175,19 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     res.type('application/pdf').send(pdf);
   });
 
+  // The sales demo needs the sandbox organisation and routes; it shows the checkout (and the rail's page) in a same-origin frame.
+  const demoEnabled = isDemoEnabled(platform.config);
+  const framedByDemo = demoEnabled ? ["'self'"] : undefined;
   if (platform.config.SANDBOX_ROUTES_ENABLED) {
     // The sandbox payment-rail provider (test mode's stand-in for the direct-debit providers).
-    app.use('/sandbox/rails', createSandboxRailRouter(platform));
+    app.use('/sandbox/rails', createSandboxRailRouter(platform, { frameAncestors: framedByDemo }));
     // The sandbox SMS inbox (test-mode messages only).
     app.use('/sandbox/sms', createSandboxSmsRouter(platform));
   }
 
   // The hosted checkout: the same checkout server a partner can mount, talking to this process over HTTP with session tokens.
-  app.use('/checkout', createCheckoutRouter({ apiBaseUrl: options.internalUrl ?? options.baseUrl, trustProxy: platform.config.CHECKOUT_TRUST_PROXY }));
+  app.use('/checkout', createCheckoutRouter({ apiBaseUrl: options.internalUrl ?? options.baseUrl, trustProxy: platform.config.CHECKOUT_TRUST_PROXY, frameAncestors: framedByDemo }));
+  if (demoEnabled) app.use('/demo', createDemoRouter({ platform, apiBaseUrl: options.internalUrl ?? options.baseUrl }));
 
   const api = express.Router();
   api.use(authenticateMiddleware(platform.authenticator));

@@ -3,6 +3,7 @@ import { startWebServer, type WebServer } from './app';
 import { createPlatform, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
 import { WebhookDispatcher } from './workers/webhook-dispatcher';
+import { demoEnabled } from '../demo/server/create-demo-router';
 import { startArrearsSweep, startCollector, startExpirySweep, startHousekeeping, startSettlementWorker } from './workers/housekeeping';
 
 /** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     stopWorkers.push(() => dispatcher.stop());
   }
   platform.logger.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
+  if (demoEnabled(config)) platform.logger.info(`sales demo at ${platform.baseUrl}/demo`);
 }
 
 main().catch((error) => {

@@ -7,4 +7,6 @@ import { build } from 'vite';
  */
 export async function setup(): Promise<void> {
   await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'warn' });
+  // The sales demo page (npm run build:demo).
+  await build({ configFile: path.resolve('demo/vite.config.ts'), logLevel: 'warn' });
 }

@@ -91,8 +91,10 @@ const chargeJson = (c: ChargeRecord) => ({
   createdAt: c.createdAt,
 });
 
-function sendPage(res: Response, status: number, page: Page): void {
-  res.status(status).setHeader('Content-Security-Policy', page.csp);
+function sendPage(res: Response, status: number, page: Page, frameAncestors?: string[]): void {
+  // The pages refuse framing unless the app allows its own origin (the sales demo shows the checkout in a phone frame).
+  const csp = frameAncestors?.length ? page.csp.replace("frame-ancestors 'none'", `frame-ancestors ${frameAncestors.join(' ')}`) : page.csp;
+  res.status(status).setHeader('Content-Security-Policy', csp);
   res.type('html').send(page.html);
 }
 
@@ -112,7 +114,7 @@ function asProviderError(error: unknown): RailProviderError | undefined {
 const isPageRequest = (req: Request) => /^\/[^/]+\/authorise\//.test(req.path);
 
 /** The sandbox rail provider's HTTP surface (authorisation pages, provider API). */
-export function createSandboxRailRouter(platform: Platform): express.Router {
+export function createSandboxRailRouter(platform: Platform, options: { frameAncestors?: string[] } = {}): express.Router {
   const provider = new SandboxRailProvider({
     db: platform.db,
     clock: platform.clock,
@@ -158,7 +160,7 @@ export function createSandboxRailRouter(platform: Platform): express.Router {
   router.get('/:rail/authorise/:providerReference', async (req, res) => {
     const rail = railOf(req);
     const authorisation = await provider.readAuthorisation(rail, referenceOf(req, 'providerReference', 'authorisation'));
-    sendPage(res, 200, authorisationPage(authorisation, `${req.baseUrl}/${rail}/authorise/${encodeURIComponent(authorisation.providerReference)}`));
+    sendPage(res, 200, authorisationPage(authorisation, `${req.baseUrl}/${rail}/authorise/${encodeURIComponent(authorisation.providerReference)}`), options.frameAncestors);
   });
 
   router.post('/:rail/authorise/:providerReference', form, async (req, res) => {
@@ -179,7 +181,7 @@ export function createSandboxRailRouter(platform: Platform): express.Router {
       status === 'approved'
         ? 'You approved the direct debit. Your bank will confirm it shortly. You can close this page.'
         : 'You refused the direct debit. Nothing will be taken from your account. You can close this page.';
-    sendPage(res, 200, messagePage(rail, status === 'approved' ? 'Direct debit approved' : 'Direct debit refused', message));
+    sendPage(res, 200, messagePage(rail, status === 'approved' ? 'Direct debit approved' : 'Direct debit refused', message), options.frameAncestors);
   });
 
   router.post('/:rail/charges', requireJson, jsonParser, async (req, res) => {
@@ -210,7 +212,7 @@ export function createSandboxRailRouter(platform: Platform): express.Router {
           : failure.code === 'invalid_request'
             ? 'Choose Approve or Refuse on the authorisation page.'
             : failure.message;
-      sendPage(res, failure.status, messagePage(isRailName(rail) ? rail : null, title, message));
+      sendPage(res, failure.status, messagePage(isRailName(rail) ? rail : null, title, message), options.frameAncestors);
       return;
     }
     res.status(failure.status).json({ error: failure.code, message: failure.message });

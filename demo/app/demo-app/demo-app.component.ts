@@ -1,0 +1,224 @@
+import { html, LitElement, nothing } from 'lit';
+import { BEFORE_RUN, captionFor, STATUS_LABELS } from '../captions';
+import { DemoApi, type DemoAction, type DemoRun, type Scenario, type ScenarioId } from '../demo-api';
+import { formatKobo } from '../format';
+import { Poller } from '../poller';
+import { appStyles } from './demo-app.styles';
+import '../demo-feed/demo-feed';
+import '../demo-inbox/demo-inbox';
+import '../demo-phone/demo-phone';
+
+const POLL_MS = 1_500;
+
+/** A sandbox BVN for the managed-tier KYC step, made here so that no BVN ever comes from the server. */
+function sandboxBvnHint(): string {
+  const digits = crypto.getRandomValues(new Uint32Array(10));
+  return `4${Array.from(digits, (d) => d % 10).join('')}`;
+}
+
+const PHONE_PLACEHOLDER: Record<ScenarioId | 'none', string> = {
+  none: 'The borrower’s phone. Their checkout appears here once the partner sends the offer.',
+  delegated: 'Sending the offer…',
+  managed: 'Opening the checkout…',
+  aml: 'Nothing was sent to the borrower: the loan is held for a compliance review.',
+  decline: 'Nothing is sent to the borrower: the decision was a decline.',
+};
+
+/**
+ * The sales demo: pick a scenario, let the page play the partner (through the demo server, which
+ * holds the sandbox keys), and follow the borrower's phone, their texts and the webhooks.
+ *
+ * @attr api - base URL of the demo's JSON routes (`/demo/api`)
+ */
+export class DemoApp extends LitElement {
+  static override styles = appStyles;
+  static override properties = {
+    api: {},
+    scenarios: { state: true },
+    selected: { state: true },
+    run: { state: true },
+    checkoutPath: { state: true },
+    busy: { state: true },
+    error: { state: true },
+  };
+
+  declare api: string;
+  declare private scenarios: Scenario[];
+  declare private selected: ScenarioId;
+  declare private run: DemoRun | undefined;
+  declare private checkoutPath: string | null;
+  declare private busy: 'start' | DemoAction | undefined;
+  declare private error: string | undefined;
+  private client!: DemoApi;
+  private bvnHint = sandboxBvnHint();
+  private readonly poller = new Poller(this, (signal) => this.refresh(signal), POLL_MS);
+
+  constructor() {
+    super();
+    this.api = '/demo/api';
+    this.scenarios = [];
+    this.selected = 'delegated';
+    this.checkoutPath = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.client = new DemoApi(this.api);
+    this.client.scenarios().then(
+      (list) => (this.scenarios = list),
+      (error: Error) => (this.error = error.message),
+    );
+  }
+
+  private async refresh(signal: AbortSignal) {
+    if (!this.run) return;
+    const run = await this.client.run(this.run.id, signal);
+    if (run.id === this.run?.id) this.show(run);
+  }
+
+  private show(run: DemoRun) {
+    this.run = run;
+    // The first link the run got stays in the frame (a re-issued offer's session shows the same loan).
+    this.checkoutPath ??= run.checkoutPath;
+  }
+
+  private async start() {
+    this.busy = 'start';
+    this.error = undefined;
+    try {
+      this.show(await this.client.start(this.selected));
+      this.poller.start();
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('#story-title')?.focus();
+    } catch (error) {
+      this.error = (error as Error).message;
+    } finally {
+      this.busy = undefined;
+    }
+  }
+
+  private async act(action: DemoAction) {
+    if (!this.run) return;
+    this.busy = action;
+    this.error = undefined;
+    try {
+      this.show(await this.client.act(this.run.id, action));
+      // The lender's approval changes what the borrower sees: the phone reloads, as its checkout would on return.
+      if (action === 'approve') this.renderRoot.querySelector('demo-phone')?.reload();
+    } catch (error) {
+      this.error = (error as Error).message;
+    } finally {
+      this.busy = undefined;
+      this.poller.now();
+    }
+  }
+
+  private reset() {
+    this.poller.stop();
+    this.run = undefined;
+    this.checkoutPath = null;
+    this.error = undefined;
+    this.bvnHint = sandboxBvnHint();
+  }
+
+  private actionLabel(action: DemoAction): string {
+    const loan = this.run?.loan;
+    switch (action) {
+      case 'approve':
+        return 'Approve as the lender';
+      case 'reject':
+        return 'Reject: confirmed match';
+      case 'disburse':
+        return `Disburse ${loan ? formatKobo(loan.principalKobo) : ''}`;
+      case 'repay': {
+        const next = loan?.nextInstalment;
+        return next ? `Record repayment · ${formatKobo(next.amountKobo)} (instalment ${next.number} of ${loan!.instalmentCount})` : 'Record repayment';
+      }
+    }
+  }
+
+  private renderPicker() {
+    return html`<p class="step">${BEFORE_RUN.step}</p>
+      <h2 id="story-title" tabindex="-1">${BEFORE_RUN.title}</h2>
+      <p class="caption">${BEFORE_RUN.text}</p>
+      <fieldset>
+        <legend>Scenario</legend>
+        ${this.scenarios.map(
+          (s) => html`<label class="scenario">
+            <input type="radio" name="scenario" value=${s.id} .checked=${this.selected === s.id} @change=${() => (this.selected = s.id)} />
+            <span><strong>${s.title}</strong><span>${s.summary}</span></span>
+          </label>`,
+        )}
+      </fieldset>
+      ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
+      <div class="start">
+        <button class="primary" type="button" ?disabled=${this.busy !== undefined || this.scenarios.length === 0} @click=${() => this.start()}>
+          ${this.busy === 'start' ? 'Sending…' : this.selected === 'managed' ? 'Book the application' : 'Push pre-approval'}
+        </button>
+      </div>`;
+  }
+
+  private renderRun(run: DemoRun) {
+    const caption = captionFor(run, this.bvnHint);
+    const loan = run.loan;
+    const status = loan?.status ?? run.preapproval?.status ?? '';
+    return html`<p class="step">${caption.step}</p>
+      <h2 id="story-title" tabindex="-1">${caption.title}</h2>
+      <p class="caption" aria-live="polite">${caption.text}</p>
+      ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
+      ${run.actions.length
+        ? html`<div class="actions">
+            ${run.actions.map((action) => {
+              // The platform lets a partner disburse once the offer is signed; the story waits for the direct debit.
+              const early = action === 'disburse' && !loan?.hasActiveMandate;
+              return html`<button class=${early ? 'quiet' : 'primary'} type="button" ?disabled=${this.busy !== undefined} @click=${() => this.act(action)}>
+                  ${this.busy === action ? 'Working…' : this.actionLabel(action)}
+                </button>
+                ${early ? html`<p class="note">Allowed now; lenders usually wait for “mandate.active”.</p>` : nothing}`;
+            })}
+          </div>`
+        : nothing}
+      <dl>
+        <div><dt>Scenario</dt><dd>${run.title}</dd></div>
+        <div><dt>Borrower</dt><dd>${run.borrower.name}</dd></div>
+        ${run.preapproval ? html`<div><dt>Pre-approval</dt><dd>${STATUS_LABELS[run.preapproval.status] ?? run.preapproval.status}</dd></div>` : nothing}
+        <div>
+          <dt>${loan ? 'Loan status' : 'Status'}</dt>
+          <dd><span class="status" data-status=${status} data-testid="loan-status">${STATUS_LABELS[status] ?? status}</span></dd>
+        </div>
+        ${loan
+          ? html`<div><dt>Principal</dt><dd>${formatKobo(loan.principalKobo)}</dd></div>
+              <div><dt>Paid</dt><dd>${formatKobo(loan.amountPaidKobo)}</dd></div>
+              <div><dt>Outstanding</dt><dd>${formatKobo(loan.outstandingKobo)}</dd></div>
+              ${loan.instalmentCount ? html`<div><dt>Instalments paid</dt><dd>${loan.instalmentsPaid} of ${loan.instalmentCount}</dd></div>` : nothing}
+              <div><dt>Direct debit</dt><dd>${loan.hasActiveMandate ? 'Active' : 'Not yet'}</dd></div>`
+          : nothing}
+      </dl>`;
+  }
+
+  override render() {
+    const run = this.run;
+    return html`<header class="top">
+        <div>
+          <h1>Lending platform · live demo</h1>
+          <p>Sandbox (test mode): realistic data, no real money, the partner’s keys stay on the server.</p>
+        </div>
+        ${run ? html`<button class="secondary" type="button" @click=${() => this.reset()}>New scenario</button>` : nothing}
+      </header>
+      <main class="grid" aria-label="Sales demo">
+        <section class="story" aria-label="The story">${run ? this.renderRun(run) : this.renderPicker()}</section>
+        <section class="phone-col" aria-label="The borrower’s phone">
+          <demo-phone .src=${this.checkoutPath} placeholder=${PHONE_PLACEHOLDER[run?.scenario ?? 'none']}></demo-phone>
+        </section>
+        <section class="side" aria-label="What the borrower and the partner receive">
+          <demo-inbox
+            .api=${this.client}
+            .runId=${run?.id ?? null}
+            .contacted=${run?.scenario !== 'aml' && run?.scenario !== 'decline'}
+            phone=${run?.borrower.phone ?? ''}
+          ></demo-inbox>
+          <demo-feed .api=${this.client} .runId=${run?.id ?? null}></demo-feed>
+        </section>
+      </main>`;
+  }
+}

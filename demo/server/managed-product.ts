@@ -1,0 +1,58 @@
+import { SANDBOX_POOL_CODE } from '../../server/platform/domain/bootstrap';
+import { AppError } from '../../server/platform/domain/errors';
+import { createProduct } from '../../server/platform/domain/products/product';
+import type { Platform } from '../../server/platform/platform';
+
+/**
+ * The managed-tier product the demo books applications on: tenant approval, managed KYC. The
+ * sandbox bootstrap's managed products use other approval modes, which no API route approves.
+ * Created on first use in the sandbox organisation (operator configuration, as `admin product
+ * create` would do), found by its code afterwards.
+ */
+export const MANAGED_PRODUCT_CODE = 'DEMO_TENANT_MANAGED';
+
+const productIds = new Map<string, string>();
+
+export async function ensureManagedProduct(platform: Pick<Platform, 'db' | 'clock'>, organisationId: string): Promise<string> {
+  const known = productIds.get(organisationId);
+  if (known) return known;
+  const find = () =>
+    platform.db.selectFrom('loanProducts').select('id').where('organisationId', '=', organisationId).where('code', '=', MANAGED_PRODUCT_CODE).executeTakeFirst();
+  let product = await find();
+  if (!product) {
+    try {
+      product = await createProduct(platform.db, {
+        organisationId,
+        now: platform.clock.now(),
+        input: {
+          code: MANAGED_PRODUCT_CODE,
+          name: 'Demo · managed tier, lender approval',
+          description: 'Sales demo: the platform runs KYC (BVN) and the lender approves.',
+          kycTier: 'managed',
+          approvalMode: 'tenant',
+          interestModel: 'reducing_balance',
+          interestRateBps: 3600,
+          lateFeeBps: 500,
+          processingFeeBps: 100,
+          processingFeeFlatKobo: 50_000,
+          minAmountKobo: 500_000,
+          maxAmountKobo: 500_000_000,
+          minTenorDays: 7,
+          maxTenorDays: 365,
+          repaymentFrequency: 'monthly',
+          insuranceMode: 'automatic',
+          insurancePremiumBearer: 'borrower',
+          insurancePremiumBps: 50,
+          settlementDestination: 'borrower_bank_account',
+          capitalPoolCode: SANDBOX_POOL_CODE,
+        },
+      });
+    } catch (error) {
+      // Another process made it first.
+      if (!(error instanceof AppError && error.code === 'ALREADY_EXISTS')) throw error;
+      product = await find();
+    }
+  }
+  productIds.set(organisationId, product!.id);
+  return product!.id;
+}

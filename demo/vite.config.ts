@@ -1,0 +1,17 @@
+import path from 'node:path';
+import { defineConfig } from 'vite';
+
+/**
+ * The sales demo page: one ES module with Lit bundled in, served by the demo router at
+ * `/demo/assets/demo.js` (built to dist/demo/demo.js by `npm run build:demo`).
+ */
+export default defineConfig({
+  root: path.resolve(import.meta.dirname, '..'),
+  build: {
+    outDir: 'dist/demo',
+    emptyOutDir: true,
+    target: 'es2022',
+    lib: { entry: 'demo/app/index.ts', formats: ['es'], fileName: () => 'demo.js' },
+    reportCompressedSize: false,
+  },
+});
