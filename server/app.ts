@@ -182,7 +182,18 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   }
 
   // The hosted checkout: the same checkout server a partner can mount, talking to this process over HTTP with session tokens.
-  app.use('/checkout', createCheckoutRouter({ apiBaseUrl: options.internalUrl ?? options.baseUrl, trustProxy: platform.config.CHECKOUT_TRUST_PROXY }));
+  app.use(
+    '/checkout',
+    createCheckoutRouter({
+      apiBaseUrl: options.internalUrl ?? options.baseUrl,
+      trustProxy: platform.config.CHECKOUT_TRUST_PROXY,
+      passkeys: platform.config.CHECKOUT_PASSKEYS_ENABLED && {
+        origin: platform.config.CHECKOUT_PASSKEY_ORIGIN ?? options.baseUrl,
+        rpId: platform.config.CHECKOUT_PASSKEY_RP_ID,
+        rpName: platform.config.CHECKOUT_PASSKEY_RP_NAME,
+      },
+    }),
+  );
 
   const api = express.Router();
   api.use(authenticateMiddleware(platform.authenticator));
