@@ -162,7 +162,7 @@ export const RegistrationResponseSchema = z
       publicKey: Base64Url(4000).optional(),
     }),
     authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-    clientExtensionResults: z.record(z.string(), z.unknown()),
+    clientExtensionResults: z.object({}).meta({ description: 'Client extension outputs: none are requested, any given are dropped.' }),
   })
   .meta({ id: 'WebAuthnRegistrationResponse', description: 'A WebAuthn registration response, base64url fields, as `PublicKeyCredential.toJSON()` gives it.' });
 
@@ -179,7 +179,7 @@ export const AuthenticationResponseSchema = z
       userHandle: Base64Url(200).optional(),
     }),
     authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-    clientExtensionResults: z.record(z.string(), z.unknown()),
+    clientExtensionResults: z.object({}).meta({ description: 'Client extension outputs: none are requested, any given are dropped.' }),
   })
   .meta({ id: 'WebAuthnAuthenticationResponse', description: 'A WebAuthn assertion, base64url fields, as `PublicKeyCredential.toJSON()` gives it.' });
 
