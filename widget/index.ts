@@ -5,4 +5,5 @@ import './lc-bank/lc-bank';
 import './lc-mandate/lc-mandate';
 import './lc-kyc/lc-kyc';
 import './lc-guarantors/lc-guarantors';
+import './lc-passkey/lc-passkey';
 import './lc-checkout/lc-checkout';
