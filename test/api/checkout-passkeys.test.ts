@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractText } from 'unpdf';
 import { FakeClock } from '../../server/integrations/clock';
 import { consumeChallenge, credentialFingerprint } from '../../server/platform/domain/passkeys/passkey';
+import { purgeCheckoutData } from '../../server/platform/domain/checkout/purge-checkout-data';
 import { offerSigningChallenge } from '../../server/shared/offer-signing-challenge';
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { eventsOf, lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
@@ -325,5 +326,22 @@ describe('without a passkey (webviews)', () => {
     const res = await session.post('/v1/checkout/passkeys/sign-challenge', { rpId: RP.rpId });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('invalid_loan_state');
+  });
+});
+
+describe('housekeeping', () => {
+  it('purges passkey challenges a day after they expired, and keeps the nonce in the signed evidence', async () => {
+    const { session, loan } = await verifiedSession(app, tenant);
+    const { authenticator } = await register(session);
+    const issued = await signChallenge(session);
+    const res = await session.post('/v1/checkout/accept', { ...signature(loan.documentReference), passkey: { nonce: issued.nonce, ...RP, response: authenticator.sign({ challenge: issued.challenge }) } });
+    expect(res.status).toBe(200);
+    const challenges = () => app.platform.db.selectFrom('passkeyChallenges').select('id').where('loanId', '=', loan.id).execute();
+    await purgeCheckoutData(app.platform.db, clock.now());
+    expect(await challenges()).toHaveLength(2);
+    await purgeCheckoutData(app.platform.db, new Date(clock.now().getTime() + 86_400_000 + 5 * 60_000 + 1));
+    expect(await challenges()).toEqual([]);
+    const evidence = await app.platform.db.selectFrom('loanConsentPasskeys').select('nonce').where('loanId', '=', loan.id).executeTakeFirstOrThrow();
+    expect(evidence.nonce).toBe(issued.nonce);
   });
 });
