@@ -28,19 +28,19 @@ export async function devicePasskeysAvailable(): Promise<boolean> {
 }
 
 /** The browser's passkey errors as the checkout's own error type, with a message that always offers the way out. */
-function ceremonyError(error: unknown, action: string): CheckoutApiError {
+function ceremonyError(error: unknown): CheckoutApiError {
   const name = (error as { name?: string })?.name;
   if (name === 'NotAllowedError' || name === 'AbortError') {
-    return new CheckoutApiError(0, 'passkey_cancelled', `The passkey was not ${action}. You can try again, or continue without it.`);
+    return new CheckoutApiError(0, 'passkey_cancelled', 'The passkey prompt was closed. You can try again, or continue without a passkey.');
   }
-  return new CheckoutApiError(0, 'passkey_unavailable', `This device could not ${action === 'created' ? 'create' : 'use'} a passkey. You can continue without it.`);
+  return new CheckoutApiError(0, 'passkey_unavailable', 'This device could not use a passkey. You can continue without one.');
 }
 
 export async function createPasskey(optionsJSON: PublicKeyCredentialCreationOptionsJSON): Promise<RegistrationResponseJSON> {
   try {
     return await startRegistration({ optionsJSON });
   } catch (error) {
-    throw ceremonyError(error, 'created');
+    throw ceremonyError(error);
   }
 }
 
@@ -48,6 +48,6 @@ export async function usePasskey(optionsJSON: PublicKeyCredentialRequestOptionsJ
   try {
     return await startAuthentication({ optionsJSON });
   } catch (error) {
-    throw ceremonyError(error, 'used');
+    throw ceremonyError(error);
   }
 }

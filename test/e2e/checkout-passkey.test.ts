@@ -9,6 +9,8 @@ import { offerSigningChallenge } from '../../server/shared/offer-signing-challen
 import { startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, uniquePhone } from '../support/checkout';
+import { en } from '../../widget/i18n/en';
+import { pcm } from '../../widget/i18n/pcm';
 
 /**
  * Passkeys in the hosted checkout with Chromium's virtual authenticator (CDP WebAuthn domain): after
@@ -41,7 +43,11 @@ async function withVirtualAuthenticator(context: BrowserContext, page: Page) {
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
-  return { credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials };
+  return {
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+    /** The borrower fails (or cancels) the fingerprint / screen-lock check from now on. */
+    failUserVerification: () => cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false }),
+  };
 }
 
 /** The hosted link on the relying party's host name (the app's public base URL is http://localhost:<port>). */
@@ -163,6 +169,66 @@ describe('passkeys in the hosted checkout', () => {
       expect(await view.getByRole('button', { name: 'Sign with passkey' }).count()).toBe(0);
     } finally {
       await webview.close();
+    }
+  }, 90_000);
+
+  it('speaks Pidgin too: the passkey offer, its result and the passkey button, with no English left and axe clean', async () => {
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, tenant, { phone });
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    try {
+      await withVirtualAuthenticator(context, page);
+      await page.goto(onLocalhost(loan.applicationUrl));
+      await page.getByLabel(en['checkout.language']).selectOption('pcm');
+      await page.getByRole('button', { name: pcm['otp.send']! }).click();
+      const code = page.getByLabel(/Code wey we send to/);
+      await code.waitFor();
+      await code.fill(await latestOtp(app, phone));
+      await page.getByRole('heading', { name: pcm['passkey.offer.title']! }).waitFor();
+      const passkeyKeys = (Object.keys(en) as Array<keyof typeof en>).filter((k) => k.startsWith('passkey.') && en[k] !== pcm[k]);
+      const englishLeft = async () => {
+        const text = await page.locator('lc-checkout').innerText();
+        return passkeyKeys.filter((k) => text.includes(en[k]));
+      };
+      expect(await englishLeft()).toEqual([]);
+      expect(await axe(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'pcm-passkey-offer.png') });
+      await page.getByRole('button', { name: pcm['passkey.create']! }).click();
+      await page.getByText(pcm['passkey.saved']!).waitFor();
+      expect(await englishLeft()).toEqual([]);
+      await page.getByRole('button', { name: pcm['passkey.continue']! }).click();
+      await page.getByRole('heading', { name: pcm['step.offer']! }).waitFor();
+      await page.getByRole('button', { name: pcm['passkey.sign']! }).waitFor();
+      expect(await axe(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('when the device check fails or is cancelled, then it says so and the borrower moves on without a passkey (no dead end)', async () => {
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, tenant, { phone });
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    try {
+      const authenticator = await withVirtualAuthenticator(context, page);
+      await authenticator.failUserVerification();
+      await page.goto(onLocalhost(loan.applicationUrl));
+      await verifyPhone(page, phone);
+      await page.getByRole('heading', { name: 'Use a passkey to sign faster' }).waitFor();
+      await page.getByRole('button', { name: 'Create a passkey' }).click();
+      await page.getByRole('alert').filter({ hasText: 'You can try again, or continue without a passkey.' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+      expect(await axe(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, '14-passkey-failed.png') });
+      await page.getByRole('button', { name: 'Not now' }).click();
+      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      expect(await authenticator.credentials()).toEqual([]);
+      const borrower = await app.platform.db.selectFrom('borrowers').select('userId').where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
+      expect(await app.platform.db.selectFrom('userPasskeys').select('id').where('userId', '=', borrower.userId!).execute()).toEqual([]);
+    } finally {
+      await context.close();
     }
   }, 90_000);
 });

@@ -153,7 +153,7 @@ export const pcm: Messages = {
   'passkey.continue': 'Continue',
   'passkey.sign': 'Sign with passkey',
   'passkey.sign.pending': 'We dey wait for your passkey…',
-  'error.passkey_cancelled': 'You no use di passkey. You fit try again, or continue without am.',
+  'error.passkey_cancelled': 'Di passkey prompt don close. You fit try again, or continue without passkey.',
   'error.passkey_unavailable': 'Dis phone no fit use passkey. You fit continue without am.',
   'error.passkey_verification_failed': 'We no fit check your passkey. Try again, or sign with your typed name.',
   'error.passkeys_unavailable': 'Passkey no dey here. Sign with your typed name.',
