@@ -71,7 +71,28 @@ interface Deps {
   relyingParty: (req: Request, res: Response) => RelyingParty | undefined;
 }
 
-const data = (answer: { body: Record<string, unknown> }) => answer.body.data as Record<string, any>;
+/** The parts of the platform's answers this file reads (see the OpenAPI document for the whole shapes). */
+interface CredentialDescriptor {
+  id: string;
+  transports: string[];
+}
+interface RegistrationChallenge {
+  challenge: string;
+  user: { id: string; name: string; displayName: string };
+  excludeCredentials: CredentialDescriptor[];
+}
+interface SignChallenge {
+  nonce: string;
+  challenge: string;
+  documentReference: string;
+  allowCredentials: CredentialDescriptor[];
+}
+interface PasskeyList {
+  loanId: string;
+  passkeys: Array<{ credentialId: string; publicKey: string; counter: number; transports: string[] }>;
+}
+
+const data = <T>(answer: { body: Record<string, unknown> }) => answer.body.data as T;
 
 /** `/passkeys` (status), `/passkeys/registration-options`, `/passkeys` (POST, register), `/offer/passkey-options`. */
 export function createPasskeyRoutes(deps: Deps): express.Router {
@@ -89,7 +110,7 @@ export function createPasskeyRoutes(deps: Deps): express.Router {
     if (!rp) return res.json({ status: 200, success: true, message: 'Passkeys', data: { available: false, registered: 0 } });
     const answer = await deps.platform('GET', `/v1/checkout/passkeys?rpId=${encodeURIComponent(rp.rpId)}`, token(res));
     if (answer.status !== 200) return relay(res, answer);
-    res.json({ status: 200, success: true, message: 'Passkeys', data: { available: true, registered: (data(answer).passkeys as unknown[]).length } });
+    res.json({ status: 200, success: true, message: 'Passkeys', data: { available: true, registered: data<PasskeyList>(answer).passkeys.length } });
   });
 
   router.post('/passkeys/registration-options', async (req, res) => {
@@ -97,7 +118,7 @@ export function createPasskeyRoutes(deps: Deps): express.Router {
     if (!rp) return fail(res, unavailable);
     const answer = await deps.platform('POST', '/v1/checkout/passkeys/registration-challenge', token(res), { rpId: rp.rpId });
     if (answer.status !== 201) return relay(res, answer);
-    const issued = data(answer);
+    const issued = data<RegistrationChallenge>(answer);
     const options = await generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpId,
@@ -138,7 +159,7 @@ export function createPasskeyRoutes(deps: Deps): express.Router {
     if (!rp) return fail(res, unavailable);
     const answer = await deps.platform('POST', '/v1/checkout/passkeys/sign-challenge', token(res), { rpId: rp.rpId });
     if (answer.status !== 201) return relay(res, answer);
-    const issued = data(answer);
+    const issued = data<SignChallenge>(answer);
     const options = await generateAuthenticationOptions({
       rpID: rp.rpId,
       challenge: new Uint8Array(Buffer.from(issued.challenge, 'base64url')),
@@ -182,7 +203,7 @@ export async function passkeySignature(
   }
   const answer = await deps.platform('GET', `/v1/checkout/passkeys?rpId=${encodeURIComponent(rp.rpId)}`, res.locals.token as string);
   if (answer.status !== 200) return { error: [answer.status, String(answer.body.error), String(answer.body.message)] };
-  const { loanId, passkeys } = data(answer) as { loanId: string; passkeys: Array<{ credentialId: string; publicKey: string; counter: number; transports: string[] }> };
+  const { loanId, passkeys } = data<PasskeyList>(answer);
   const credential = passkeys.find((p) => p.credentialId === given.response!.id);
   if (!credential) return { error: [422, 'passkey_verification_failed', 'This passkey is not registered for you on this site. Sign with your typed name, or add the passkey first.'] };
   const expected = offerSigningChallenge({ loanId, documentReference, nonce: given.nonce });
@@ -192,7 +213,7 @@ export async function passkeySignature(
       expectedChallenge: expected,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpId,
-      credential: { id: credential.credentialId, publicKey: new Uint8Array(Buffer.from(credential.publicKey, 'base64url')), counter: credential.counter, transports: credential.transports as never },
+      credential: { id: credential.credentialId, publicKey: new Uint8Array(Buffer.from(credential.publicKey, 'base64url')), counter: credential.counter, transports: credential.transports },
       requireUserVerification: true,
     }),
   );

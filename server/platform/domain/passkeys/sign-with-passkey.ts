@@ -112,7 +112,7 @@ export async function verifyOfferPasskey(db: Executor, scope: CheckoutScope, loa
       expectedChallenge: challenge,
       expectedOrigin: signature.origin,
       expectedRPID: row.rpId,
-      credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: passkey.transports as never },
+      credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: passkey.transports },
       requireUserVerification: true,
     });
     if (!verified.verified) throw new Error('the signature does not match the passkey');
