@@ -81,8 +81,8 @@ export const VERIFIED_WITH = '@simplewebauthn/server 14 verifyAuthenticationResp
  * Verifies a passkey assertion over the offer the borrower is signing, and uses its nonce. The
  * platform does not take the checkout server's word for it: it re-derives the challenge from the
  * loan, the current document reference and the nonce it issued, and verifies the signature with
- * the public key it stored at registration. Runs in the acceptance's transaction: if anything
- * later fails, the nonce stays unused.
+ * the public key it stored at registration. Runs in the acceptance's transaction: if the
+ * verification or anything later fails, the nonce stays unused.
  */
 export async function verifyOfferPasskey(db: Executor, scope: CheckoutScope, loan: LoansTable, signature: PasskeySignature, now: Date): Promise<PasskeyEvidence> {
   const user = await sessionUser(db, scope);
@@ -95,6 +95,10 @@ export async function verifyOfferPasskey(db: Executor, scope: CheckoutScope, loa
     throw new AppError('passkey_challenge_invalid', 'This passkey challenge was issued for an earlier version of the offer; ask for a new one.');
   }
   requireLiveChallenge(row, now);
+  // Use the nonce first: the conditional UPDATE is the one place two racing signatures are told
+  // apart (the loser waits for the winner's commit and finds it used), before either reads the
+  // passkey's counter. A refusal below rolls the use back with the rest of the transaction.
+  await consumeChallenge(db, row, now);
   const challenge = offerSigningChallenge({ loanId: loan.id, documentReference: loan.documentReference, nonce: row.nonce });
   const stored = await db
     .selectFrom('userPasskeys')
@@ -120,7 +124,6 @@ export async function verifyOfferPasskey(db: Executor, scope: CheckoutScope, loa
   } catch (error) {
     throw verificationFailed(error);
   }
-  await consumeChallenge(db, row, now);
   const at = now.toISOString();
   await db.updateTable('userPasskeys').set({ counter: info.newCounter, lastUsedAt: at }).where('id', '=', stored.id).execute();
   return {
