@@ -46,7 +46,7 @@ export interface CheckoutRouterOptions {
    * defaulting from `publicUrl` or the request; `false` turns them off. Always optional for the borrower.
    */
   passkeys?: PasskeyOptions | false;
-    /** For tests: the fetch implementation used to reach the platform. */
+  /** For tests: the fetch implementation used to reach the platform. */
   fetch?: typeof fetch;
 }
 
