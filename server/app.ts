@@ -186,7 +186,19 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   }
 
   // The hosted checkout: the same checkout server a partner can mount, talking to this process over HTTP with session tokens.
-  app.use('/checkout', createCheckoutRouter({ apiBaseUrl: options.internalUrl ?? options.baseUrl, trustProxy: platform.config.CHECKOUT_TRUST_PROXY, frameAncestors: framedByDemo }));
+  app.use(
+    '/checkout',
+    createCheckoutRouter({
+      apiBaseUrl: options.internalUrl ?? options.baseUrl,
+      trustProxy: platform.config.CHECKOUT_TRUST_PROXY,
+      passkeys: platform.config.CHECKOUT_PASSKEYS_ENABLED && {
+        origin: platform.config.CHECKOUT_PASSKEY_ORIGIN ?? options.baseUrl,
+        rpId: platform.config.CHECKOUT_PASSKEY_RP_ID,
+        rpName: platform.config.CHECKOUT_PASSKEY_RP_NAME,
+      },
+      frameAncestors: framedByDemo,
+    }),
+  );
   if (demoEnabled) app.use('/demo', createDemoRouter({ platform, apiBaseUrl: options.internalUrl ?? options.baseUrl }));
 
   const api = express.Router();

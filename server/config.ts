@@ -107,6 +107,14 @@ export const ConfigSchema = z.object({
     .string()
     .default('false')
     .transform((v): boolean | number | string[] => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim()).filter(Boolean))),
+  /** Offer passkeys (WebAuthn) in the checkout at /checkout; always optional for the borrower. */
+  CHECKOUT_PASSKEYS_ENABLED: bool.default(true),
+  /** Origin the hosted checkout is served from (WebAuthn checks it). Default: the origin of PUBLIC_BASE_URL. */
+  CHECKOUT_PASSKEY_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  /** WebAuthn relying party id (a host name; passkeys are bound to it). Default: the host of CHECKOUT_PASSKEY_ORIGIN. */
+  CHECKOUT_PASSKEY_RP_ID: z.string().regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'must be a host name').optional(),
+  /** Name the browser's passkey prompt shows. */
+  CHECKOUT_PASSKEY_RP_NAME: z.string().min(1).max(64).default('Loan checkout'),
   /** Mount the sandbox helpers (/sandbox/rails, GET /sandbox/sms). They only ever hold test-mode data. */
   SANDBOX_ROUTES_ENABLED: bool.default(true),
   /** Live SMS provider (Termii-style JSON send endpoint, e.g. https://api.ng.termii.com/api/sms/send). Unset: live-mode OTPs cannot be sent. */

@@ -1,5 +1,6 @@
 import type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
 import type { SettlementMerchantChoice, SettlementMerchantPage } from '../server/platform/domain/checkout/settlement-catalog';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 
 /**
  * The checkout server's JSON endpoints, typed. Every answer is the platform's envelope; a failure
@@ -80,6 +81,12 @@ export interface OtpSent {
   expiresAt: string;
   resendAvailableAt: string;
   attemptsAllowed: number;
+}
+
+export interface PasskeyStatus {
+  /** false: this checkout has no relying party (passkeys off, or served from an IP address). */
+  available: boolean;
+  registered: number;
 }
 
 export class CheckoutApiError extends Error {
@@ -163,8 +170,26 @@ export class CheckoutApi {
     return this.call('POST', '/mandate/activate', {}, signal);
   }
 
-  acceptOffer(signature: Signature, signal?: AbortSignal): Promise<unknown> {
+  acceptOffer(signature: Signature & { passkey?: { nonce: string; response: unknown } }, signal?: AbortSignal): Promise<unknown> {
     return this.call('POST', '/offer/accept', { ...signature, agreed: true }, signal);
+  }
+
+  /** Whether the checkout offers passkeys here and how many the borrower has for it. */
+  passkeys(signal?: AbortSignal): Promise<PasskeyStatus> {
+    return this.call('GET', '/passkeys', undefined, signal);
+  }
+
+  passkeyRegistrationOptions(signal?: AbortSignal): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    return this.call('POST', '/passkeys/registration-options', {}, signal);
+  }
+
+  registerPasskey(response: unknown, signal?: AbortSignal): Promise<unknown> {
+    return this.call('POST', '/passkeys', { response }, signal);
+  }
+
+  /** Options for signing the current offer with a passkey, and the one-time nonce to send back. */
+  passkeySigningOptions(signal?: AbortSignal): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; nonce: string; documentReference: string }> {
+    return this.call('POST', '/offer/passkey-options', {}, signal);
   }
 
   declineOffer(signature: Signature & { reason?: string }, signal?: AbortSignal): Promise<unknown> {

@@ -6,4 +6,5 @@ import './lc-mandate/lc-mandate';
 import './lc-kyc/lc-kyc';
 import './lc-guarantors/lc-guarantors';
 import './lc-catalog/lc-catalog';
+import './lc-passkey/lc-passkey';
 import './lc-checkout/lc-checkout';

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import ipaddr from 'ipaddr.js';
 import type { CheckoutTheme } from '../../widget/theme';
 import { renderCheckoutPage, type PageState } from './page';
+import { createPasskeyRoutes, passkeySignature, relyingPartyFor, type PasskeyOptions } from './passkeys';
 
 /**
  * The checkout server (BFF): an Express sub-application a partner mounts in its own app
@@ -40,6 +41,11 @@ export interface CheckoutRouterOptions {
   theme?: CheckoutTheme;
   /** CSP `frame-ancestors` of the hosted page (default `'none'`). */
   frameAncestors?: string[];
+  /**
+   * Passkeys (WebAuthn; this router is the relying party): `rpId`, `rpName`, `origin`, each
+   * defaulting from `publicUrl` or the request; `false` turns them off. Always optional for the borrower.
+   */
+  passkeys?: PasskeyOptions | false;
   /** For tests: the fetch implementation used to reach the platform. */
   fetch?: typeof fetch;
 }
@@ -209,10 +215,11 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     next();
   });
 
-  type Build = (req: Request, res: Response) => { body?: unknown; error?: [number, string, string] };
+  type Built = { body?: unknown; error?: [number, string, string] };
+  type Build = (req: Request, res: Response) => Built | Promise<Built>;
   const forward = (method: 'GET' | 'POST', route: string | ((req: Request) => string), build: Build = () => ({})) =>
     async (req: Request, res: Response) => {
-      const built = build(req, res);
+      const built = await build(req, res);
       if (built.error) return fail(res, ...built.error);
       const body = method === 'POST' ? (built.body ?? {}) : undefined;
       const path = typeof route === 'string' ? route : route(req);
@@ -247,14 +254,20 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   api.get('/merchants', forward('GET', merchantQuery));
   api.post('/merchant', forward('POST', '/v1/checkout/merchant', (req) => ({ body: pick(req.body, ['providerId']) })));
   api.post('/kyc', forward('POST', '/v1/checkout/kyc', (req) => ({ body: pick(req.body, ['bvn', 'nin', 'dateOfBirth', 'address']) })));
+  const passkeyDeps = {
+    platform,
+    relyingParty: (req: Request, res: Response) => relyingPartyFor(options.passkeys, options.publicUrl ?? `${req.protocol}://${req.get('host')}`),
+  };
   api.post(
     '/offer/accept',
-    forward('POST', '/v1/checkout/accept', (req) =>
-      (req.body as { agreed?: unknown })?.agreed === true
-        ? { body: signature(req) }
-        : { error: [400, 'agreement_required', 'Tick the box to agree to the offer before signing.'] },
-    ),
+    forward('POST', '/v1/checkout/accept', async (req, res) => {
+      if ((req.body as { agreed?: unknown })?.agreed !== true) return { error: [400, 'agreement_required', 'Tick the box to agree to the offer before signing.'] };
+      // Optional: a passkey over this offer, verified here (relying party) and again by the platform.
+      const { passkey, error } = await passkeySignature(passkeyDeps, req, res, (req.body as { documentReference?: unknown }).documentReference);
+      return error ? { error } : { body: { ...signature(req), ...(passkey ? { passkey } : {}) } };
+    }),
   );
+  api.use(createPasskeyRoutes(passkeyDeps));
   api.post('/offer/decline', forward('POST', '/v1/checkout/decline', (req) => ({ body: { ...signature(req), ...pick(req.body, ['reason']) } })));
   api.post('/mandate', forward('POST', '/v1/checkout/mandate', (req, res) => ({ body: { ...pick(req.body, ['email']), callbackUrl: `${mountUrl(req, res)}/?return=mandate` } })));
   api.post('/mandate/activate', forward('POST', '/v1/checkout/mandate/activate'));

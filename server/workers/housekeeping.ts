@@ -40,7 +40,7 @@ export function startHousekeeping(platform: Platform, intervalMs = 3_600_000): (
     const purged = await purgeExpiredIdempotencyKeys(platform.db, platform.clock.now());
     if (purged > 0) platform.logger.info({ purged }, 'expired idempotency keys purged');
     const checkout = await purgeCheckoutData(platform.db, platform.clock.now());
-    if (checkout.windows + checkout.challenges + checkout.sandboxSms > 0) platform.logger.info(checkout, 'spent checkout data purged');
+    if (checkout.windows + checkout.challenges + checkout.passkeyChallenges + checkout.sandboxSms > 0) platform.logger.info(checkout, 'spent checkout data purged');
   });
 }
 

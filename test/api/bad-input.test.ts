@@ -28,7 +28,7 @@ afterAll(() => app.stop());
 async function rowCounts() {
   const tables = [
     'preapprovals', 'borrowers', 'events', 'ledgerPostings', 'loans', 'loanConsents', 'kycAttestations', 'kycSubmissions', 'loanRepayments', 'loanMandates', 'webhookEndpoints', 'payoutRequests',
-    'checkoutSessions', 'otpChallenges', 'sandboxSms', 'users', 'loanGuarantors',
+    'checkoutSessions', 'otpChallenges', 'sandboxSms', 'users', 'loanGuarantors', 'userPasskeys', 'passkeyChallenges', 'loanConsentPasskeys',
   ] as const;
   const counts: Record<string, number> = {};
   for (const t of tables) counts[t] = (await app.platform.db.selectFrom(t).select('id').execute()).length;

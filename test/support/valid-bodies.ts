@@ -44,7 +44,19 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/checkout/bank-account/resolve': () => ({ bankCode: '058', accountNumber: '0123456785' }),
   '/v1/checkout/bank-account': () => ({ bankCode: '058', accountNumber: '0123456785' }),
   '/v1/checkout/kyc': () => ({ bvn: '22222222222', nin: '12345678901', dateOfBirth: '1990-01-01', address: '1 Marina' }),
-  '/v1/checkout/accept': () => ({ signatureFullName: 'Ada Obi', signatureEmail: 'ada@example.com', documentReference: 'OFR-x-1', ipAddress: '102.89.34.7', userAgent: 'Mozilla/5.0' }),
+  '/v1/checkout/accept': () => ({
+    signatureFullName: 'Ada Obi',
+    signatureEmail: 'ada@example.com',
+    documentReference: 'OFR-x-1',
+    ipAddress: '102.89.34.7',
+    userAgent: 'Mozilla/5.0',
+    passkey: {
+      nonce: 'bm9uY2U',
+      rpId: 'checkout.lender.example',
+      origin: 'https://checkout.lender.example',
+      response: { id: 'Y3JlZA', rawId: 'Y3JlZA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'oA', signature: 'MEQ' }, clientExtensionResults: {} },
+    },
+  }),
   '/v1/checkout/decline': () => ({ signatureFullName: 'Ada Obi', documentReference: 'OFR-x-1', ipAddress: '102.89.34.7', userAgent: 'Mozilla/5.0', reason: 'no' }),
   '/v1/checkout/mandate': () => ({ email: 'ada@example.com', callbackUrl: 'https://partner.example/checkout/' }),
   '/v1/checkout/mandate/activate': () => undefined,
@@ -52,5 +64,18 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/checkout/guarantors/resend': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000' }),
   '/v1/checkout/guarantors/verify': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000', code: '123456' }),
   '/v1/checkout/merchant': () => ({ providerId: '00000000-0000-4000-8000-000000000000' }),
+  '/v1/checkout/passkeys/registration-challenge': () => ({ rpId: 'checkout.lender.example' }),
+  '/v1/checkout/passkeys': () => ({
+    rpId: 'checkout.lender.example',
+    origin: 'https://checkout.lender.example',
+    response: {
+      id: 'Y3JlZGVudGlhbA',
+      rawId: 'Y3JlZGVudGlhbA',
+      type: 'public-key',
+      response: { clientDataJSON: 'e30', attestationObject: 'oA', transports: ['internal'] },
+      clientExtensionResults: {},
+    },
+  }),
+  '/v1/checkout/passkeys/sign-challenge': () => ({ rpId: 'checkout.lender.example' }),
 };
 

@@ -206,6 +206,19 @@ describe('renderOfferLetter', () => {
     expect(text).not.toContain('not yet accepted');
   });
 
+  it('when the acceptance was confirmed with a passkey, then the record shows it as verified with the fingerprint, site and time', async () => {
+    const data = offerLetterData();
+    const passkey = { credentialFingerprint: '3F2A 9C1D 7B44 E012', verifiedAt: '2025-03-05T14:00:01.000Z', rpId: 'checkout.lender.example' };
+    const signed = { ...data, signature: { ...signature, documentReference: data.documentReference, passkey } };
+
+    const text = await textOf(await renderOfferLetter(signed));
+
+    expect(text).toContain("Verified: confirmed with the borrower's passkey");
+    expect(text).toContain('Fingerprint 3F2A 9C1D 7B44 E012 (site checkout.lender.example)');
+    expect(text).toContain('5 March 2025, 15:00:01 WAT (2025-03-05T14:00:01.000Z)');
+    expect(text).toContain('Accepted electronically by Chiamaka Okafor');
+  });
+
   it('wraps a long user agent inside the page margins', async () => {
     const data = offerLetterData();
     const signed = { ...data, signature: { ...signature, documentReference: data.documentReference } };

@@ -132,6 +132,18 @@ export const en = {
   'catalog.kind.laboratory': 'Laboratory',
   'catalog.kind.pharmacy': 'Pharmacy',
   'catalog.kind.laboratory_pharmacy': 'Laboratory and pharmacy',
+  // Passkeys (lc-passkey after the OTP, and the passkey signature in lc-offer): always optional
+  'passkey.offer.title': 'Use a passkey to sign faster',
+  'passkey.offer.body': 'Sign with your fingerprint, face or screen lock as well as your typed name. It is optional: you can always sign with your typed name alone.',
+  'passkey.create': 'Create a passkey',
+  'passkey.creating': 'Creating passkey…',
+  'passkey.prompt': 'Follow the prompt on your device…',
+  'passkey.retry': 'Try again',
+  'passkey.skip': 'Not now',
+  'passkey.saved': 'Passkey saved on this device. You can use it to sign your offer.',
+  'passkey.continue': 'Continue',
+  'passkey.sign': 'Sign with passkey',
+  'passkey.sign.pending': 'Waiting for your passkey…',
 
   // Bank account (lc-bank)
   'bank.intro': 'Repayments are collected from this account by direct debit.',
@@ -170,6 +182,11 @@ export const en = {
   'error.account_not_found': 'We could not find this account at the bank you chose. Check the number and the bank.',
   'error.bank_lookup_unavailable': "We cannot reach your bank right now. Try again in a moment.",
   'error.account_number_invalid': 'An account number is exactly 10 digits.',
+  'error.passkey_cancelled': 'The passkey prompt was closed. You can try again, or continue without a passkey.',
+  'error.passkey_unavailable': 'This device could not use a passkey. You can continue without one.',
+  'error.passkey_verification_failed': 'Your passkey could not be checked. Try again, or sign with your typed name.',
+  'error.passkeys_unavailable': 'Passkeys are not available here. Sign with your typed name.',
+  'error.passkey_challenge_expired': 'That took too long. Try the passkey again, or sign with your typed name.',
   'error.checkout_session_expired': 'This link has expired. Ask the lender who sent it for a new one.',
 } as const;
 

@@ -11,6 +11,8 @@ import '../lc-guarantors/lc-guarantors';
 import { currentLocale, errorText, LOCALE_NAMES, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
 import { applyTheme, type CheckoutTheme } from '../theme';
 import '../lc-catalog/lc-catalog';
+import '../lc-passkey/lc-passkey';
+import { devicePasskeysAvailable } from '../passkeys';
 import { checkoutStyles } from './lc-checkout.styles';
 
 const LOCALE_KEY = 'lc-checkout.locale';
@@ -67,6 +69,8 @@ export class LcCheckout extends LitElement {
   private readonly load = new AsyncAction<CheckoutState>(this);
   private shownStep: string | undefined;
   private notice = '';
+  /** After OTP, where this browser can make a passkey and the borrower has none here: the optional passkey offer. */
+  private offerPasskey = false;
 
   constructor() {
     super();
@@ -121,6 +125,23 @@ export class LcCheckout extends LitElement {
     await this.refresh();
   }
 
+  /** The phone is verified: load the next step, and decide (quickly, never blocking) whether to offer a passkey first. */
+  private async otpVerified() {
+    const offer = devicePasskeysAvailable().then(async (device) => {
+      if (!device) return false;
+      const status = await this.api.passkeys().catch(() => undefined);
+      return Boolean(status?.available && status.registered === 0);
+    });
+    const [, show] = await Promise.all([this.refresh(), offer]);
+    this.offerPasskey = show && this.load.value?.status === 'in_progress';
+    this.requestUpdate();
+  }
+
+  private passkeyDone() {
+    this.offerPasskey = false;
+    this.requestUpdate();
+  }
+
   private async refresh() {
     await this.load.run((signal) => this.api.state(signal));
     const code = this.load.error?.code;
@@ -130,7 +151,7 @@ export class LcCheckout extends LitElement {
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     if (changed.has('theme')) applyTheme(this, this.theme);
-    const step = this.pageState !== 'ready' ? this.pageState : (this.load.value?.nextStep ?? this.load.value?.status);
+    const step = this.pageState !== 'ready' ? this.pageState : this.offerPasskey ? 'passkey' : (this.load.value?.nextStep ?? this.load.value?.status);
     if (step && step !== this.shownStep) {
       const first = this.shownStep === undefined;
       this.shownStep = step;
@@ -165,7 +186,7 @@ export class LcCheckout extends LitElement {
           </select>
         </label>
       </div>
-      ${index >= 0 ? html`<p class="lc-progress">${t('checkout.progress', { n: index + 1, m: state.steps.length })}</p>` : nothing}
+      ${index >= 0 && !this.offerPasskey ? html`<p class="lc-progress">${t('checkout.progress', { n: index + 1, m: state.steps.length })}</p>` : nothing}
       ${this.renderStep(state)}
     `;
   }
@@ -179,10 +200,14 @@ export class LcCheckout extends LitElement {
     if (state.status === 'waiting_for_lender') {
       return html`<h2 tabindex="-1">${t('checkout.waiting.title')}</h2><p role="status">${t('checkout.waiting.body')}</p>`;
     }
+    if (this.offerPasskey) {
+      return html`<h2 tabindex="-1">${t('passkey.offer.title')}</h2>
+        <lc-passkey .api=${this.api} @lc-passkey-done=${this.passkeyDone}></lc-passkey>`;
+    }
     const step = state.nextStep!;
     const body =
       step === 'otp'
-        ? html`<lc-otp .api=${this.api} phone-hint=${state.phoneHint ?? ''} @lc-otp-verified=${this.refresh}></lc-otp>`
+        ? html`<lc-otp .api=${this.api} phone-hint=${state.phoneHint ?? ''} @lc-otp-verified=${this.otpVerified}></lc-otp>`
         : step === 'offer' && state.offer
           ? html`${this.notice ? html`<p role="status">${this.notice}</p>` : nothing}
               <lc-offer .api=${this.api} .offer=${state.offer} @lc-offer-signed=${this.refresh} @lc-offer-declined=${this.refresh}

@@ -4,6 +4,7 @@ import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { adoptDocumentStyles } from '../document-styles';
 import { formatBps, formatDate, formatKobo } from '../format';
 import { errorText, LocaleController, t, tp } from '../i18n/i18n';
+import { browserSupportsWebAuthn, usePasskey } from '../passkeys';
 import { offerStyles } from './lc-offer.styles';
 
 /**
@@ -11,6 +12,11 @@ import { offerStyles } from './lc-offer.styles';
  * offer-letter PDF, the typed full name as the signature and an explicit agreement; sign or decline
  * (with an optional reason). Fires `lc-offer-signed`, `lc-offer-declined`, or `lc-offer-changed`
  * when the offer was re-issued meanwhile (the parent shows the current one).
+ *
+ * When the borrower has a passkey for this checkout and the browser supports WebAuthn, "Sign with
+ * passkey" sits next to "Sign and accept": the typed name and the agreement are required on both
+ * paths (the name is the signature; the passkey adds verified evidence bound to this offer). A
+ * cancelled or failed passkey prompt leaves the typed-name button as the way on.
  */
 const MODELS = ['flat', 'reducing_balance'] as const;
 const FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
@@ -25,6 +31,8 @@ export class LcOffer extends LitElement {
     offer: { attribute: false },
     declining: { state: true },
     missing: { state: true },
+    passkeyReady: { state: true },
+    signingWith: { state: true },
   };
 
   declare api: CheckoutApi;
@@ -32,6 +40,9 @@ export class LcOffer extends LitElement {
   declare private declining: boolean;
   /** Which required inputs were left empty at the last attempt. */
   declare private missing: { name: boolean; agreed: boolean };
+  /** The borrower has a passkey here and the browser can use it (feature-detected; false in most webviews). */
+  declare private passkeyReady: boolean;
+  declare private signingWith: 'name' | 'passkey';
   private readonly submit = new AsyncAction<unknown>(this);
   private readonly locale = new LocaleController(this);
 
@@ -39,6 +50,18 @@ export class LcOffer extends LitElement {
     super();
     this.declining = false;
     this.missing = { name: false, agreed: false };
+    this.passkeyReady = false;
+    this.signingWith = 'name';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (browserSupportsWebAuthn()) {
+      this.api
+        ?.passkeys()
+        .then((status) => (this.passkeyReady = status.available && status.registered > 0))
+        .catch(() => undefined);
+    }
   }
 
   protected override createRenderRoot() {
@@ -50,19 +73,37 @@ export class LcOffer extends LitElement {
     return (this.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`)?.value ?? '').trim();
   }
 
-  private async sign(event: Event) {
-    event.preventDefault();
+  /** The typed name, e-mail and agreement, required on both signing paths; undefined (and focus on the gap) when incomplete. */
+  private async signature() {
     const name = this.value('lc-offer-name');
     const agreed = this.querySelector<HTMLInputElement>('#lc-offer-agree')?.checked ?? false;
     this.missing = { name: name.length < 2, agreed: !agreed };
     if (this.missing.name || this.missing.agreed) {
       await this.updateComplete;
       this.querySelector<HTMLElement>(this.missing.name ? '#lc-offer-name' : '#lc-offer-agree')?.focus();
-      return;
+      return undefined;
     }
-    const email = this.value('lc-offer-email') || undefined;
-    const documentReference = this.offer.documentReference;
-    const done = await this.submit.run((signal) => this.api.acceptOffer({ signatureFullName: name, signatureEmail: email, documentReference }, signal));
+    return { signatureFullName: name, signatureEmail: this.value('lc-offer-email') || undefined, documentReference: this.offer.documentReference };
+  }
+
+  private async sign(event: Event) {
+    event.preventDefault();
+    const signature = await this.signature();
+    if (!signature) return;
+    this.signingWith = 'name';
+    const done = await this.submit.run((signal) => this.api.acceptOffer(signature, signal));
+    this.finish(done, 'lc-offer-signed');
+  }
+
+  private async signWithPasskey() {
+    const signature = await this.signature();
+    if (!signature) return;
+    this.signingWith = 'passkey';
+    const done = await this.submit.run(async (signal) => {
+      const { options, nonce } = await this.api.passkeySigningOptions(signal);
+      const response = await usePasskey(options);
+      return this.api.acceptOffer({ ...signature, passkey: { nonce, response } }, signal);
+    });
     this.finish(done, 'lc-offer-signed');
   }
 
@@ -141,7 +182,12 @@ export class LcOffer extends LitElement {
           ${this.declining
             ? html`<button type="submit" ?disabled=${pending}>${pending ? t('offer.declining') : t('offer.declineConfirm')}</button>
                 <button type="button" class="lc-secondary" @click=${() => (this.declining = false)}>${t('offer.back')}</button>`
-            : html`<button type="submit" ?disabled=${pending}>${pending ? t('offer.signing') : t('offer.sign')}</button>
+            : html`<button type="submit" ?disabled=${pending}>${pending && this.signingWith === 'name' ? t('offer.signing') : t('offer.sign')}</button>
+                ${this.passkeyReady
+                  ? html`<button type="button" class="lc-secondary" ?disabled=${pending} @click=${this.signWithPasskey}>
+                      ${pending && this.signingWith === 'passkey' ? t('passkey.sign.pending') : t('passkey.sign')}
+                    </button>`
+                  : nothing}
                 <button type="button" class="lc-secondary" @click=${() => (this.declining = true)}>${t('offer.decline')}</button>`}
         </div>
       </form>

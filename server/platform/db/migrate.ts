@@ -14,6 +14,7 @@ import * as webhookDeliveries from './migrations/0011-webhook-deliveries';
 import * as walletsPayouts from './migrations/0012-wallets-payouts';
 import * as checkout from './migrations/0014-checkout';
 import * as settlementCatalog from './migrations/0015-settlement-catalog';
+import * as passkeys from './migrations/0017-passkeys';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -42,6 +43,7 @@ const migrations: Record<string, MigrationModule> = {
   '0012-wallets-payouts': walletsPayouts,
   '0014-checkout': checkout,
   '0015-settlement-catalog': settlementCatalog,
+  '0017-passkeys': passkeys,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

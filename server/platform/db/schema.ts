@@ -524,6 +524,9 @@ export interface Database {
   otpSendWindows: OtpSendWindowsTable;
   sandboxSms: SandboxSmsTable;
   loanGuarantors: LoanGuarantorsTable;
+  userPasskeys: UserPasskeysTable;
+  passkeyChallenges: PasskeyChallengesTable;
+  loanConsentPasskeys: LoanConsentPasskeysTable;
 }
 
 /** A guarantor the borrower named in checkout; `verifiedAt` once the guarantor confirmed their phone by OTP. */
@@ -666,4 +669,68 @@ export interface PayoutRequestsTable {
   ledgerTransactionRef: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A platform user's passkey (WebAuthn credential) for one relying party; binary values are base64url. */
+export interface UserPasskeysTable {
+  id: string;
+  userId: string;
+  mode: Mode;
+  rpId: string;
+  credentialId: string;
+  /** COSE public key. */
+  publicKey: string;
+  counter: number;
+  transports: unknown;
+  deviceType: string;
+  backedUp: Bool;
+  aaguid: string;
+  /** The origin it was registered on. */
+  origin: string;
+  /** `checkout-session:<id>`. */
+  registeredBy: string;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+/** A one-time WebAuthn challenge issued to a checkout session (registration, or signing one offer). */
+export interface PasskeyChallengesTable {
+  id: string;
+  sessionId: string;
+  loanId: string;
+  userId: string;
+  purpose: 'register' | 'sign';
+  nonce: string;
+  /** base64url; for `sign`, derived from loan id, document reference and nonce. */
+  challenge: string;
+  rpId: string;
+  documentReference: string | null;
+  expiresAt: string;
+  consumedAt: string | null;
+  createdAt: string;
+}
+
+/** The passkey assertion that signed an acceptance, raw, with its challenge inputs and the verification result. */
+export interface LoanConsentPasskeysTable {
+  id: string;
+  consentId: string;
+  loanId: string;
+  passkeyId: string;
+  credentialId: string;
+  publicKey: string;
+  rpId: string;
+  origin: string;
+  challengeVersion: string;
+  documentReference: string;
+  nonce: string;
+  challenge: string;
+  clientDataJson: string;
+  authenticatorData: string;
+  signature: string;
+  userHandle: string | null;
+  signCount: number;
+  userVerified: Bool;
+  verified: Bool;
+  verifiedWith: string;
+  verifiedAt: string;
 }

@@ -136,6 +136,18 @@ export const ERROR_STATUS = {
   account_not_found: 422,
   /** Bank lookup: the lookup provider could not be reached (or none is configured for live mode); safe to retry. */
   bank_lookup_unavailable: 502,
+  /** Passkeys: the borrower has no passkey for this relying party; register one first, or sign with the typed name alone. */
+  passkey_not_registered: 409,
+  /** Passkeys: this credential is registered already. */
+  passkey_already_registered: 409,
+  /** Passkeys: the challenge (nonce) was not issued to this checkout for this purpose, relying party or offer; ask for a new one. */
+  passkey_challenge_invalid: 422,
+  /** Passkeys: the challenge has expired; ask for a new one. */
+  passkey_challenge_expired: 422,
+  /** Passkeys: the challenge has been used already (each is single use); ask for a new one. */
+  passkey_challenge_used: 409,
+  /** Passkeys: the WebAuthn response did not verify (signature, origin, relying party, user verification or unknown credential); nothing was changed. */
+  passkey_verification_failed: 422,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

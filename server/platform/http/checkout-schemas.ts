@@ -149,5 +149,114 @@ const SignatureFields = {
   userAgent: z.string().min(1).max(400).meta({ description: 'The borrower\'s User-Agent as the checkout server saw it.' }),
 };
 
-export const AcceptInput = z.object(SignatureFields).strict();
 export const DeclineInput = z.object({ ...SignatureFields, reason: z.string().trim().max(500).optional() }).strict();
+
+const Base64Url = (max: number) => z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url').max(max);
+
+/** The relying party's id (the checkout's host name) and the origin the browser was on, as the checkout server configures them. */
+export const RpId = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'a host name')
+  .meta({ description: 'The WebAuthn relying party id: the checkout server\'s host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.' });
+const Origin = z.url({ protocol: /^https?$/ }).max(300).meta({ description: 'The origin the borrower\'s browser was on (e.g. `https://checkout.lender.example`), as the checkout server expects it.' });
+
+const Transports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(8);
+
+/** `RegistrationResponseJSON` of WebAuthn Level 3 (what @simplewebauthn/browser's `startRegistration` returns). */
+export const RegistrationResponseSchema = z
+  .object({
+    id: Base64Url(1400),
+    rawId: Base64Url(1400),
+    type: z.literal('public-key'),
+    response: z.object({
+      clientDataJSON: Base64Url(4000),
+      attestationObject: Base64Url(16_000),
+      authenticatorData: Base64Url(16_000).optional(),
+      transports: Transports.optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+      publicKey: Base64Url(4000).optional(),
+    }),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults: z.object({}).meta({ description: 'Client extension outputs: none are requested, any given are dropped.' }),
+  })
+  .meta({ id: 'WebAuthnRegistrationResponse', description: 'A WebAuthn registration response, base64url fields, as `PublicKeyCredential.toJSON()` gives it.' });
+
+/** `AuthenticationResponseJSON` (what @simplewebauthn/browser's `startAuthentication` returns). */
+export const AuthenticationResponseSchema = z
+  .object({
+    id: Base64Url(1400),
+    rawId: Base64Url(1400),
+    type: z.literal('public-key'),
+    response: z.object({
+      clientDataJSON: Base64Url(4000),
+      authenticatorData: Base64Url(4000),
+      signature: Base64Url(2000),
+      userHandle: Base64Url(200).optional(),
+    }),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults: z.object({}).meta({ description: 'Client extension outputs: none are requested, any given are dropped.' }),
+  })
+  .meta({ id: 'WebAuthnAuthenticationResponse', description: 'A WebAuthn assertion, base64url fields, as `PublicKeyCredential.toJSON()` gives it.' });
+
+export const PasskeySchema = z
+  .object({
+    id: Uuid,
+    credentialId: z.string().meta({ description: 'base64url credential id.' }),
+    rpId: z.string(),
+    publicKey: z.string().meta({ description: 'COSE public key, base64url (public: it only verifies signatures).' }),
+    counter: z.number().int(),
+    transports: z.array(z.string()),
+    deviceType: z.string().meta({ description: '`singleDevice` or `multiDevice` (synced).' }),
+    backedUp: z.boolean(),
+    createdAt: Timestamp,
+    lastUsedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'CheckoutPasskey', description: 'A passkey of the borrower\'s platform user (the verified phone), for one relying party.' });
+
+export const PasskeyListSchema = z
+  .object({
+    loanId: Uuid.meta({ description: 'The session\'s loan: an input of the offer-signing challenge.' }),
+    passkeys: z.array(PasskeySchema),
+  })
+  .meta({ id: 'CheckoutPasskeys' });
+
+const CredentialDescriptor = z.object({ id: z.string(), transports: z.array(z.string()) });
+
+export const RegistrationChallengeSchema = z
+  .object({
+    challenge: z.string().meta({ description: 'base64url, 32 random bytes; single use.' }),
+    expiresAt: Timestamp,
+    user: z.object({
+      id: z.string().meta({ description: 'The WebAuthn user handle (base64url): opaque, nothing personal.' }),
+      name: z.string(),
+      displayName: z.string(),
+    }),
+    excludeCredentials: z.array(CredentialDescriptor),
+  })
+  .meta({ id: 'CheckoutPasskeyRegistrationChallenge' });
+
+export const SignChallengeSchema = z
+  .object({
+    nonce: z.string().meta({ description: 'One-time, base64url; send it back with the assertion.' }),
+    challenge: z.string().meta({ description: 'base64url(SHA-256(UTF-8(JSON.stringify([challengeVersion, loanId, documentReference, nonce])))).' }),
+    challengeVersion: z.string().meta({ description: '`lc-offer-signature/v1`.' }),
+    loanId: Uuid,
+    documentReference: z.string(),
+    expiresAt: Timestamp,
+    allowCredentials: z.array(CredentialDescriptor),
+  })
+  .meta({ id: 'CheckoutPasskeySignChallenge' });
+
+export const PasskeyRegistrationInput = z.object({ rpId: RpId, origin: Origin, response: RegistrationResponseSchema }).strict();
+
+export const PasskeySignatureInput = z
+  .object({ nonce: Base64Url(100), rpId: RpId, origin: Origin, response: AuthenticationResponseSchema })
+  .strict()
+  .meta({
+    description:
+      'Optional: a passkey assertion over this offer. Its challenge must be the one `POST /v1/checkout/passkeys/sign-challenge` gave for this nonce. The platform re-verifies it with the stored public key, uses the nonce once and stores the assertion with the consent.',
+  });
+
+export const AcceptInput = z.object({ ...SignatureFields, passkey: PasskeySignatureInput.optional() }).strict();

@@ -8,6 +8,7 @@ import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkou
 import { offerFacts } from './checkout-state';
 import { requireGuarantors } from './guarantors';
 import { requireSettlementMerchant } from './settlement-catalog';
+import { recordPasskeyEvidence, verifyOfferPasskey, type PasskeySignature } from '../passkeys/sign-with-passkey';
 
 /** What the checkout server sends for a signature: the borrower's typed name and the request as it observed it. */
 export interface CheckoutSignature {
@@ -18,6 +19,8 @@ export interface CheckoutSignature {
   /** The borrower's IP and user agent as the checkout server saw them (see ARCHITECTURE.md, consent trust model). */
   ipAddress: string;
   userAgent: string;
+  /** Optional: a passkey assertion over this offer (see ARCHITECTURE.md, passkeys); the typed name is still the signature. */
+  passkey?: PasskeySignature;
 }
 
 export type CheckoutLoanContext = LoanContext;
@@ -54,14 +57,30 @@ async function loanFor(ctx: CheckoutLoanContext, scope: CheckoutScope): Promise<
   return getLoanRow(ctx.db, ctx.scope, scope.loanId);
 }
 
+/**
+ * Signs the offer. With a passkey, the assertion is verified (and its nonce used) first and stored
+ * with the consent in the same transaction; any refusal leaves everything as it was. Accepting an
+ * accepted offer again returns it unchanged, passkey or not.
+ */
 export async function acceptViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, signature: CheckoutSignature): Promise<LoansTable> {
   const loan = await loanFor(ctx, scope);
   await requireCurrentOffer(ctx, loan, signature.documentReference);
-  if (loan.status === 'awaiting_acceptance') {
-    await requireGuarantors(ctx.db, loan.id);
-    await requireSettlementMerchant(ctx.db, loan);
+  if (loan.status !== 'awaiting_acceptance') return acceptTerms(ctx, loan.id, consentOf(ctx, signature));
+  await requireGuarantors(ctx.db, loan.id);
+  await requireSettlementMerchant(ctx.db, loan);
+  const evidence = signature.passkey ? await verifyOfferPasskey(ctx.db, scope, loan, signature.passkey, ctx.now) : undefined;
+  const accepted = await acceptTerms(ctx, loan.id, consentOf(ctx, signature));
+  if (evidence) {
+    const consent = await ctx.db
+      .selectFrom('loanConsents')
+      .select('id')
+      .where('loanId', '=', loan.id)
+      .where('kind', '=', 'accept')
+      .where('documentReference', '=', signature.documentReference)
+      .executeTakeFirstOrThrow();
+    await recordPasskeyEvidence(ctx.db, consent.id, evidence);
   }
-  return acceptTerms(ctx, loan.id, consentOf(ctx, signature));
+  return accepted;
 }
 
 export async function declineViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, signature: CheckoutSignature, reason: string | null): Promise<LoansTable> {

@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { renderOfferLetter, type OfferLetterData } from '../offer-letter/render-offer-letter';
 import { dueDates } from '../pricing/schedule-dates';
 import { loadSnapshot } from './pricing-snapshot';
+import { credentialFingerprint } from '../passkeys/passkey';
 
 export interface LetterSettings {
   coolingOffDays: number;
@@ -41,6 +42,9 @@ export async function offerLetterPdf(db: Executor, loan: LoansTable, documentRef
     .executeTakeFirst();
   if (stored) return Buffer.from(stored.pdf);
 
+  const passkey = consent
+    ? await db.selectFrom('loanConsentPasskeys').select(['credentialId', 'verifiedAt', 'rpId', 'verified']).where('consentId', '=', consent.id).executeTakeFirst()
+    : undefined;
   const snapshot = await loadSnapshot(db, snapshotRow.id);
   const borrower = await db.selectFrom('borrowers').select(['firstName', 'lastName', 'phone', 'email']).where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
   const lender = await db.selectFrom('organisations').select('name').where('id', '=', loan.organisationId).executeTakeFirstOrThrow();
@@ -79,6 +83,10 @@ export async function offerLetterPdf(db: Executor, loan: LoansTable, documentRef
           ipAddress: consent.ipAddress,
           userAgent: consent.userAgent,
           documentReference: consent.documentReference,
+          passkey:
+            passkey && passkey.verified
+              ? { credentialFingerprint: credentialFingerprint(passkey.credentialId), verifiedAt: passkey.verifiedAt, rpId: passkey.rpId }
+              : undefined,
         }
       : undefined,
   };

@@ -55,6 +55,13 @@ export interface OfferLetterData {
     ipAddress: string;
     userAgent: string;
     documentReference: string;
+    /** Present when the borrower also confirmed with a passkey (verified by the platform). */
+    passkey?: {
+      /** SHA-256 of the credential id, shortened, e.g. `3F2A 9C1D 7B44 E012`. */
+      credentialFingerprint: string;
+      verifiedAt: string;
+      rpId: string;
+    };
   };
 }
 
@@ -166,6 +173,13 @@ function drawAcceptance(doc: Pdf, signature: OfferLetterData['signature']): void
     ['IP address', signature.ipAddress],
     ['User agent', signature.userAgent],
     ['Document reference', signature.documentReference],
+    ...(signature.passkey
+      ? ([
+          ['Passkey', 'Verified: confirmed with the borrower\'s passkey (WebAuthn, user verification) over this document reference'],
+          ['Passkey credential', `Fingerprint ${signature.passkey.credentialFingerprint} (site ${signature.passkey.rpId})`],
+          ['Passkey verified at', `${formatDateTimeWat(signature.passkey.verifiedAt)} (${signature.passkey.verifiedAt})`],
+        ] as const)
+      : []),
   ];
   heading(doc, 'Acceptance', 20 + factsHeight(doc, record));
   paragraph(doc, `Accepted electronically by ${signature.signatureFullName}`, { bold: true });

@@ -8,6 +8,9 @@ import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../
 import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
 import { chooseSettlementMerchant, listSettlementMerchants } from '../../domain/checkout/settlement-catalog';
 import type { LoanContext } from '../../domain/loans/loan-context';
+import { listUserPasskeys, sessionUser, toPasskey } from '../../domain/passkeys/passkey';
+import { issueRegistrationChallenge, registerPasskey } from '../../domain/passkeys/register-passkey';
+import { issueSignChallenge } from '../../domain/passkeys/sign-with-passkey';
 import { defineRoute, type HandlerContext } from '../route';
 import { PaginationSchema, Uuid } from '../schemas';
 import { LoanKycResultSchema } from '../loan-schemas';
@@ -25,6 +28,12 @@ import {
   OtpVerifiedSchema,
   SettlementMerchantChoiceSchema,
   SettlementMerchantSchema,
+  PasskeyListSchema,
+  PasskeyRegistrationInput,
+  PasskeySchema,
+  RegistrationChallengeSchema,
+  RpId,
+  SignChallengeSchema,
 } from '../checkout-schemas';
 
 /** What a borrower's browser learns from signing or declining: no partner references, no links. */
@@ -307,11 +316,18 @@ export const checkoutRoutes = [
     description:
       'The checkout server assembles the consent: the typed name (and e-mail), the borrower\'s IP and user agent as it saw them, and the offer the borrower read. ' +
       'The platform adds `signedAt` from its own clock and records the evidence as given by the session holder. A re-issued offer answers 409 `stale_document_reference` ' +
-      'with the current offer in `data.currentOffer`; missing confirmed guarantors or (catalog loans) no merchant chosen 409 `checkout_step_required`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.',
+      'with the current offer in `data.currentOffer`; missing confirmed guarantors or (catalog loans) no merchant chosen 409 `checkout_step_required`. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged. ' +
+      'Optionally `passkey`: an assertion over the challenge of `POST /v1/checkout/passkeys/sign-challenge`. The platform re-derives the challenge from the loan, the current reference and the nonce it issued, ' +
+      'verifies the signature with the passkey\'s stored public key (user verification required), uses the nonce once and stores the raw assertion with the consent; ' +
+      'the signed offer letter then shows it. Any passkey refusal (422 `passkey_challenge_invalid`, `passkey_challenge_expired`, `passkey_verification_failed`; 409 `passkey_challenge_used`) changes nothing. ' +
+      'The typed name stays the signature in both paths.',
     access: 'checkoutSession',
     body: AcceptInput,
     response: { status: 200, description: 'The outcome for the borrower: the loan id, its status (`terms_accepted`) and the signed reference. Not the partner\'s Loan record: the browser never sees the partner\'s metadata or references, nor the application link.', data: CheckoutOutcomeSchema },
-    errors: [...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference', 'checkout_step_required'],
+    errors: [
+      ...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference', 'checkout_step_required',
+      'passkey_challenge_invalid', 'passkey_challenge_expired', 'passkey_challenge_used', 'passkey_verification_failed',
+    ],
     async handle(ctx) {
       const loan = await acceptViaCheckout(sessionLoanContext(ctx), sessionOf(ctx), ctx.body);
       return { message: 'Offer accepted', data: checkoutOutcome(loan) };
@@ -373,6 +389,80 @@ export const checkoutRoutes = [
     async handle(ctx) {
       const { mandate, message } = await activateMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.now);
       return { message, data: mandate };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/checkout/passkeys',
+    operationId: 'listCheckoutPasskeys',
+    tag: 'Checkout',
+    summary: 'The borrower\'s passkeys',
+    description:
+      'Passkeys belong to the borrower\'s platform user (the verified phone), not to one loan or lender, and to one relying party (`rpId`, the checkout\'s host). ' +
+      'The public parts a relying party needs to verify an assertion: credential id, public key, counter, transports. With `rpId`, only that relying party\'s.',
+    access: 'checkoutSession',
+    query: z.object({ rpId: RpId.optional() }),
+    response: { status: 200, description: 'The session\'s loan id and the passkeys.', data: PasskeyListSchema },
+    errors: [...OTP_FIRST],
+    async handle(ctx) {
+      const user = await sessionUser(ctx.db, sessionOf(ctx));
+      const rows = await listUserPasskeys(ctx.db, user.userId, ctx.query.rpId);
+      return { message: 'Passkeys', data: { loanId: sessionOf(ctx).loanId, passkeys: rows.map(toPasskey) } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/passkeys/registration-challenge',
+    operationId: 'createCheckoutPasskeyRegistrationChallenge',
+    tag: 'Checkout',
+    summary: 'Start registering a passkey',
+    description:
+      'After OTP. A one-time challenge (5 minutes) for `navigator.credentials.create()` on relying party `rpId`, the user handle and names to show, and the passkeys to exclude. ' +
+      'Passkeys are optional: the typed-name signature with the verified phone always works without one.',
+    access: 'checkoutSession',
+    body: z.object({ rpId: RpId }).strict(),
+    response: { status: 201, description: 'The challenge.', data: RegistrationChallengeSchema },
+    errors: [...OTP_FIRST],
+    async handle(ctx) {
+      return { status: 201, message: 'Registration challenge issued', data: await issueRegistrationChallenge(ctx.db, sessionOf(ctx), ctx.body, ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/passkeys',
+    operationId: 'registerCheckoutPasskey',
+    tag: 'Checkout',
+    summary: 'Register a passkey',
+    description:
+      'The registration response for a challenge this session was given. The platform verifies it itself (@simplewebauthn/server: challenge, `origin`, `rpId`, user verification required, attestation `none` accepted), ' +
+      'uses the challenge once and stores the credential (public key, id, counter, transports) for the borrower\'s platform user. ' +
+      '422 `passkey_challenge_invalid` (not this session\'s, or another `rpId`), `passkey_challenge_expired`, `passkey_verification_failed`; 409 `passkey_challenge_used`, `passkey_already_registered`. A refusal changes nothing.',
+    access: 'checkoutSession',
+    body: PasskeyRegistrationInput,
+    response: { status: 201, description: 'The passkey.', data: PasskeySchema },
+    errors: [...OTP_FIRST, 'passkey_challenge_invalid', 'passkey_challenge_expired', 'passkey_challenge_used', 'passkey_verification_failed', 'passkey_already_registered'],
+    async handle(ctx) {
+      const session = sessionOf(ctx);
+      const data = await registerPasskey(ctx.db, session, ctx.body, ctx.now, `checkout-session:${session.sessionId}`);
+      return { status: 201, message: 'Passkey registered', data };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/passkeys/sign-challenge',
+    operationId: 'createCheckoutPasskeySignChallenge',
+    tag: 'Checkout',
+    summary: 'Start signing the offer with a passkey',
+    description:
+      'A one-time nonce (5 minutes, single use) and the challenge that binds it to this offer: ' +
+      '`base64url(SHA-256(UTF-8(JSON.stringify(["lc-offer-signature/v1", loanId, documentReference, nonce]))))`. ' +
+      'Send the assertion with `POST /v1/checkout/accept` (`passkey`). 409 `invalid_loan_state` when there is no offer to sign, 409 `passkey_not_registered` without a passkey for `rpId`.',
+    access: 'checkoutSession',
+    body: z.object({ rpId: RpId }).strict(),
+    response: { status: 201, description: 'The nonce, the challenge and the passkeys allowed.', data: SignChallengeSchema },
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'passkey_not_registered'],
+    async handle(ctx) {
+      return { status: 201, message: 'Signing challenge issued', data: await issueSignChallenge(ctx.db, sessionOf(ctx), ctx.body, ctx.now) };
     },
   }),
 ];

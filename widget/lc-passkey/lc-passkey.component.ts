@@ -1,0 +1,67 @@
+import { html, LitElement, nothing } from 'lit';
+import { AsyncAction } from '../async-action';
+import type { CheckoutApi } from '../checkout-api';
+import { adoptDocumentStyles } from '../document-styles';
+import { errorText, LocaleController, t } from '../i18n/i18n';
+import { createPasskey } from '../passkeys';
+import { passkeyStyles } from './lc-passkey.styles';
+
+/**
+ * The optional post-OTP offer: "Use a passkey to sign faster". Creates a passkey on this device
+ * (the checkout server builds the options, the platform keeps the credential) or skips. Never a
+ * dead end: every state has "Not now"/"Continue", and a failed or cancelled prompt explains and
+ * offers both again. Fires `lc-passkey-done` with `detail.registered` when the borrower moves on.
+ * Only shown where the browser supports passkeys (the parent feature-detects first).
+ */
+export class LcPasskey extends LitElement {
+  static override properties = { api: { attribute: false } };
+
+  declare api: CheckoutApi;
+  private readonly register = new AsyncAction<unknown>(this);
+  private readonly locale = new LocaleController(this);
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-passkey', passkeyStyles);
+    return this;
+  }
+
+  private async create() {
+    await this.register.run(async (signal) => {
+      const options = await this.api.passkeyRegistrationOptions(signal);
+      const response = await createPasskey(options);
+      return this.api.registerPasskey(response, signal);
+    });
+    if (this.register.status === 'done') {
+      await this.updateComplete;
+      this.querySelector<HTMLElement>('#lc-passkey-continue')?.focus();
+    }
+  }
+
+  private done(registered: boolean) {
+    this.dispatchEvent(new CustomEvent('lc-passkey-done', { detail: { registered }, bubbles: true, composed: true }));
+  }
+
+  override render() {
+    const status = this.register.status;
+    if (status === 'done') {
+      return html`
+        <p role="status">${t('passkey.saved')}</p>
+        <div class="lc-actions">
+          <button id="lc-passkey-continue" type="button" @click=${() => this.done(true)}>${t('passkey.continue')}</button>
+        </div>
+      `;
+    }
+    const pending = status === 'pending';
+    return html`
+      <p id="lc-passkey-about">${t('passkey.offer.body')}</p>
+      ${status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.register.error!)}</p>` : nothing}
+      ${pending ? html`<p role="status">${t('passkey.prompt')}</p>` : nothing}
+      <div class="lc-actions">
+        <button type="button" aria-describedby="lc-passkey-about" ?disabled=${pending} @click=${this.create}>
+          ${pending ? t('passkey.creating') : status === 'error' ? t('passkey.retry') : t('passkey.create')}
+        </button>
+        <button type="button" class="lc-secondary" @click=${() => this.done(false)}>${t('passkey.skip')}</button>
+      </div>
+    `;
+  }
+}
