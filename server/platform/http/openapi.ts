@@ -103,6 +103,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 function successEnvelope(route: RouteSpec) {
+  if (route.response.bare && route.response.data) return route.response.data;
   const shape: Record<string, z.ZodType> = {
     status: z.literal(route.response.status),
     success: z.literal(true),
