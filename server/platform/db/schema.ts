@@ -736,13 +736,14 @@ export interface AppointmentPrescriptionsTable {
   createdAt: string;
 }
 
-/** One recorded session of a consultation's audio: `recording` → `processing` (finished) → `ready` (one file). */
+/** One recorded session of a consultation's audio: `recording` → `processing` (finished) → `ready` (one file) or `empty`. */
 export interface AppointmentRecordingsTable {
   id: string;
   appointmentId: string;
   participantId: string;
   contentType: string;
-  status: 'recording' | 'processing' | 'ready';
+  /** `empty`: finished without a single byte of audio (nothing to list). */
+  status: 'recording' | 'processing' | 'ready' | 'empty';
   chunkCount: number;
   bytes: number;
   storageKey: string | null;
