@@ -42,7 +42,7 @@ export class LocalFileStorage implements FileStorage {
     return path.join(this.root, ...key.split('/'));
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  async put(key: string, body: Buffer, _contentType: string): Promise<void> {
     const file = this.pathOf(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
     // Write then rename: a reader never sees half a file.
@@ -64,7 +64,7 @@ export class LocalFileStorage implements FileStorage {
     await Promise.all(keys.map((key) => fs.rm(this.pathOf(key), { force: true })));
   }
 
-  async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number }): Promise<string> {
+  async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string> {
     assertSafeKey(key);
     return signPath(this.secrets, FILE_LINK_PURPOSE, { baseUrl: options.baseUrl, path: `/files/${key}`, now: options.now, ttlSeconds: options.ttlSeconds }).url;
   }
@@ -116,7 +116,8 @@ export class S3FileStorage implements FileStorage {
     }
   }
 
-  async signedUrl(key: string, options: { ttlSeconds: number; contentType: string }): Promise<string> {
+  /** The store's own presigned URL; its expiry runs on the real clock (the SDK signs with the system time). */
+  async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string> {
     assertSafeKey(key);
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: key, ResponseContentType: options.contentType }), { expiresIn: options.ttlSeconds });
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +60,10 @@ async function join(context: BrowserContext, link: string): Promise<Page> {
   await page.goto(localUrl(link));
   // The key moved into the cookie: the address bar no longer carries it.
   expect(new URL(page.url()).pathname).toBe('/meet/');
-  await page.getByRole('button', { name: 'Join consultation' }).click();
+  const joinButton = page.getByRole('button', { name: 'Join consultation' });
+  await joinButton.waitFor();
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await joinButton.click();
   await page.getByRole('heading', { name: /^Consultation [a-z]{3}-[a-z]{4}-[a-z]{3}$/ }).waitFor();
   return page;
 }
@@ -104,6 +108,7 @@ describe('a consultation in the browser', () => {
       await doctor.getByRole('button', { name: 'Save prescription' }).click();
       await doctor.getByText('Prescription saved.').waitFor();
       await doctor.screenshot({ path: path.join(ARTIFACTS, '02-doctor-in-call.png'), fullPage: true });
+      for (const page of [patient, doctor]) expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
       const during = await read(booked.appointmentId);
       expect(during.doctorNotes).toMatchObject([{ diagnosis: 'Uncomplicated malaria', doctorSignature: 'Dr Tunde Bakare' }]);
       expect(during.prescriptions).toMatchObject([{ prescribedDrugs: [{ drugName: 'Artemether-Lumefantrine', dosage: '80/480 mg', frequency: 'twice daily', duration: '3 days' }] }]);
