@@ -25,6 +25,15 @@ export interface ConsultationSummaries {
   patientSummary: string;
 }
 
+/**
+ * The speech-to-text port: a transcript of one recording, or null when it has nothing to say. No
+ * adapter is configured by default (transcription needs a model or a provider); when the platform
+ * has one, the summaries also draw on the transcripts of the consultation's processed recordings.
+ */
+export interface SpeechToText {
+  transcribe(audio: Buffer, contentType: string): Promise<string | null>;
+}
+
 export interface Summariser {
   summarise(record: ConsultationRecord): Promise<ConsultationSummaries>;
 }

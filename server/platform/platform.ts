@@ -19,7 +19,7 @@ import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
 import { HttpSms, SandboxSms, SmsGateway, type SmsSender } from '../integrations/sms';
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
 import { LocalFileStorage, S3FileStorage, type FileStorage } from '../integrations/file-storage';
-import { TemplateSummariser, type Summariser } from '../integrations/summariser';
+import { TemplateSummariser, type SpeechToText, type Summariser } from '../integrations/summariser';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
 export interface Platform {
@@ -46,6 +46,8 @@ export interface Platform {
   files: FileStorage;
   /** Consultation summaries (deterministic offline template by default). */
   summariser: Summariser;
+  /** Transcription of consultation recordings for the summaries; none configured by default. */
+  speechToText?: SpeechToText;
   /** Public origin for links the service hands out; set when the HTTP server knows its port. */
   baseUrl: string;
   close(): Promise<void>;

@@ -199,16 +199,19 @@ describe('a consultation', () => {
     }
   });
 
-  it('adds both summaries after the summary delay, mentioning the diagnosis, once', async () => {
+  it('adds both summaries after the summary delay, mentioning the diagnosis, once (with the transcript when speech-to-text is configured)', async () => {
     const appointment = await read(booked.appointmentId);
     expect(appointment).not.toHaveProperty('transcriptionSummary');
     clock.advance(minutes(2));
-    await sweep();
+    // A speech-to-text adapter that reads the test's "audio" (text chunks) as its transcript.
+    const speechToText = { transcribe: async (audio: Buffer) => `Patient reports: ${audio.toString()}` };
+    await sweepAppointments({ db: app.platform.db, files: app.platform.files, summariser: app.platform.summariser, speechToText, config: app.platform.config, now: clock.now() });
     await sweep();
     const summarised = await read(booked.appointmentId);
     expect(summarised.transcriptionSummary).toContain('Uncomplicated malaria'.toLowerCase());
     expect(summarised.transcriptionSummary).toContain('Artemether-Lumefantrine 80/480 mg, twice daily, for 3 days');
     expect(summarised.patientSummary).toContain('Hello Amaka');
+    expect(summarised.transcriptionSummary).toContain('Transcript excerpt: "Patient reports: chunk-one:chunk-two:chunk-three');
     expect(summarised.patientSummary).toContain("The doctor's diagnosis is uncomplicated malaria.");
     expect(summarised.patientSummary).toContain('Take Artemether-Lumefantrine (80/480 mg) twice a day for 3 days.');
     expect(await eventNames(booked.appointmentId)).toEqual([

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { Config } from '../../../config';
 import type { FileStorage } from '../../../integrations/file-storage';
-import type { Summariser } from '../../../integrations/summariser';
+import type { SpeechToText, Summariser } from '../../../integrations/summariser';
 import { fullName, notesOf, participantsOf, prescriptionsOf } from './appointment';
 import { emitAppointmentEvent } from './appointment-events';
 import { completeAppointment, delaysFor } from './complete-appointment';
@@ -11,6 +11,8 @@ export interface SweepContext {
   db: Db;
   files: FileStorage;
   summariser: Summariser;
+  /** Optional: transcripts of the processed recordings feed the summaries. */
+  speechToText?: SpeechToText;
   config: Config;
   now: Date;
 }
@@ -85,7 +87,8 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
   for (const row of due) {
     const [people, notes, prescriptions] = await Promise.all([participantsOf(db, [row.id]), notesOf(db, row.id), prescriptionsOf(db, row.id)]);
     const names = (role: string) => people.filter((p) => p.role === role).map(fullName).join(' and ') || `the ${role}`;
-    // Outside any transaction: a model-backed summariser may take seconds.
+    // Outside any transaction: transcription and a model-backed summariser may take seconds.
+    const transcript = ctx.speechToText ? await transcribe(ctx, row.id) : undefined;
     const summaries = await ctx.summariser.summarise({
       patientName: names('patient'),
       doctorName: names('doctor'),
@@ -93,6 +96,7 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
       endedAt: row.endedAt ?? row.endTime,
       notes,
       prescriptions,
+      ...(transcript ? { transcript } : {}),
     });
     await db.transaction().execute(async (tx) => {
       const updated = await tx
@@ -108,4 +112,23 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
     });
   }
   return out;
+}
+
+/** The transcripts of the appointment's processed recordings, in order (undefined when none says anything). */
+async function transcribe(ctx: SweepContext, appointmentId: string): Promise<string | undefined> {
+  const recordings = await ctx.db
+    .selectFrom('appointmentRecordings')
+    .select(['storageKey', 'contentType'])
+    .where('appointmentId', '=', appointmentId)
+    .where('status', '=', 'ready')
+    .orderBy('startedAt')
+    .orderBy('id')
+    .execute();
+  const parts: string[] = [];
+  for (const recording of recordings) {
+    const audio = await ctx.files.get(recording.storageKey!);
+    const text = audio ? await ctx.speechToText!.transcribe(audio, recording.contentType) : null;
+    if (text?.trim()) parts.push(text.trim());
+  }
+  return parts.length ? parts.join('\n') : undefined;
 }
