@@ -168,6 +168,45 @@ describe('a consultation in the browser', () => {
     }
   }, 120_000);
 
+  it('degrades to audio only when the patient has no camera: the call still connects, the doctor is seen and heard', async () => {
+    const booked = await bookAppointment(app, tenant.test, { startInMs: 60_000, minutes: 30 });
+    const [patientLink, doctorLink] = booked.participants.map((p) => p.participantMeetingLink);
+    const patientContext = await browser.newContext({ viewport: { width: 360, height: 640 }, permissions: ['camera', 'microphone'] });
+    // A phone without a usable camera: any request for video fails the way browsers fail it.
+    await patientContext.addInitScript(() => {
+      const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+      navigator.mediaDevices.getUserMedia = (constraints) =>
+        constraints?.video ? Promise.reject(new DOMException('Requested device not found', 'NotFoundError')) : original(constraints);
+    });
+    const doctorContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['camera', 'microphone'] });
+    try {
+      const patient = await join(patientContext, patientLink!);
+      await patient.getByText('Audio only: your camera is unavailable.').waitFor();
+      const doctor = await join(doctorContext, doctorLink!);
+      for (const page of [patient, doctor]) {
+        await page.waitForFunction(() => Object.values(document.querySelector('tm-meeting')!.connectionStates()).includes('connected'), null, { timeout: 30_000 });
+      }
+      // The patient sees and hears the doctor; the doctor gets the patient's audio and no video.
+      await patient.waitForFunction(() => {
+        const video = document.querySelector('tm-meeting')!.shadowRoot!.querySelector<HTMLVideoElement>('video[data-peer]:not([data-peer="self"])');
+        return !!video && video.videoWidth > 0 && (video.srcObject as MediaStream).getAudioTracks().length > 0;
+      }, null, { timeout: 30_000 });
+      await doctor.waitForFunction(() => {
+        const video = document.querySelector('tm-meeting')!.shadowRoot!.querySelector<HTMLVideoElement>('video[data-peer]:not([data-peer="self"])');
+        const stream = video?.srcObject as MediaStream | null;
+        return !!stream && stream.getAudioTracks().length > 0 && stream.getVideoTracks().length === 0;
+      }, null, { timeout: 30_000 });
+      await patient.screenshot({ path: path.join(ARTIFACTS, '04-patient-audio-only.png'), fullPage: true });
+      await doctor.getByRole('button', { name: 'End consultation' }).click();
+      await doctor.getByRole('button', { name: 'Yes, end it' }).click();
+      await patient.getByRole('heading', { name: 'The consultation has ended' }).waitFor();
+      expect((await read(booked.appointmentId)).appointmentStatus).toBe('completed');
+    } finally {
+      await patientContext.close();
+      await doctorContext.close();
+    }
+  }, 90_000);
+
   it('a wrong participant key, or one whose appointment is over, opens nothing', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const requests: string[] = [];
