@@ -24,7 +24,7 @@ export async function listAppointments(options: ListAppointmentsOptions) {
   if (options.status) query = query.where('status', '=', options.status);
   if (options.startDate) query = query.where('startTime', '>=', `${options.startDate}T00:00:00.000Z`);
   if (options.endDate) query = query.where('startTime', '<', nextDay(options.endDate));
-  const [{ total }] = [await query.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow()];
+  const { total } = await query.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.selectAll().orderBy('startTime').orderBy('id').limit(limit).offset((page - 1) * limit).execute();
   const people = await participantsOf(db, rows.map((r) => r.id));
   const count = Number(total);
