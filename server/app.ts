@@ -19,6 +19,8 @@ import { apiRoutes } from './platform/http/routes';
 import { createSandboxSmsRouter } from './integrations/sms-sandbox-router';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
 import { createDemoRouter, demoEnabled as isDemoEnabled } from '../demo/server/create-demo-router';
+import { telemedicineApi } from './platform/http/telemedicine-api';
+import { attachMeetingSignalling, createMeetingRouter } from './meeting/meeting-router';
 
 function docsPage(): string {
   return `<!doctype html>
@@ -217,11 +219,14 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     next();
   });
   api.use(express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true }));
-  mountRoutes(api, '/v1', routes, platform);
+  mountRoutes(api, '/v1', routes.filter((r) => r.path.startsWith('/v1/')), platform);
   api.use((req) => {
     throw new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`);
   });
   app.use('/v1', api);
+  // Telemedicine (spec part A): /api/v1/appointment…, the meeting pages and their signed files.
+  app.use('/api/v1', telemedicineApi(platform, routes));
+  app.use(createMeetingRouter(platform));
 
   app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`));
   app.use(errorHandler(platform));
@@ -248,6 +253,7 @@ export async function startWebServer(platform: Platform, listen: { port: number;
   const loopback = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(listen.host) ? (listen.host === '::' ? '[::1]' : '127.0.0.1') : listen.host.includes(':') ? `[${listen.host}]` : listen.host;
   const handle = createApp(platform, { baseUrl: platform.baseUrl, internalUrl: `http://${loopback}:${port}` });
   server.on('request', handle.app);
+  const signalling = attachMeetingSignalling(server, platform);
   server.keepAliveTimeout = 65_000;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
   return {
@@ -257,6 +263,7 @@ export async function startWebServer(platform: Platform, listen: { port: number;
     app: handle,
     async stop() {
       handle.setReady(false);
+      signalling.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), platform.config.SHUTDOWN_GRACE_MS);

@@ -123,6 +123,43 @@ export const ConfigSchema = z.object({
   SMS_API_KEY: z.string().min(1).optional(),
   /** Sender id registered with the live SMS provider. */
   SMS_SENDER: z.string().min(1).max(11).default('Lending'),
+  /** Telemedicine: minutes before an appointment's start from which its meeting links open (they close at completion or cancellation). */
+  APPOINTMENT_EARLY_JOIN_MINUTES: z.coerce.number().int().min(0).max(120).default(10),
+  /** Telemedicine: an in-progress consultation still attended this long after its end time is completed anyway. */
+  APPOINTMENT_OVERRUN_MINUTES: z.coerce.number().int().min(0).max(720).default(60),
+  /** Telemedicine, live mode: seconds from the end of a consultation until its recordings are processed and listed (spec: about 30 minutes). */
+  APPOINTMENT_RECORDING_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(1_800),
+  /** Telemedicine, live mode: seconds from the end of a consultation until both summaries appear (spec: about 35 to 45 minutes). */
+  APPOINTMENT_SUMMARY_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(2_400),
+  /** Telemedicine, test mode (test keys): the recording processing delay. */
+  APPOINTMENT_TEST_RECORDING_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(10),
+  /** Telemedicine, test mode (test keys): the summary delay. */
+  APPOINTMENT_TEST_SUMMARY_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
+  /** How often the appointment sweep runs (unattended appointments, overruns, recording processing, summaries). */
+  APPOINTMENT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
+  /** ICE servers for the meeting page's WebRTC (comma-separated stun:/turn: URLs). Empty: host candidates only (same network). */
+  MEETING_ICE_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(stun|turns?):/, 'each ICE server must be a stun:, turn: or turns: URL'))),
+  /** Lifetime of signed links to recordings and prescription PDFs. */
+  FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** Local file store (recordings) when no S3 bucket is configured; default DATA_DIR/files. */
+  FILE_STORAGE_DIR: z.string().min(1).optional(),
+  /** S3-compatible bucket for files (recordings); when set, files go there instead of FILE_STORAGE_DIR. */
+  S3_BUCKET: z.string().min(3).optional(),
+  /** S3 region. */
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** S3-compatible endpoint (MinIO, R2, …); unset = AWS. */
+  S3_ENDPOINT: z.url().optional(),
+  /** S3 credentials; unset = the AWS SDK's default credential chain. */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style addressing (most S3-compatible servers need it). */
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  /** Largest recording chunk the meeting page may upload in one request. */
+  RECORDING_CHUNK_MAX_BYTES: z.coerce.number().int().min(1024).max(16_777_216).default(2_097_152),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });

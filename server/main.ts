@@ -4,6 +4,7 @@ import { createPlatform, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
 import { WebhookDispatcher } from './workers/webhook-dispatcher';
 import { demoEnabled } from '../demo/server/create-demo-router';
+import { startAppointmentSweep } from './workers/appointment-sweep';
 import { startArrearsSweep, startCollector, startExpirySweep, startHousekeeping, startSettlementWorker } from './workers/housekeeping';
 
 /** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   if (stopping) return;
   web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
   stopWorkers = [startHousekeeping(platform), startExpirySweep(platform), startArrearsSweep(platform), startSettlementWorker(platform), startCollector(platform)];
+  stopWorkers.push(startAppointmentSweep(platform));
   if (config.WEBHOOK_DISPATCHER_ENABLED) {
     const dispatcher = new WebhookDispatcher(platform);
     dispatcher.start();

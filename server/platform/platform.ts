@@ -18,6 +18,8 @@ import { SandboxInsurer, type Insurer } from '../integrations/insurance';
 import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
 import { HttpSms, SandboxSms, SmsGateway, type SmsSender } from '../integrations/sms';
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
+import { LocalFileStorage, S3FileStorage, type FileStorage } from '../integrations/file-storage';
+import { TemplateSummariser, type SpeechToText, type Summariser } from '../integrations/summariser';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
 export interface Platform {
@@ -40,6 +42,12 @@ export interface Platform {
   sms: SmsSender;
   /** Bank list and account-name enquiry for the checkout's bank step. */
   bankLookup: BankLookup;
+  /** Files (consultation recordings): local disk under FILE_STORAGE_DIR, or an S3-compatible bucket when S3_BUCKET is set. */
+  files: FileStorage;
+  /** Consultation summaries (deterministic offline template by default). */
+  summariser: Summariser;
+  /** Transcription of consultation recordings for the summaries; none configured by default. */
+  speechToText?: SpeechToText;
   /** Public origin for links the service hands out; set when the HTTP server knows its port. */
   baseUrl: string;
   close(): Promise<void>;
@@ -134,6 +142,17 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
         : undefined,
     ),
     bankLookup: new SandboxBankLookup(),
+    files: config.S3_BUCKET
+      ? new S3FileStorage({
+          bucket: config.S3_BUCKET,
+          region: config.S3_REGION,
+          endpoint: config.S3_ENDPOINT,
+          accessKeyId: config.S3_ACCESS_KEY_ID,
+          secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: config.S3_FORCE_PATH_STYLE,
+        })
+      : new LocalFileStorage(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'), secrets),
+    summariser: new TemplateSummariser(),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
       await usage.stop();

@@ -1,4 +1,5 @@
 import { pushBody } from './harness';
+import { appointmentBody } from './appointments';
 
 const consent = {
   signatureFullName: 'Ada Obi',
@@ -38,6 +39,7 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/events/{id}/redeliver': () => undefined,
   '/v1/loans/{id}/checkout-sessions': () => undefined,
   '/v1/checkout-sessions/{id}/revoke': () => undefined,
+  '/api/v1/appointment/create': () => appointmentBody(),
   '/v1/checkout/session/refresh': () => undefined,
   '/v1/checkout/otp/send': () => ({}),
   '/v1/checkout/otp/verify': () => ({ code: '123456' }),

@@ -15,6 +15,7 @@ import * as walletsPayouts from './migrations/0012-wallets-payouts';
 import * as checkout from './migrations/0014-checkout';
 import * as settlementCatalog from './migrations/0015-settlement-catalog';
 import * as passkeys from './migrations/0017-passkeys';
+import * as appointments from './migrations/0020-appointments';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -44,6 +45,7 @@ const migrations: Record<string, MigrationModule> = {
   '0014-checkout': checkout,
   '0015-settlement-catalog': settlementCatalog,
   '0017-passkeys': passkeys,
+  '0020-appointments': appointments,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

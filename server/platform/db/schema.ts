@@ -527,6 +527,11 @@ export interface Database {
   userPasskeys: UserPasskeysTable;
   passkeyChallenges: PasskeyChallengesTable;
   loanConsentPasskeys: LoanConsentPasskeysTable;
+  appointments: AppointmentsTable;
+  appointmentParticipants: AppointmentParticipantsTable;
+  appointmentDoctorNotes: AppointmentDoctorNotesTable;
+  appointmentPrescriptions: AppointmentPrescriptionsTable;
+  appointmentRecordings: AppointmentRecordingsTable;
 }
 
 /** A guarantor the borrower named in checkout; `verifiedAt` once the guarantor confirmed their phone by OTP. */
@@ -733,4 +738,88 @@ export interface LoanConsentPasskeysTable {
   verified: Bool;
   verifiedWith: string;
   verifiedAt: string;
+}
+
+export type AppointmentStatus = 'scheduled' | 'in-progress' | 'completed' | 'cancelled';
+
+/** A telemedicine appointment (spec part A); `summaryDueAt` is set when the consultation ends. */
+export interface AppointmentsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  meetingId: string;
+  startTime: string;
+  endTime: string;
+  status: AppointmentStatus;
+  /** `organisation` (PUT /appointment/cancel) or `unattended` (nobody joined before the end). */
+  cancellationReason: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  /** `doctor` (ended from the doctor's page) or `end_time` (the sweep, after the end time). */
+  completedBy: string | null;
+  summaryDueAt: string | null;
+  transcriptionSummary: string | null;
+  patientSummary: string | null;
+  summarisedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One participant; the meeting key is kept as a keyed hash (lookup) and sealed (shown again on reads). */
+export interface AppointmentParticipantsTable {
+  id: string;
+  appointmentId: string;
+  position: number;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phoneNumber: string | null;
+  role: string;
+  clientId: string;
+  keyHash: string;
+  keySealed: string;
+  liveliness: string;
+  connections: number;
+  firstJoinedAt: string | null;
+  lastSeenAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AppointmentDoctorNotesTable {
+  id: string;
+  appointmentId: string;
+  participantId: string;
+  symptomsAndIllnesses: string;
+  diagnosis: string;
+  treatmentAndRecommendation: string;
+  doctorSignature: string;
+  createdAt: string;
+}
+
+export interface AppointmentPrescriptionsTable {
+  id: string;
+  appointmentId: string;
+  participantId: string;
+  prescribedDrugs: Json;
+  additionalNotes: string;
+  createdAt: string;
+}
+
+/** One recorded session of a consultation's audio: `recording` → `processing` (finished) → `ready` (one file) or `empty`. */
+export interface AppointmentRecordingsTable {
+  id: string;
+  appointmentId: string;
+  participantId: string;
+  contentType: string;
+  /** `empty`: finished without a single byte of audio (nothing to list). */
+  status: 'recording' | 'processing' | 'ready' | 'empty';
+  chunkCount: number;
+  bytes: number;
+  storageKey: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  readyAt: string | null;
+  createdAt: string;
+  updatedAt: string;
 }

@@ -148,6 +148,20 @@ export const ERROR_STATUS = {
   passkey_challenge_used: 409,
   /** Passkeys: the WebAuthn response did not verify (signature, origin, relying party, user verification or unknown credential); nothing was changed. */
   passkey_verification_failed: 422,
+  /** Telemedicine: a start time in the past (create, modify-time); to move an appointment into the past, cancel it instead. */
+  appointment_time_in_past: 400,
+  /** Telemedicine: the appointment starts in 5 minutes or less; it can no longer be cancelled. */
+  appointment_cancellation_too_late: 400,
+  /** Telemedicine: the appointment has started (or its start time has passed); it can no longer be cancelled. */
+  appointment_already_started: 400,
+  /** Telemedicine: the appointment's status does not allow this (e.g. moving a completed or cancelled one). */
+  invalid_appointment_state: 400,
+  /** Meeting page: the meeting link is unknown, or the meeting is not open now (before the early-join margin, cancelled or completed). */
+  meeting_not_open: 403,
+  /** Meeting page: only the doctor may do this (notes, prescriptions, recording, ending the consultation). */
+  doctor_only: 403,
+  /** Meeting page: the recording is finished or belongs to another session; start a new one. */
+  recording_closed: 409,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KoboAmount, Timestamp, Uuid } from './schemas';
+import { APPOINTMENT_EVENTS } from './appointment-schemas';
 
 /**
  * The webhook contract: the envelope every delivery carries and the `data` of each event, as the
@@ -105,6 +106,7 @@ export const EVENT_CATALOGUE = {
     provider: z.string(),
     status: z.literal('active'),
   }),
+  ...APPOINTMENT_EVENTS,
 } as const satisfies Record<string, z.ZodObject>;
 
 export type EventName = keyof typeof EVENT_CATALOGUE;

@@ -21,6 +21,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Addition: borrower-session routes, called by the checkout server with `Authorization: CheckoutSession <token>` (never an API key; a session token reaches ' +
     'nothing else). Each acts on the session\'s one loan: there are no ids in the paths. Every step but the state needs the phone verified by OTP first ' +
     '(403 `checkout_otp_required`). An expired session answers 401 `checkout_session_expired`, a revoked one 401 `checkout_session_revoked`.',
+  Appointments:
+    'Telemedicine (under `/api/v1`): appointments with a real audio/video meeting per participant link. These routes answer the spec\'s own ' +
+    'bodies (not the `{status, success, message, data}` envelope), each with `success`; errors use the error envelope. Appointment events ' +
+    '(`appointment.*`) are an addition delivered through the same webhooks.',
   Webhooks: `Webhook endpoints, their signing secrets, and the delivery log (event log).\n\n${WEBHOOK_DELIVERY_DESCRIPTION}`,
 };
 
@@ -103,6 +107,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 function successEnvelope(route: RouteSpec) {
+  if (route.response.bare && route.response.data) return route.response.data;
   const shape: Record<string, z.ZodType> = {
     status: z.literal(route.response.status),
     success: z.literal(true),

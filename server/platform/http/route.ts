@@ -20,10 +20,11 @@ import {
  * - `sandbox`: a tenant route that only test keys may call (`/v1/test/*`);
  * - `checkoutSession`: a borrower-session route (`/v1/checkout/*`) that only a checkout-session token
  *   may call, for its one loan. Every other route refuses a session token, and these refuse API keys
- *   (403 `credential_not_allowed`).
+ *   (403 `credential_not_allowed`);
+ * - `organisation`: any key of an enabled organisation, no lending permission needed (the telemedicine API).
  */
-export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession';
-export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'organisation';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -60,7 +61,11 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
   params?: P;
   query?: Q;
   body?: B;
-  response: { status: number; description: string; data?: z.ZodType; paginated?: boolean; contentType?: 'text/csv' };
+  /**
+   * `bare`: the handler's `data` is the whole JSON body, not wrapped in the envelope (the telemedicine
+   * API, whose spec gives its own response shapes; its errors still use the error envelope).
+   */
+  response: { status: number; description: string; data?: z.ZodType; paginated?: boolean; contentType?: 'text/csv'; bare?: boolean };
   /**
    * false for write routes that call an outside provider: the handler runs on the root handle and
    * opens its own transactions (a provider call must never hold a database transaction open), and
@@ -96,7 +101,7 @@ export function checkAccess(access: Access, auth: AuthContext): void {
   }
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
-  if (!org.loanTenant) {
+  if (!org.loanTenant && access !== 'organisation') {
     throw new AppError('LOAN_TENANT_PERMISSION_DENIED', 'This organisation does not have the Loan Tenant permission.');
   }
   if (access === 'preapproval') {
@@ -144,7 +149,7 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   const ctx = { ...input, auth, platform, now, req };
   const render = (result: HandlerResult) => {
     const status = result.status ?? route.response.status;
-    return { status, body: JSON.stringify(successBody(status, result.message, result.data, result.meta)) };
+    return { status, body: JSON.stringify(route.response.bare ? result.data : successBody(status, result.message, result.data, result.meta)) };
   };
 
   if (route.method === 'get') {

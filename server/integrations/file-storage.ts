@@ -1,0 +1,124 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Secrets } from '../platform/domain/secrets';
+import { signPath } from '../platform/domain/appointments/signed-link';
+
+/**
+ * The file storage port: opaque keys (`recordings/<appointment>/<recording>.webm`) to bytes, and a
+ * short-lived link a browser or a partner can fetch without a credential. Local disk by default;
+ * any S3-compatible store (AWS, MinIO, R2) through the official client when `S3_BUCKET` is set.
+ */
+export interface FileStorage {
+  readonly kind: 'local' | 's3';
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** The bytes, or null when there is no such file. */
+  get(key: string): Promise<Buffer | null>;
+  delete(keys: string[]): Promise<void>;
+  /** A signed GET link valid for `ttlSeconds`. */
+  signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string>;
+}
+
+/** Keys are slash-separated segments of letters, digits, dot, dash and underscore: never `..`, never absolute. */
+export function assertSafeKey(key: string): void {
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/.test(key) || key.split('/').some((s) => s === '..' || s === '.')) {
+    throw new Error(`unsafe storage key: ${key}`);
+  }
+}
+
+export const FILE_LINK_PURPOSE = 'file-link';
+
+/** Files under one directory; links point at the platform's own `/files/<key>` route, HMAC-signed. */
+export class LocalFileStorage implements FileStorage {
+  readonly kind = 'local' as const;
+  constructor(
+    private readonly root: string,
+    private readonly secrets: Secrets,
+  ) {}
+
+  pathOf(key: string): string {
+    assertSafeKey(key);
+    return path.join(this.root, ...key.split('/'));
+  }
+
+  async put(key: string, body: Buffer, _contentType: string): Promise<void> {
+    const file = this.pathOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Write then rename: a reader never sees half a file.
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await fs.writeFile(temporary, body);
+    await fs.rename(temporary, file);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => fs.rm(this.pathOf(key), { force: true })));
+  }
+
+  async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string> {
+    assertSafeKey(key);
+    return signPath(this.secrets, FILE_LINK_PURPOSE, { baseUrl: options.baseUrl, path: `/files/${key}`, now: options.now, ttlSeconds: options.ttlSeconds }).url;
+  }
+}
+
+export interface S3Options {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+}
+
+/** An S3-compatible bucket; links are the store's own presigned GET URLs (the platform serves nothing). */
+export class S3FileStorage implements FileStorage {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  constructor(private readonly options: S3Options) {
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle,
+      credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+    });
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    assertSafeKey(key);
+    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    assertSafeKey(key);
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    keys.forEach(assertSafeKey);
+    for (let i = 0; i < keys.length; i += 1000) {
+      await this.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
+    }
+  }
+
+  /** The store's own presigned URL; its expiry runs on the real clock (the SDK signs with the system time). */
+  async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string> {
+    assertSafeKey(key);
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: key, ResponseContentType: options.contentType }), { expiresIn: options.ttlSeconds });
+  }
+}

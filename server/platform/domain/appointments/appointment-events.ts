@@ -1,0 +1,28 @@
+import type { Executor } from '../../db/database';
+import { enqueueEvent } from '../events/enqueue-event';
+import type { AppointmentRow } from './appointment';
+
+export type AppointmentEventName =
+  | 'appointment.created'
+  | 'appointment.rescheduled'
+  | 'appointment.cancelled'
+  | 'appointment.started'
+  | 'appointment.completed'
+  | 'appointment.recording.ready'
+  | 'appointment.summary.ready';
+
+/** The fields every appointment event carries (no participant's personal data: the partner holds it already). */
+export function appointmentEventBase(row: AppointmentRow) {
+  return {
+    appointmentId: row.id,
+    meetingId: row.meetingId,
+    appointmentStatus: row.status,
+    appointmentStartTime: row.startTime,
+    appointmentEndTime: row.endTime,
+  };
+}
+
+/** Writes the event in the caller's transaction, beside the change it reports. */
+export async function emitAppointmentEvent(db: Executor, row: AppointmentRow, event: AppointmentEventName, now: Date, extra: Record<string, unknown> = {}): Promise<void> {
+  await enqueueEvent(db, { organisationId: row.organisationId, mode: row.mode, event, data: { ...appointmentEventBase(row), ...extra }, now });
+}

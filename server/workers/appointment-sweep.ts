@@ -1,0 +1,30 @@
+import type { Platform } from '../platform/platform';
+import { sweepAppointments } from '../platform/domain/appointments/sweep-appointments';
+import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
+
+/**
+ * Runs the appointment sweep every APPOINTMENT_SWEEP_INTERVAL_MS (and once now): unattended and
+ * overrunning appointments, recording processing, summaries. Restartable; safe in several processes.
+ */
+export function startAppointmentSweep(platform: Platform, intervalMs = platform.config.APPOINTMENT_SWEEP_INTERVAL_MS): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const result = await sweepAppointments({ db: platform.db, files: platform.files, summariser: platform.summariser, speechToText: platform.speechToText, config: platform.config, now: platform.clock.now() });
+      if (result.unattended + result.completed + result.recordings + result.summaries > 0) {
+        notifyOutboxCommitted();
+        platform.logger.info({ worker: 'appointment-sweep', ...result }, 'appointment sweep');
+      }
+    } catch (error) {
+      platform.logger.warn({ err: error, worker: 'appointment-sweep' }, 'appointment sweep failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void run(), intervalMs);
+  timer.unref();
+  void run();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The telemedicine meeting page: its own ES module (Lit bundled in), served at `/meet/meeting.js`
+ * from dist/meeting/meeting.js. Separate from the checkout bundle (dist/widget/checkout.js), whose
+ * size budget it must not touch.
+ */
+export default defineConfig({
+  root,
+  build: {
+    outDir: path.join(root, 'dist/meeting'),
+    emptyOutDir: true,
+    target: 'es2022',
+    lib: { entry: path.join(root, 'widget/meeting/index.ts'), formats: ['es'], fileName: () => 'meeting.js' },
+    reportCompressedSize: false,
+  },
+});
