@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppointmentSweep } from '../../server/workers/appointment-sweep';
 import { LocalFileStorage } from '../../server/integrations/file-storage';
@@ -34,7 +33,6 @@ let browser: Browser;
 let stopSweep: () => void;
 
 beforeAll(async () => {
-  await build({ configFile: path.resolve('widget/meeting/vite.config.ts'), logLevel: 'warn' });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   app = await startTestApp({
     env: { APPOINTMENT_TEST_RECORDING_DELAY_SECONDS: '2', APPOINTMENT_TEST_SUMMARY_DELAY_SECONDS: '4', APPOINTMENT_SWEEP_INTERVAL_MS: '250' },

@@ -9,4 +9,6 @@ export async function setup(): Promise<void> {
   await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'warn' });
   // The sales demo page (npm run build:demo).
   await build({ configFile: path.resolve('demo/vite.config.ts'), logLevel: 'warn' });
+  // The telemedicine meeting page (npm run build:meeting).
+  await build({ configFile: path.resolve('widget/meeting/vite.config.ts'), logLevel: 'warn' });
 }
