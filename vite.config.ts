@@ -1,15 +1,17 @@
 import { defineConfig } from 'vite';
 
 /**
- * The checkout widget: one ES module with Lit bundled in, served by the checkout server at
- * `/checkout/widget.js` (built to dist/widget/checkout.js).
+ * The checkout widget for the script tag: one IIFE with Lit and every `lc-*` element bundled in,
+ * installing the `LoanCheckout` global, served by the checkout server at `/widget.js` (built to
+ * dist/widget/checkout.js; the hosted page loads the same file). The ES module and React builds
+ * for bundlers are `vite.lib.config.ts`. `LC_WIDGET_OUT_DIR` builds elsewhere (tests build their own copy).
  */
 export default defineConfig({
   build: {
-    outDir: 'dist/widget',
+    outDir: process.env.LC_WIDGET_OUT_DIR ?? 'dist/widget',
     emptyOutDir: true,
     target: 'es2022',
-    lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'checkout.js' },
+    lib: { entry: 'widget/embed/script.ts', formats: ['iife'], name: 'LoanCheckoutScript', fileName: () => 'checkout.js' },
     reportCompressedSize: false,
   },
 });

@@ -19,6 +19,8 @@ export type StepName = 'otp' | 'kyc' | 'guarantors' | 'offer' | 'bank' | 'mandat
 export type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
 
 export interface CheckoutState {
+  /** The session's opaque ids (they go into the public events). */
+  session: { id: string; loanId: string };
   status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
   nextStep: StepName | null;
   steps: { name: StepName; done: boolean }[];
@@ -72,6 +74,12 @@ export interface OtpSent {
   attemptsAllowed: number;
 }
 
+/** Where the widget may deliver its events: the organisation's settings plus the checkout server's own options. */
+export interface EmbeddingSettings {
+  allowedOrigins: string[];
+  returnUrl: string | null;
+}
+
 export class CheckoutApiError extends Error {
   constructor(
     readonly status: number,
@@ -84,7 +92,19 @@ export class CheckoutApiError extends Error {
 }
 
 export class CheckoutApi {
-  constructor(readonly base: string) {}
+  /**
+   * @param base the checkout server's JSON endpoints (`<mount>/api`)
+   * @param token embedded mode: the session token, sent as `Authorization: CheckoutSession <token>`
+   *   (no cookies, so third-party cookie blocking does not matter); hosted mode: none, the cookie is used
+   */
+  constructor(
+    readonly base: string,
+    readonly token?: string,
+  ) {}
+
+  settings(signal?: AbortSignal): Promise<EmbeddingSettings> {
+    return this.call('GET', '/settings', undefined, signal);
+  }
 
   state(signal?: AbortSignal): Promise<CheckoutState> {
     return this.call('GET', '/state', undefined, signal);
@@ -145,11 +165,13 @@ export class CheckoutApi {
   private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     let res: Response;
     try {
+      const headers: Record<string, string> = method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {};
+      if (this.token) headers.authorization = `CheckoutSession ${this.token}`;
       res = await fetch(`${this.base}${path}`, {
         method,
-        credentials: 'same-origin',
+        credentials: this.token ? 'omit' : 'same-origin',
         signal,
-        headers: method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : undefined,
+        headers,
         body: method === 'POST' ? JSON.stringify(body) : undefined,
       });
     } catch (error) {

@@ -9,9 +9,11 @@ import '../lc-mandate/lc-mandate';
 import '../lc-kyc/lc-kyc';
 import '../lc-guarantors/lc-guarantors';
 import { checkoutStyles } from './lc-checkout.styles';
+import { CheckoutEvents } from '../embed/checkout-events';
+import type { CheckoutPosition } from '../embed/events';
 
 /** What the hosted page's server saw (the `state` attribute). */
-type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
+type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable' | 'returned';
 
 const STEP_TITLES: Record<StepName, string> = {
   otp: 'Confirm your phone number',
@@ -27,6 +29,7 @@ const ENDED: Record<string, string> = {
   revoked: 'This link has been withdrawn. Ask the lender who sent it for a new one.',
   missing: 'Open the link the lender sent you to continue.',
   unavailable: 'We cannot reach the lending service right now. Please try again in a moment.',
+  returned: 'You are done at your bank. Close this tab and go back to finish your loan checkout.',
 };
 
 const SESSION_ENDED: Record<string, PageState> = {
@@ -39,15 +42,27 @@ const SESSION_ENDED: Record<string, PageState> = {
  * The checkout: reads the flow's state from the server (never from browser memory), shows the
  * step it needs next with "step n of m", moves focus to each new step's heading, and resumes at
  * the right step after a reload or a return from the rail.
+ *
+ * Hosted (the checkout server's page): the session is the httpOnly cookie. Embedded (created by
+ * `LoanCheckout.mount`, or with the `session` property set): the token is sent as a header to the
+ * checkout server at `api`, and the rail opens in a new tab. Either way it fires the public event
+ * set of `embed/events.ts` (`lc-ready`, `lc-step-changed`, … `lc-error`) with `CheckoutEvent` details.
  */
 export class LcCheckout extends LitElement {
   static override properties = {
     apiBase: { attribute: 'api' },
     pageState: { attribute: 'state' },
+    session: { attribute: false },
+    locale: { attribute: 'locale' },
   };
 
   declare apiBase: string;
   declare pageState: PageState;
+  /** Embedded mode: the checkout session token (kept in memory only, never in storage or a URL). */
+  declare session: string | undefined;
+  /** BCP 47 tag of the borrower's language. English only for now: the seam where locale tables will be loaded lazily. */
+  declare locale: string;
+  private readonly events = new CheckoutEvents(this);
   private readonly load = new AsyncAction<CheckoutState>(this);
   private shownStep: string | undefined;
   private notice = '';
@@ -56,6 +71,7 @@ export class LcCheckout extends LitElement {
     super();
     this.apiBase = '/checkout/api';
     this.pageState = 'ready';
+    this.locale = 'en';
   }
 
   protected override createRenderRoot() {
@@ -67,13 +83,21 @@ export class LcCheckout extends LitElement {
 
   /** One client per endpoint base, so the steps keep the same `.api` across renders. */
   private client: CheckoutApi | undefined;
-  private get api(): CheckoutApi {
-    if (this.client?.base !== this.apiBase) this.client = new CheckoutApi(this.apiBase);
+  get api(): CheckoutApi {
+    if (this.client?.base !== this.apiBase || this.client.token !== this.session) this.client = new CheckoutApi(this.apiBase, this.session);
     return this.client;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    if (this.pageState === 'ready') {
+      this.events.loadSettings();
+      void this.refresh();
+    }
+  }
+
+  /** Reads the state again (the host's `refresh` message). */
+  reload(): void {
     if (this.pageState === 'ready') void this.refresh();
   }
 
@@ -83,24 +107,32 @@ export class LcCheckout extends LitElement {
   }
 
   private async refresh() {
-    await this.load.run((signal) => this.api.state(signal));
-    const code = this.load.error?.code;
-    if (code && SESSION_ENDED[code]) this.pageState = SESSION_ENDED[code];
+    const state = await this.load.run((signal) => this.api.state(signal));
+    if (state) this.events.stateLoaded(state);
+    const error = this.load.status === 'error' ? this.load.error : undefined;
+    if (error && SESSION_ENDED[error.code]) {
+      this.pageState = SESSION_ENDED[error.code]!;
+      this.events.sessionEnded(this.pageState as 'expired' | 'revoked' | 'missing');
+    } else if (error) this.events.failed(error.code, error.status);
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const step = this.pageState !== 'ready' ? this.pageState : (this.load.value?.nextStep ?? this.load.value?.status);
+    const step = this.events.hasExited ? 'exited' : this.pageState !== 'ready' ? this.pageState : (this.load.value?.nextStep ?? this.load.value?.status);
     if (step && step !== this.shownStep) {
       const first = this.shownStep === undefined;
       this.shownStep = step;
       // Focus follows the flow to each new step (not on first load: the page has just opened).
       if (!first) this.querySelector<HTMLElement>('h2')?.focus();
-      this.dispatchEvent(new CustomEvent('lc-step-changed', { detail: { step }, bubbles: true, composed: true }));
+      this.events.stepChanged(step as CheckoutPosition);
     }
   }
 
   override render() {
+    if (this.events.hasExited) {
+      return html`<h2 tabindex="-1">You left the checkout</h2><p role="status">Nothing more was sent. You can come back to it from the lender.</p>`;
+    }
+    if (this.pageState === 'returned') return html`<h2 tabindex="-1">Back from your bank</h2><p role="status">${ENDED.returned}</p>`;
     if (this.pageState !== 'ready') {
       return html`<h2 tabindex="-1">This checkout is not available</h2>
         <p role="status">${ENDED[this.pageState] ?? ENDED.unavailable}</p>`;
@@ -119,7 +151,14 @@ export class LcCheckout extends LitElement {
       <p class="lc-org">${state.organisationName}</p>
       ${index >= 0 ? html`<p class="lc-progress">Step ${index + 1} of ${state.steps.length}</p>` : nothing}
       ${this.renderStep(state)}
+      ${this.events.canExit && state.status !== 'complete' && state.status !== 'declined'
+        ? html`<p class="lc-exit"><button type="button" class="lc-secondary" @click=${this.leave}>Leave the checkout</button></p>`
+        : nothing}
     `;
+  }
+
+  private leave() {
+    this.events.exit('borrower');
   }
 
   private renderStep(state: CheckoutState) {
@@ -147,7 +186,7 @@ export class LcCheckout extends LitElement {
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
             : step === 'mandate'
-              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} @lc-mandate-active=${this.refresh}></lc-mandate>`
+              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}></lc-mandate>`
               : html`<p role="status">Continue this step in the lender's app: it is not available on this page yet.</p>`;
     return html`<h2 tabindex="-1">${STEP_TITLES[step]}</h2>${body}`;
   }

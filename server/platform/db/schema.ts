@@ -521,6 +521,7 @@ export interface Database {
   otpSendWindows: OtpSendWindowsTable;
   sandboxSms: SandboxSmsTable;
   loanGuarantors: LoanGuarantorsTable;
+  checkoutSettings: CheckoutSettingsTable;
 }
 
 /** A guarantor the borrower named in checkout; `verifiedAt` once the guarantor confirmed their phone by OTP. */
@@ -661,6 +662,16 @@ export interface PayoutRequestsTable {
   settledByUserId: string | null;
   settlementReference: string | null;
   ledgerTransactionRef: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How an organisation embeds the checkout, per mode (origins allowed to embed it and to receive its events; the hosted page's return URL). */
+export interface CheckoutSettingsTable {
+  organisationId: string;
+  mode: Mode;
+  allowedOrigins: Json;
+  returnUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
