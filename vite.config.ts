@@ -3,12 +3,12 @@ import { defineConfig } from 'vite';
 /**
  * The checkout widget for the script tag: one IIFE with Lit and every `lc-*` element bundled in,
  * installing the `LoanCheckout` global, served by the checkout server at `/widget.js` (built to
- * dist/widget/checkout.js; the hosted page loads the same file). The ES module and React builds
- * for bundlers are `vite.lib.config.ts`. `LC_WIDGET_OUT_DIR` builds elsewhere (tests build their own copy).
+ * dist/widget/checkout.js; the hosted page loads the same file, as a module script, which an IIFE also is). The ES module and React builds
+ * for bundlers are `vite.lib.config.ts`.
  */
 export default defineConfig({
   build: {
-    outDir: process.env.LC_WIDGET_OUT_DIR ?? 'dist/widget',
+    outDir: 'dist/widget',
     emptyOutDir: true,
     target: 'es2022',
     lib: { entry: 'widget/embed/script.ts', formats: ['iife'], name: 'LoanCheckoutScript', fileName: () => 'checkout.js' },

@@ -35,7 +35,7 @@ export function renderCheckoutPage(options: { basePath: string; state: PageState
       <p role="status">${escapeHtml(FALLBACK[options.state])}</p>
     </lc-checkout>
   </main>
-  <script defer src="${base}/widget.js"></script>
+  <script type="module" src="${base}/widget.js"></script>
 </body>
 </html>`;
 }

@@ -23,6 +23,8 @@ export interface EventsHost extends ReactiveControllerHost, HTMLElement {
   readonly api: CheckoutApi;
   /** Set when embedded (the token handed to `LoanCheckout.mount`); unset on the hosted page (cookie). */
   session?: string;
+  /** The latest state read (its session and loan ids go into every event). */
+  readonly checkoutState: CheckoutState | undefined;
   /** Reads the state again (a host's `refresh` command). */
   reload(): void;
 }
@@ -52,7 +54,6 @@ export function hasWebviewBridge(): boolean {
  * Incoming messages are obeyed only from allowed origins.
  */
 export class CheckoutEvents implements ReactiveController {
-  private state: CheckoutState | undefined;
   private position: CheckoutPosition | null = null;
   private ended = false;
   private exited = false;
@@ -101,11 +102,6 @@ export class CheckoutEvents implements ReactiveController {
     );
   }
 
-  /** The latest state read (its session and loan ids go into every event). */
-  stateLoaded(state: CheckoutState): void {
-    this.state = state;
-  }
-
   /** A new screen is shown: the first one is `ready`, later ones `step_changed`; reaching the end is `completed`. */
   stepChanged(step: CheckoutPosition): void {
     const previousStep = this.position;
@@ -139,7 +135,7 @@ export class CheckoutEvents implements ReactiveController {
     if (event.target === this.host) return;
     event.stopPropagation();
     const detail = (event as CustomEvent).detail as Record<string, unknown> | undefined;
-    const state = this.state;
+    const state = this.host.checkoutState;
     switch (event.type) {
       case 'lc-otp-verified':
         return this.emit('otp_verified', {});
@@ -159,7 +155,8 @@ export class CheckoutEvents implements ReactiveController {
   }
 
   private emit<T extends CheckoutEventType>(type: T, data: CheckoutEventData[T]): void {
-    const event = { type, version: 1, sessionId: this.state?.session?.id ?? null, loanId: this.state?.session?.loanId ?? null, ...data } as CheckoutEvent;
+    const session = this.host.checkoutState?.session;
+    const event = { type, version: 1, sessionId: session?.id ?? null, loanId: session?.loanId ?? null, ...data } as CheckoutEvent;
     const outcome = OUTCOMES[type];
     if (outcome) this.ended = true;
     this.host.dispatchEvent(new CustomEvent(domEventName(type), { detail: event, bubbles: true, composed: true }));

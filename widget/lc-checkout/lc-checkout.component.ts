@@ -96,6 +96,10 @@ export class LcCheckout extends LitElement {
     }
   }
 
+  get checkoutState(): CheckoutState | undefined {
+    return this.load.value;
+  }
+
   /** Reads the state again (the host's `refresh` message). */
   reload(): void {
     if (this.pageState === 'ready') void this.refresh();
@@ -107,8 +111,7 @@ export class LcCheckout extends LitElement {
   }
 
   private async refresh() {
-    const state = await this.load.run((signal) => this.api.state(signal));
-    if (state) this.events.stateLoaded(state);
+    await this.load.run((signal) => this.api.state(signal));
     const error = this.load.status === 'error' ? this.load.error : undefined;
     if (error && SESSION_ENDED[error.code]) {
       this.pageState = SESSION_ENDED[error.code]!;
