@@ -96,7 +96,7 @@ function checkOrigins(origins: string[]): Set<string> {
     } catch {
       /* reported below */
     }
-    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol) || parsed.hostname.includes('*')) {
       throw new Error(`createCheckoutRouter: allowedOrigins entry "${origin}" is not an exact origin such as https://shop.example`);
     }
   }

@@ -27,6 +27,9 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Schemes that would run code or read local data where a return URL is opened. */
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'filesystem:', 'ws:', 'wss:', 'ftp:']);
 
+/** A DNS name or an IP literal: URL parsing alone lets `*` and other oddities through as host names. */
+const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$|^\[[0-9a-f:.]+\]$/;
+
 const EMPTY: CheckoutSettings = { allowedOrigins: [], returnUrl: null, updatedAt: null };
 
 /** Plain http only for loopback, and only in test mode (a developer's machine); live needs https. */
@@ -42,6 +45,7 @@ export function checkOrigin(value: string, mode: Mode): string {
   } catch {
     throw new AppError('invalid_request', `allowedOrigins: "${value}" is not an origin (expected e.g. https://shop.example)`);
   }
+  if (!HOSTNAME.test(url.hostname)) throw new AppError('invalid_request', `allowedOrigins: "${value}" has no valid host name (wildcards are not allowed: list each origin)`);
   if (url.origin !== value) throw new AppError('invalid_request', `allowedOrigins: "${value}" must be exactly an origin, e.g. ${url.origin === 'null' ? 'https://shop.example' : url.origin} (no path or trailing slash)`);
   if (!httpAllowed(url, mode)) throw new AppError('invalid_request', `allowedOrigins: "${value}" must use https (plain http only for localhost in test mode)`);
   return value;
