@@ -168,6 +168,9 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
+    // A partner page may open the hosted checkout with window.open and listen for its events: the page
+    // keeps its opener (postMessage goes only to allowed origins, and the same-origin policy still applies).
+    crossOriginOpenerPolicy: { policy: 'unsafe-none' },
   });
 
   // The link from the SMS or the partner: move the token into the cookie and out of the address bar.

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import AxeBuilder from '@axe-core/playwright';
 import express from 'express';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +144,7 @@ describe('the embedded checkout on a partner page of another origin', () => {
       await frame.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
       // The snippet's queued calls ran, the unknown one was only logged.
       expect(warnings.some((w) => w.includes('unknown call "bogus"'))).toBe(true);
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
 
       // A foreign frame inside the partner page tells the checkout to exit: dropped (its origin is not allowed).
       await frame.evaluate((src) => {
@@ -258,6 +260,35 @@ describe('the embedded checkout on a partner page of another origin', () => {
       expect(JSON.stringify(native)).not.toContain(phone.slice(-10));
       // No return URL registered: the page stays and shows the outcome.
       expect(new URL(page.url()).pathname).toBe('/checkout/');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('hosted, opened by a partner page with window.open: the opener receives the events by postMessage at its allowed origin', async () => {
+    const lender = await lendingTenant(app);
+    expect((await client(app, lender.test).call('PATCH', '/v1/checkout-settings', { body: { allowedOrigins: [shellOrigin] } })).status).toBe(200);
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, lender, { phone });
+    const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${shellOrigin}/return`);
+      await page.evaluate(() => {
+        (window as any).__messages = [];
+        window.addEventListener('message', (e) => {
+          if (e.data?.source === 'loan-checkout') (window as any).__messages.push({ origin: e.origin, event: e.data.event });
+        });
+      });
+      const [popup] = await Promise.all([context.waitForEvent('page'), page.evaluate((url) => void window.open(url), `${backend}/checkout/c/${tokenOf(loan.applicationUrl)}`)]);
+      await popup.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+      await verifyPhone(popup, phone);
+      await popup.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      await expect.poll(() => page.evaluate(() => (window as any).__messages.length)).toBe(3);
+      const messages = (await page.evaluate(() => (window as any).__messages)) as { origin: string; event: CheckoutEvent }[];
+      expect(messages.map((m) => m.origin)).toEqual([backend, backend, backend]);
+      expect(types(messages.map((m) => m.event))).toEqual(['ready:otp', 'otp_verified', 'step_changed:offer']);
+      expect(messages[0]!.event).toMatchObject({ loanId: loan.id });
     } finally {
       await context.close();
     }
