@@ -40,7 +40,7 @@ async function listen(handler: express.Express): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-const html = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body>${body}</body></html>`;
+const html = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${title}</title></head><body>${body}</body></html>`;
 
 /** The partner page: the documented snippet (queued calls before the script loads), one element, DOM listeners for every event. */
 function partnerPage(token: string): string {
@@ -93,6 +93,21 @@ beforeAll(async () => {
   partnerBackend.get('/blank', (_req, res) => void res.type('html').send(html('Elsewhere', '<p>Another site</p>')));
   partnerFrontend.get('/embed/:id', (req, res) => void res.type('html').send(partnerPage(tokens.get(req.params.id)!)));
   partnerFrontend.get('/shell/:id', (req, res) => void res.type('html').send(shellPage(req.params.id)));
+  partnerFrontend.use('/lib', express.static(widget.libDir));
+  partnerFrontend.get('/bundled/:id', (req, res) => {
+    // A bundler's output importing the ES module build (same origin as the page), with a theme.
+    res.type('html').send(
+      html(
+        'Shop (bundled)',
+        `<main><h1>Pay in instalments</h1><div id="checkout"></div></main>
+<script type="module">
+import { LoanCheckout } from '/lib/index.js';
+window.__events = [];
+LoanCheckout.mount('#checkout', { session: ${JSON.stringify(tokens.get(req.params.id) ?? '')}, server: '${backend}/checkout', theme: { '--lc-primary': 'rgb(15, 118, 110)', color: 'red' }, onEvent: (e) => window.__events.push(e.type) });
+</script>`,
+      ),
+    );
+  });
   partnerFrontend.get('/return', (_req, res) => void res.type('html').send(html('Back at the shop', '<h1>Welcome back</h1>')));
 
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
@@ -227,6 +242,31 @@ describe('the embedded checkout on a partner page of another origin', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('the ES module build for bundlers mounts the same checkout, with a theme', async () => {
+    const { session } = await partnerSession(uniquePhone());
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await context.newPage();
+    const warnings: string[] = [];
+    const problems: string[] = [];
+    page.on('console', (m) => (m.type() === 'warning' ? warnings : m.type() === 'error' ? problems : []).push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('requestfailed', (r) => problems.push(`${r.url()} ${r.failure()?.errorText}`));
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    try {
+      await page.goto(`${pageOrigin}/bundled/${session.id}`);
+      await page.getByRole('heading', { name: 'Pay in instalments' }).waitFor();
+      await expect.poll(async () => problems.length + (await page.getByRole('button', { name: 'Send code' }).count())).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+      const send = page.getByRole('button', { name: 'Send code' });
+      await send.waitFor();
+      expect(await send.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)');
+      await expect.poll(() => page.evaluate(() => (window as any).__events)).toEqual(['ready']);
+      expect(warnings.some((w) => w.includes('"color" is not a --lc-* custom property'))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('at 360×640 in a webview, the React Native, iOS and Android bridges receive the same events', async () => {
     const phone = uniquePhone();

@@ -90,10 +90,13 @@ export class LcCheckout extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.pageState === 'ready') {
+    // Properties set before the element was defined (LoanCheckout.mount from the ES module, React) are
+    // applied by Lit in the first update: read the endpoint and the token only after it.
+    void this.updateComplete.then(() => {
+      if (!this.isConnected || this.pageState !== 'ready') return;
       this.events.loadSettings();
       void this.refresh();
-    }
+    });
   }
 
   get checkoutState(): CheckoutState | undefined {
