@@ -58,7 +58,10 @@ export class CheckoutEvents implements ReactiveController {
   private ended = false;
   private exited = false;
   private settings: EmbeddingSettings | undefined;
-  private settingsLoaded: Promise<void> | undefined;
+  private settingsRequested = false;
+  private settingsSettled!: () => void;
+  /** Resolves once the settings are read (or could not be): postMessage and the redirect wait for it. */
+  private readonly settingsLoaded = new Promise<void>((resolve) => (this.settingsSettled = resolve));
   private readonly onChild = (event: Event) => this.translate(event);
   private readonly onMessage = (event: MessageEvent) => this.receive(event);
 
@@ -91,15 +94,22 @@ export class CheckoutEvents implements ReactiveController {
     window.removeEventListener('message', this.onMessage);
   }
 
-  /** Where events may go (best effort: without settings, only DOM events and the webview bridges). */
-  loadSettings(): void {
-    this.settingsLoaded ??= this.host.api.settings().then(
+  /**
+   * Where events may go (the allowed origins, the return URL). Read after the first state, so it does
+   * not compete with the first screen; events emitted before then wait for it. Without settings
+   * (unreadable, or `skip`), only the page's own origin, DOM events and the webview bridges remain.
+   */
+  loadSettings(skip = false): void {
+    if (this.settingsRequested) return;
+    this.settingsRequested = true;
+    if (skip) return this.settingsSettled();
+    this.host.api.settings().then(
       (settings) => {
         this.settings = settings;
         this.host.requestUpdate();
       },
       () => undefined,
-    );
+    ).finally(() => this.settingsSettled());
   }
 
   /** A new screen is shown: the first one is `ready`, later ones `step_changed`; reaching the end is `completed`. */
@@ -163,7 +173,7 @@ export class CheckoutEvents implements ReactiveController {
     const message: CheckoutMessage = { source: 'loan-checkout', event };
     this.toWebview(message);
     // postMessage and the redirect wait for the settings (the allowed origins, the return URL).
-    void (this.settingsLoaded ?? Promise.resolve()).then(() => {
+    void this.settingsLoaded.then(() => {
       this.toWindows(message);
       if (outcome && !this.embedded && this.settings?.returnUrl && !(type === 'exited' && data && (data as { by?: string }).by === 'host')) {
         window.location.assign(returnUrlWith(this.settings.returnUrl, outcome, { loanId: event.loanId, sessionId: event.sessionId }));

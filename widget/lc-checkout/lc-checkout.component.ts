@@ -92,10 +92,11 @@ export class LcCheckout extends LitElement {
     super.connectedCallback();
     // Properties set before the element was defined (LoanCheckout.mount from the ES module, React) are
     // applied by Lit in the first update: read the endpoint and the token only after it.
-    void this.updateComplete.then(() => {
-      if (!this.isConnected || this.pageState !== 'ready') return;
-      this.events.loadSettings();
-      void this.refresh();
+    void this.updateComplete.then(async () => {
+      if (!this.isConnected) return;
+      if (this.pageState !== 'ready') return this.events.loadSettings(true);
+      await this.refresh();
+      this.events.loadSettings(this.pageState !== 'ready');
     });
   }
 
