@@ -2,8 +2,10 @@ import { defineConfig } from 'vite';
 import { localesPlugin } from './widget/i18n/vite-locales.ts';
 
 /**
- * The checkout widget: one ES module with Lit bundled in, served by the checkout server at
- * `/checkout/widget.js` (built to dist/widget/checkout.js).
+ * The checkout widget for the script tag: one IIFE with Lit and every `lc-*` element bundled in,
+ * installing the `LoanCheckout` global, served by the checkout server at `/widget.js` (built to
+ * dist/widget/checkout.js; the hosted page loads the same file, as a module script, which an IIFE also is). The ES module and React builds
+ * for bundlers are `vite.lib.config.ts`.
  */
 export default defineConfig({
   plugins: [localesPlugin()],
@@ -11,7 +13,7 @@ export default defineConfig({
     outDir: 'dist/widget',
     emptyOutDir: true,
     target: 'es2022',
-    lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'checkout.js' },
+    lib: { entry: 'widget/embed/script.ts', formats: ['iife'], name: 'LoanCheckoutScript', fileName: () => 'checkout.js' },
     reportCompressedSize: false,
   },
 });

@@ -27,6 +27,8 @@ export type { SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPa
 export const SESSION_ENDED_CODES = ['checkout_session_expired', 'checkout_session_revoked', 'checkout_session_missing', 'UNAUTHENTICATED'] as const;
 
 export interface CheckoutState {
+  /** The session's opaque ids (they go into the public events). */
+  session: { id: string; loanId: string };
   status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
   nextStep: StepName | null;
   steps: { name: StepName; done: boolean }[];
@@ -89,6 +91,12 @@ export interface PasskeyStatus {
   registered: number;
 }
 
+/** Where the widget may deliver its events: the organisation's settings plus the checkout server's own options. */
+export interface EmbeddingSettings {
+  allowedOrigins: string[];
+  returnUrl: string | null;
+}
+
 export class CheckoutApiError extends Error {
   constructor(
     readonly status: number,
@@ -102,13 +110,21 @@ export class CheckoutApiError extends Error {
 
 export class CheckoutApi {
   /**
+   * @param base the checkout server's JSON endpoints (`<mount>/api`)
+   * @param token embedded mode: the session token, sent as `Authorization: CheckoutSession <token>`
+   *   (no cookies, so third-party cookie blocking does not matter); hosted mode: none, the cookie is used
    * @param onSessionEnded called when any answer says the session has expired, was revoked or is
    *   missing, so the host can drop what it shows of the loan at once (not only on the next load).
    */
   constructor(
     readonly base: string,
+    readonly token?: string,
     private readonly onSessionEnded?: (code: (typeof SESSION_ENDED_CODES)[number]) => void,
   ) {}
+
+  settings(signal?: AbortSignal): Promise<EmbeddingSettings> {
+    return this.call('GET', '/settings', undefined, signal);
+  }
 
   state(signal?: AbortSignal): Promise<CheckoutState> {
     return this.call('GET', '/state', undefined, signal);
@@ -199,11 +215,13 @@ export class CheckoutApi {
   private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     let res: Response;
     try {
+      const headers: Record<string, string> = method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {};
+      if (this.token) headers.authorization = `CheckoutSession ${this.token}`;
       res = await fetch(`${this.base}${path}`, {
         method,
-        credentials: 'same-origin',
+        credentials: this.token ? 'omit' : 'same-origin',
         signal,
-        headers: method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : undefined,
+        headers,
         body: method === 'POST' ? JSON.stringify(body) : undefined,
       });
     } catch (error) {

@@ -48,6 +48,16 @@ export interface CheckoutRouterOptions {
   passkeys?: PasskeyOptions | false;
   /** For tests: the fetch implementation used to reach the platform. */
   fetch?: typeof fetch;
+  /**
+   * Embedding: the exact origins of your pages that embed `<lc-checkout>` (script tag or ES module)
+   * and call this server cross-origin, e.g. `['https://shop.example']`. Requests from these origins get
+   * CORS answers and must authenticate with `Authorization: CheckoutSession <token>` (never the cookie);
+   * any other foreign origin gets 403 `origin_not_allowed`. They are also the widget's `postMessage`
+   * targets, together with the organisation's `allowedOrigins` (`PATCH /v1/checkout-settings`).
+   */
+  allowedOrigins?: string[];
+  /** Overrides the organisation's `returnUrl` for the hosted page served by this router. */
+  returnUrl?: string;
 }
 
 export interface MintedSession {
@@ -86,6 +96,24 @@ export function clientIp(req: Request): string {
   return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address().toString() : parsed.toString();
 }
 
+/** Router options are configuration: checked once, when the router is created. */
+function checkOrigins(origins: string[]): Set<string> {
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      /* reported below */
+    }
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol) || parsed.hostname.includes('*')) {
+      throw new Error(`createCheckoutRouter: allowedOrigins entry "${origin}" is not an exact origin such as https://shop.example`);
+    }
+  }
+  return new Set(origins);
+}
+
+const SESSION_HEADER = /^CheckoutSession (cs_(?:test|live)_[0-9A-Za-z]{40})$/;
+
 const pick = (body: unknown, keys: string[]) => {
   const source = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
@@ -100,6 +128,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   const cookieName = options.cookieName ?? 'lc_checkout';
   const doFetch = options.fetch ?? fetch;
   const widgetFile = options.widgetFile ?? DEFAULT_WIDGET;
+  const allowedOrigins = checkOrigins(options.allowedOrigins ?? []);
   const app = express() as CheckoutRouter;
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -148,6 +177,9 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
+    // A partner page may open the hosted checkout with window.open and listen for its events: the page
+    // keeps its opener (postMessage goes only to allowed origins, and the same-origin policy still applies).
+    crossOriginOpenerPolicy: { policy: 'unsafe-none' },
   });
 
   // The link from the SMS or the partner: move the token into the cookie and out of the address bar.
@@ -165,7 +197,8 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   app.get('/', pageCsp, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const token = readCookie(req, cookieName);
-    let state: PageState = 'missing';
+    // An embedded checkout opened the rail in its own tab: that tab lands here without a cookie.
+    let state: PageState = req.query.return === 'mandate' ? 'returned' : 'missing';
     if (token) {
       // Opening (or coming back to) the page counts as activity: it extends the session, within its cap.
       const answer = await platform('POST', '/v1/checkout/session/refresh', token, {});
@@ -178,10 +211,13 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
               ? 'expired'
               : 'unavailable';
     }
-    res.status(state === 'ready' || state === 'missing' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme }));
+    res.status(state === 'ready' || state === 'missing' || state === 'returned' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme }));
   });
 
   app.get('/widget.js', (_req, res) => {
+    // Partner pages on other origins load it with a script tag (or as a module, which needs CORS).
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     if (!fs.existsSync(widgetFile)) {
       res.status(404).type('application/javascript').send('// The checkout widget is not built yet.\n');
       return;
@@ -202,6 +238,32 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
 
   // JSON endpoints for the components. POSTs must be JSON: with SameSite=Lax that keeps other sites from posting with the cookie.
   const api = express.Router();
+  // CORS for the embedding origins only. A foreign origin that is not allowed is refused before anything runs;
+  // an allowed one must present the token in the Authorization header (no credentials cross-origin, so no cookie).
+  api.use((req, res, next) => {
+    const origin = req.get('origin');
+    if (origin === undefined) return next();
+    let sameHost = false;
+    try {
+      sameHost = new URL(origin).host === req.get('host');
+    } catch {
+      /* "null" or garbage: foreign */
+    }
+    if (sameHost) return next();
+    if (!allowedOrigins.has(origin)) return fail(res, 403, 'origin_not_allowed', 'This page\'s origin may not call this checkout server: add it to the allowedOrigins of createCheckoutRouter.');
+    res.locals.crossOrigin = true;
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+      res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, idempotency-key');
+      res.setHeader('Access-Control-Max-Age', '600');
+      res.status(204).end();
+      return;
+    }
+    next();
+  });
   api.use((req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'POST' && !req.is('application/json')) return fail(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
@@ -209,7 +271,11 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   });
   api.use(express.json({ limit: '16kb', strict: true }));
   api.use((req, res, next) => {
-    const token = readCookie(req, cookieName);
+    // Embedded: the token handed to LoanCheckout.mount() comes as a header; hosted: the httpOnly cookie.
+    const header = req.get('authorization');
+    const fromHeader = header === undefined ? undefined : SESSION_HEADER.exec(header)?.[1];
+    if (header !== undefined && !fromHeader) return fail(res, 401, 'checkout_session_missing', 'The Authorization header must be CheckoutSession <token>.');
+    const token = fromHeader ?? (res.locals.crossOrigin ? undefined : readCookie(req, cookieName));
     if (!token) return fail(res, 401, 'checkout_session_missing', 'No checkout session: open the link the lender sent you.');
     res.locals.token = token;
     next();
@@ -236,6 +302,16 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   });
 
   api.get('/state', forward('GET', '/v1/checkout/session'));
+  // Where the widget may deliver events: the organisation's settings plus this router's own options.
+  api.get('/settings', async (_req, res) => {
+    const answer = await platform('GET', '/v1/checkout/settings', res.locals.token as string);
+    const data = answer.body.data as { allowedOrigins: string[]; returnUrl: string | null } | undefined;
+    if (answer.status === 200 && data) {
+      data.allowedOrigins = [...new Set([...allowedOrigins, ...data.allowedOrigins])];
+      data.returnUrl = options.returnUrl ?? data.returnUrl;
+    }
+    res.status(answer.status).json(answer.body);
+  });
   api.post('/session/refresh', forward('POST', '/v1/checkout/session/refresh'));
   api.post('/otp/send', forward('POST', '/v1/checkout/otp/send'));
   api.post('/otp/verify', forward('POST', '/v1/checkout/otp/verify', (req) => ({ body: pick(req.body, ['code']) })));

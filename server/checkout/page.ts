@@ -1,7 +1,7 @@
 import type { CheckoutTheme } from '../../widget/theme';
 
 /** What the server knows when it renders the hosted page; the widget takes over from there. */
-export type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
+export type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable' | 'returned';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -12,6 +12,7 @@ const FALLBACK: Record<PageState, string> = {
   revoked: 'This link has been withdrawn. Ask the lender who sent it for a new one.',
   missing: 'Open the link the lender sent you to continue.',
   unavailable: 'We cannot reach the lending service right now. Please try again in a moment.',
+  returned: 'You are done at your bank. Close this tab and go back to finish your loan checkout.',
 };
 
 /**

@@ -14,6 +14,8 @@ import '../lc-catalog/lc-catalog';
 import '../lc-passkey/lc-passkey';
 import { devicePasskeysAvailable } from '../passkeys';
 import { checkoutStyles } from './lc-checkout.styles';
+import { CheckoutEvents } from '../embed/checkout-events';
+import type { CheckoutPosition } from '../embed/events';
 
 const LOCALE_KEY = 'lc-checkout.locale';
 /** Storage can be missing or throw (private modes, some webviews): the pick then lasts for this page only. */
@@ -33,7 +35,7 @@ const saveLocale = (locale: string) => {
 };
 
 /** What the hosted page's server saw (the `state` attribute). */
-type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
+type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable' | 'returned';
 
 const stepTitle = (step: StepName) => t(`step.${step}` as MessageKey);
 const ended = (state: string) =>
@@ -50,11 +52,17 @@ const SESSION_ENDED: Record<string, PageState> = {
  * The checkout: reads the flow's state from the server (never from browser memory), shows the
  * step it needs next with "step n of m", moves focus to each new step's heading, and resumes at
  * the right step after a reload or a return from the rail.
+ *
+ * Hosted (the checkout server's page): the session is the httpOnly cookie. Embedded (created by
+ * `LoanCheckout.mount`, or with the `session` property set): the token is sent as a header to the
+ * checkout server at `api`, and the rail opens in a new tab. Either way it fires the public event
+ * set of `embed/events.ts` (`lc-ready`, `lc-step-changed`, … `lc-error`) with `CheckoutEvent` details.
  */
 export class LcCheckout extends LitElement {
   static override properties = {
     apiBase: { attribute: 'api' },
     pageState: { attribute: 'state' },
+    session: { attribute: false },
     locale: { reflect: true },
     theme: { type: Object },
   };
@@ -66,6 +74,9 @@ export class LcCheckout extends LitElement {
   /** Brand colour, radius and font (the `theme` attribute takes the same object as JSON). */
   declare theme: CheckoutTheme | undefined;
   private readonly texts = new LocaleController(this);
+  /** Embedded mode: the checkout session token (kept in memory only, never in storage or a URL). */
+  declare session: string | undefined;
+  private readonly events = new CheckoutEvents(this);
   private readonly load = new AsyncAction<CheckoutState>(this);
   private shownStep: string | undefined;
   private notice = '';
@@ -87,8 +98,10 @@ export class LcCheckout extends LitElement {
 
   /** One client per endpoint base, so the steps keep the same `.api` across renders. */
   private client: CheckoutApi | undefined;
-  private get api(): CheckoutApi {
-    if (this.client?.base !== this.apiBase) this.client = new CheckoutApi(this.apiBase, (code) => this.sessionEnded(code));
+  get api(): CheckoutApi {
+    if (this.client?.base !== this.apiBase || this.client.token !== this.session) {
+      this.client = new CheckoutApi(this.apiBase, this.session, (code) => this.sessionEnded(code));
+    }
     return this.client;
   }
 
@@ -99,7 +112,23 @@ export class LcCheckout extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.applyLocale(savedLocale() ?? this.locale ?? navigator.languages);
+    // Properties set before the element was defined (LoanCheckout.mount from the ES module, React) are
+    // applied by Lit in the first update: read the endpoint, the token and the language only after it.
+    void this.updateComplete.then(async () => {
+      if (!this.isConnected) return;
+      void this.applyLocale(savedLocale() ?? this.locale ?? navigator.languages);
+      if (this.pageState !== 'ready') return this.events.loadSettings(true);
+      await this.refresh();
+      this.events.loadSettings(this.pageState !== 'ready');
+    });
+  }
+
+  get checkoutState(): CheckoutState | undefined {
+    return this.load.value;
+  }
+
+  /** Reads the state again (the host's `refresh` message). */
+  reload(): void {
     if (this.pageState === 'ready') void this.refresh();
   }
 
@@ -144,24 +173,37 @@ export class LcCheckout extends LitElement {
 
   private async refresh() {
     await this.load.run((signal) => this.api.state(signal));
-    const code = this.load.error?.code;
-    if (code && SESSION_ENDED[code]) this.pageState = SESSION_ENDED[code];
+    const error = this.load.status === 'error' ? this.load.error : undefined;
+    if (error && SESSION_ENDED[error.code]) {
+      this.pageState = SESSION_ENDED[error.code]!;
+      this.events.sessionEnded(this.pageState as 'expired' | 'revoked' | 'missing');
+    } else if (error) this.events.failed(error.code, error.status);
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     if (changed.has('theme')) applyTheme(this, this.theme);
-    const step = this.pageState !== 'ready' ? this.pageState : this.offerPasskey ? 'passkey' : (this.load.value?.nextStep ?? this.load.value?.status);
+    const step = this.events.hasExited
+      ? 'exited'
+      : this.pageState !== 'ready'
+        ? this.pageState
+        : this.offerPasskey
+          ? 'passkey'
+          : (this.load.value?.nextStep ?? this.load.value?.status);
     if (step && step !== this.shownStep) {
       const first = this.shownStep === undefined;
       this.shownStep = step;
       // Focus follows the flow to each new step (not on first load: the page has just opened).
       if (!first) this.querySelector<HTMLElement>('h2')?.focus();
-      this.dispatchEvent(new CustomEvent('lc-step-changed', { detail: { step }, bubbles: true, composed: true }));
+      this.events.stepChanged(step as CheckoutPosition);
     }
   }
 
   override render() {
+    if (this.events.hasExited) {
+      return html`<h2 tabindex="-1">${t('checkout.exited.title')}</h2><p role="status">${t('checkout.exited.body')}</p>`;
+    }
+    if (this.pageState === 'returned') return html`<h2 tabindex="-1">${t('checkout.returned.title')}</h2><p role="status">${t('checkout.returned.body')}</p>`;
     if (this.pageState !== 'ready') {
       return html`<h2 tabindex="-1">${t('checkout.notAvailable.title')}</h2>
         <p role="status">${ended(this.pageState)}</p>`;
@@ -188,7 +230,14 @@ export class LcCheckout extends LitElement {
       </div>
       ${index >= 0 && !this.offerPasskey ? html`<p class="lc-progress">${t('checkout.progress', { n: index + 1, m: state.steps.length })}</p>` : nothing}
       ${this.renderStep(state)}
+      ${this.events.canExit && state.status !== 'complete' && state.status !== 'declined'
+        ? html`<p class="lc-exit"><button type="button" class="lc-secondary" @click=${this.leave}>${t('checkout.leave')}</button></p>`
+        : nothing}
     `;
+  }
+
+  private leave() {
+    this.events.exit('borrower');
   }
 
   private renderStep(state: CheckoutState) {
@@ -222,7 +271,7 @@ export class LcCheckout extends LitElement {
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
             : step === 'mandate'
-              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} @lc-mandate-active=${this.refresh}></lc-mandate>`
+              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}></lc-mandate>`
               : html`<p role="status">${t('checkout.stepElsewhere')}</p>`;
     return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${body}`;
   }

@@ -22,6 +22,8 @@ lc-checkout button {
   font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
 }
+lc-checkout .lc-exit { margin-top: 1.5rem; }
+lc-checkout .lc-exit button { background: transparent; color: var(--lc-primary, #1d4ed8); }
 lc-checkout .lc-visually-hidden {
   position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
 }

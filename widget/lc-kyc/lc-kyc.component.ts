@@ -10,8 +10,8 @@ type KycResult = { outcome: 'verified' | 'failed' | 'pending'; loanStatus: strin
 
 /**
  * Identity (managed-tier loans): BVN (exactly 11 digits), NIN, date of birth and address, sent to
- * the loan's KYC route. `pending` asks to submit again, `failed` says what happens next, `verified`
- * fires `lc-kyc-verified`. The BVN lives only in the input and the request body (never a URL) and
+ * the loan's KYC route. `pending` asks to submit again, `failed` says what happens next. Fires
+ * `lc-kyc-submitted` (detail `{outcome}`) after every answer and `lc-kyc-verified` once verified. The BVN lives only in the input and the request body (never a URL) and
  * the field is cleared once submitted.
  */
 export class LcKyc extends LitElement {
@@ -51,6 +51,7 @@ export class LcKyc extends LitElement {
     const optional = (id: string) => this.field(id)?.value.trim() || undefined;
     const details = { bvn, nin: optional('lc-kyc-nin'), dateOfBirth: optional('lc-kyc-dob'), address: optional('lc-kyc-address') };
     const result = await this.submit.run((signal) => this.api.submitKyc(details, signal));
+    if (result) this.dispatchEvent(new CustomEvent('lc-kyc-submitted', { detail: { outcome: result.outcome }, bubbles: true, composed: true }));
     if (result?.outcome === 'verified') {
       this.field('lc-kyc-bvn')!.value = '';
       this.dispatchEvent(new CustomEvent('lc-kyc-verified', { bubbles: true, composed: true }));

@@ -13,16 +13,24 @@ const POLL_LIMIT = 30;
  * The direct debit: creates the mandate on the default rail and sends the borrower to the rail's
  * authorisation page by redirect (no popup: it works in webviews). Back on the page — or on any
  * later visit — a mandate that exists but is not active yet is confirmed by asking the platform to
- * activate it until the rail has confirmed. Fires `lc-mandate-active`.
+ * activate it until the rail has confirmed. Fires `lc-mandate-redirect` (detail `{mandateId, authorizationUrl}`)
+ * as the borrower leaves for the rail and `lc-mandate-active`.
+ *
+ * With `newTab` (embedded on a partner page, or in a partner app's webview) the rail's page opens in
+ * a new tab from a link the borrower taps (no popup blocker involved), and this page confirms by
+ * polling meanwhile: navigating away would lose the partner's page.
  */
 export class LcMandate extends LitElement {
   static override properties = {
     api: { attribute: false },
     mandate: { attribute: false },
+    newTab: { type: Boolean, attribute: 'new-tab' },
     waiting: { state: true },
     needsEmail: { state: true },
     invalidEmail: { state: true },
   };
+
+  declare newTab: boolean;
 
   declare api: CheckoutApi;
   /** The loan's current mandate from the server state, if any. */
@@ -40,6 +48,7 @@ export class LcMandate extends LitElement {
   constructor() {
     super();
     this.mandate = null;
+    this.newTab = false;
     this.waiting = false;
     this.needsEmail = false;
     this.invalidEmail = false;
@@ -86,8 +95,26 @@ export class LcMandate extends LitElement {
       return;
     }
     if (mandate.status === 'active') return this.done();
-    if (mandate.authorizationUrl) window.location.assign(mandate.authorizationUrl);
-    else this.startConfirming();
+    if (!mandate.authorizationUrl) return this.startConfirming();
+    if (this.newTab) {
+      // Rendered as a link to the rail: the borrower's own tap opens the tab.
+      this.mandate = mandate;
+      await this.updateComplete;
+      this.querySelector<HTMLElement>('a.lc-rail-link')?.focus();
+      return;
+    }
+    this.redirecting(mandate.id, mandate.authorizationUrl);
+    window.location.assign(mandate.authorizationUrl);
+  }
+
+  private redirecting(mandateId: string, authorizationUrl: string) {
+    this.dispatchEvent(new CustomEvent('lc-mandate-redirect', { detail: { mandateId, authorizationUrl }, bubbles: true, composed: true }));
+  }
+
+  /** The link opened the rail in another tab: confirm from here while the borrower approves there. */
+  private openedInNewTab(mandate: Mandate, authorizationUrl: string) {
+    this.redirecting(mandate.id, authorizationUrl);
+    this.startConfirming();
   }
 
   private startConfirming() {
@@ -128,7 +155,14 @@ export class LcMandate extends LitElement {
     const status = this.mandate?.status;
     const url = this.mandate?.authorizationUrl;
     if (status === 'initiated' && url) {
-      return html`<button type="button" @click=${() => window.location.assign(url)}>${t('mandate.continue')}</button>`;
+      if (this.newTab) {
+        const mandate = this.mandate!;
+        return html`<a class="lc-rail-link" href=${url} target="_blank" rel="noopener" @click=${() => this.openedInNewTab(mandate, url)}>${t('mandate.continueNewTab')}</a>`;
+      }
+      return html`<button type="button" @click=${() => {
+        this.redirecting(this.mandate!.id, url);
+        window.location.assign(url);
+      }}>${t('mandate.continue')}</button>`;
     }
     if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>${t('mandate.checkAgain')}</button>`;
     const button = html`<button type=${this.needsEmail ? 'submit' : 'button'} @click=${this.needsEmail ? nothing : this.start} ?disabled=${this.create.status === 'pending'}>

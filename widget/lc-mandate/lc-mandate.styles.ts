@@ -11,6 +11,10 @@ lc-mandate button {
   font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
 }
+lc-mandate a.lc-rail-link {
+  display: inline-block; font: inherit; min-height: 2.75rem; box-sizing: border-box; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem);
+  border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff); text-decoration: none;
+}
 lc-mandate button:disabled { opacity: 0.6; cursor: not-allowed; }
 lc-mandate :focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
 lc-mandate .lc-error { color: var(--lc-danger, #b91c1c); }

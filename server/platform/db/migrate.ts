@@ -16,6 +16,7 @@ import * as checkout from './migrations/0014-checkout';
 import * as settlementCatalog from './migrations/0015-settlement-catalog';
 import * as passkeys from './migrations/0017-passkeys';
 import * as appointments from './migrations/0020-appointments';
+import * as checkoutEmbedding from './migrations/0016-checkout-embedding';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -46,6 +47,7 @@ const migrations: Record<string, MigrationModule> = {
   '0015-settlement-catalog': settlementCatalog,
   '0017-passkeys': passkeys,
   '0020-appointments': appointments,
+  '0016-checkout-embedding': checkoutEmbedding,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

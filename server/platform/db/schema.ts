@@ -532,6 +532,7 @@ export interface Database {
   appointmentDoctorNotes: AppointmentDoctorNotesTable;
   appointmentPrescriptions: AppointmentPrescriptionsTable;
   appointmentRecordings: AppointmentRecordingsTable;
+  checkoutSettings: CheckoutSettingsTable;
 }
 
 /** A guarantor the borrower named in checkout; `verifiedAt` once the guarantor confirmed their phone by OTP. */
@@ -820,6 +821,16 @@ export interface AppointmentRecordingsTable {
   startedAt: string;
   finishedAt: string | null;
   readyAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How an organisation embeds the checkout, per mode (origins allowed to embed it and to receive its events; the hosted page's return URL). */
+export interface CheckoutSettingsTable {
+  organisationId: string;
+  mode: Mode;
+  allowedOrigins: Json;
+  returnUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }

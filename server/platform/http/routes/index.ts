@@ -10,6 +10,7 @@ import { payoutRoutes } from './payouts';
 import { checkoutRoutes } from './checkout';
 import { checkoutSessionRoutes } from './checkout-sessions';
 import { appointmentRoutes } from './appointments';
+import { checkoutSettingsRoutes } from './checkout-settings';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...appointmentRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...appointmentRoutes, ...checkoutSettingsRoutes];

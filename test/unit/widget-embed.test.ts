@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildWidgetCopy } from '../support/widget-build';
+import { CHECKOUT_EVENT_TYPES, domEventName, returnUrlWith } from '../../widget/embed/events';
+import { createLoanCheckout, installGlobal, invoke } from '../../widget/embed/loan-checkout';
+
+/** The script-tag bundle's budget: every component and Lit included, gzipped. */
+const BUDGET_BYTES = 30 * 1024;
+
+let widget: Awaited<ReturnType<typeof buildWidgetCopy>>;
+
+beforeAll(async () => {
+  widget = await buildWidgetCopy('unit');
+}, 120_000);
+afterAll(() => widget?.remove());
+
+describe('the built widget', () => {
+  it(`the script-tag bundle (IIFE, Lit and every lc-* element included) is at most ${BUDGET_BYTES / 1024} KB gzipped`, () => {
+    const bundle = fs.readFileSync(widget.scriptFile);
+    const gzipped = zlib.gzipSync(bundle, { level: 9 }).length;
+    expect(gzipped).toBeLessThanOrEqual(BUDGET_BYTES);
+    const text = bundle.toString('utf8');
+    for (const tag of ['lc-checkout', 'lc-otp', 'lc-kyc', 'lc-guarantors', 'lc-offer', 'lc-bank', 'lc-mandate']) expect(text).toContain(tag);
+    // An IIFE: it assigns no global of its own besides LoanCheckout, and has no import/export.
+    expect(text.startsWith('(function(')).toBe(true);
+    expect(text).not.toMatch(/^\s*(import|export)\s/m);
+  });
+
+  it('importing the ES module build in Node (server-side rendering, no DOM) does not crash, and mount() only warns', async () => {
+    expect(typeof (globalThis as { window?: unknown }).window).toBe('undefined');
+    const module = await import(pathToFileURL(path.join(widget.libDir, 'index.js')).href);
+    expect(Object.keys(module).sort()).toEqual(['CHECKOUT_EVENT_TYPES', 'LoanCheckout', 'VERSION', 'defineCheckoutElements', 'domEventName', 'returnUrlWith']);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(module.LoanCheckout.mount('#checkout', { session: `cs_test_${'a'.repeat(40)}`, server: 'https://shop.example/checkout' })).toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('needs a browser'));
+      module.LoanCheckout.destroy();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('importing the React wrapper build in Node does not crash', async () => {
+    const react = await import(pathToFileURL(path.join(widget.libDir, 'react.js')).href);
+    expect(typeof react.LoanCheckoutElement).toBe('function');
+    expect(react.LcCheckout).toBeDefined();
+  });
+});
+
+describe('the LoanCheckout API', () => {
+  it('unknown calls are logged, never thrown', () => {
+    const api = createLoanCheckout(() => Promise.resolve());
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(() => invoke(api, 'open', [])).not.toThrow();
+      expect(() => invoke(api, 42, [])).not.toThrow();
+      expect(() => api.on('no_such_event' as never, () => undefined)).not.toThrow();
+      expect(warn).toHaveBeenCalledTimes(3);
+      expect(warn.mock.calls[0]![0]).toContain('unknown call "open"');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('installing the global replays the calls the snippet queued, in order, and keeps a global already installed', () => {
+    const calls: string[] = [];
+    const stub = Object.assign(() => undefined, { q: [['on', 'ready', () => undefined], ['bogus'], ['destroy']] as unknown[][] });
+    const warn = vi.spyOn(console, 'warn').mockImplementation((message: string) => void calls.push(message));
+    (globalThis as { window?: unknown }).window = { LoanCheckout: stub };
+    try {
+      const api = createLoanCheckout(() => Promise.resolve());
+      const on = vi.spyOn(api, 'on');
+      const destroy = vi.spyOn(api, 'destroy');
+      const global = installGlobal(api);
+      expect((globalThis as unknown as { window: { LoanCheckout: unknown } }).window.LoanCheckout).toBe(global);
+      expect(on).toHaveBeenCalledWith('ready', expect.any(Function));
+      expect(destroy).toHaveBeenCalledTimes(1);
+      expect(calls).toEqual([expect.stringContaining('unknown call "bogus"')]);
+      expect(installGlobal(createLoanCheckout(() => Promise.resolve()))).toBe(global);
+      expect(() => global('nope')).not.toThrow();
+    } finally {
+      delete (globalThis as { window?: unknown }).window;
+      warn.mockRestore();
+    }
+  });
+});
+
+describe('events', () => {
+  it('every type has an lc- DOM event name in kebab case', () => {
+    expect(CHECKOUT_EVENT_TYPES).toHaveLength(13);
+    expect(domEventName('step_changed')).toBe('lc-step-changed');
+    expect(new Set(CHECKOUT_EVENT_TYPES.map(domEventName)).size).toBe(13);
+  });
+
+  it('the return URL keeps the partner\'s own query, adds only the outcome and opaque ids, and works for custom schemes', () => {
+    const ids = { loanId: '0b9f5c3e-2a1d-4c8e-9f7a-6d5e4c3b2a19', sessionId: '5e1f0a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b' };
+    const back = new URL(returnUrlWith('https://shop.example/back?from=loan&outcome=forged', 'completed', ids));
+    expect(Object.fromEntries(back.searchParams)).toEqual({ from: 'loan', outcome: 'completed', loanId: ids.loanId, checkoutSessionId: ids.sessionId });
+    expect(returnUrlWith('shopapp://checkout-done', 'declined', ids)).toBe(`shopapp://checkout-done?outcome=declined&loanId=${ids.loanId}&checkoutSessionId=${ids.sessionId}`);
+    expect(returnUrlWith('https://shop.example/back', 'expired', { loanId: null, sessionId: null })).toBe('https://shop.example/back?outcome=expired');
+  });
+});

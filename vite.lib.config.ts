@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+
+/**
+ * The checkout widget for bundlers (`npm run build:widget` builds it after the script tag's IIFE):
+ * ES modules in dist/widget-lib — `index.js` (the `LoanCheckout` API, elements in a lazily loaded
+ * chunk, safe to import during server-side rendering) and `react.js` (the `@lit/react` wrapper; React
+ * is the partner's own).
+ */
+export default defineConfig({
+  build: {
+    outDir: 'dist/widget-lib',
+    emptyOutDir: true,
+    target: 'es2022',
+    lib: { entry: { index: 'widget/embed/module.ts', react: 'widget/react/index.ts' }, formats: ['es'], fileName: (_format, name) => `${name}.js` },
+    rollupOptions: { external: ['react', 'react/jsx-runtime'] },
+    reportCompressedSize: false,
+  },
+});
