@@ -13,6 +13,7 @@ import * as webhookEndpoints from './migrations/0010-webhook-endpoints';
 import * as webhookDeliveries from './migrations/0011-webhook-deliveries';
 import * as walletsPayouts from './migrations/0012-wallets-payouts';
 import * as checkout from './migrations/0014-checkout';
+import * as patientFinancing from './migrations/0018-patient-financing';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -40,6 +41,7 @@ const migrations: Record<string, MigrationModule> = {
   '0011-webhook-deliveries': webhookDeliveries,
   '0012-wallets-payouts': walletsPayouts,
   '0014-checkout': checkout,
+  '0018-patient-financing': patientFinancing,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
