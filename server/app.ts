@@ -184,6 +184,17 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   // The hosted checkout: the same checkout server a partner can mount, talking to this process over HTTP with session tokens.
   app.use('/checkout', createCheckoutRouter({ apiBaseUrl: options.internalUrl ?? options.baseUrl, trustProxy: platform.config.CHECKOUT_TRUST_PROXY }));
 
+  // The lending API under /v1 and the patient-financing API under /api/v1 (spec B's `{sdk_base_url}`): one middleware chain each.
+  app.use('/v1', apiRouter(platform, '/v1', routes.filter((r) => r.path.startsWith('/v1/'))));
+  app.use('/api/v1', apiRouter(platform, '/api/v1', routes.filter((r) => r.path.startsWith('/api/v1/'))));
+
+  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`));
+  app.use(errorHandler(platform));
+  return { app, routes, setReady: (value) => void (ready = value) };
+}
+
+/** Authentication, usage, rate limits and JSON parsing, then the routes under `prefix`. */
+function apiRouter(platform: Platform, prefix: string, routes: RouteSpec[]): express.Router {
   const api = express.Router();
   api.use(authenticateMiddleware(platform.authenticator));
   api.use((_req, res, next) => {
@@ -200,15 +211,11 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     next();
   });
   api.use(express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true }));
-  mountRoutes(api, '/v1', routes, platform);
+  mountRoutes(api, prefix, routes, platform);
   api.use((req) => {
     throw new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`);
   });
-  app.use('/v1', api);
-
-  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`));
-  app.use(errorHandler(platform));
-  return { app, routes, setReady: (value) => void (ready = value) };
+  return api;
 }
 
 export interface WebServer {

@@ -51,5 +51,16 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/checkout/guarantors': () => ({ fullName: 'Chidi Obi', phone: '08031234567', relationship: 'brother' }),
   '/v1/checkout/guarantors/resend': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000' }),
   '/v1/checkout/guarantors/verify': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000', code: '123456' }),
+  '/api/v1/sdk/loans/initiate': () => ({
+    clientReference: `inv-${Math.random().toString(36).slice(2)}`,
+    invoiceReference: 'INV-1',
+    firstName: 'Ada',
+    phoneNumber: '08031234567',
+    treatment: 'Dental implant',
+    treatmentAmount: 15_000_000,
+  }),
+  '/api/v1/sdk/loans/{loanId}/mandate': () => ({ bankCode: '058', accountNumber: '0123456785', accountName: 'Ada Obi', bankName: 'Guaranty Trust Bank', email: 'ada@example.com' }),
+  '/api/v1/sdk/events/{id}/redeliver': () => undefined,
+  '/api/v1/sdk/webhook-endpoints': () => ({ url: 'https://clinic.example/hooks', description: 'main', events: ['loan.disbursed'] }),
 };
 

@@ -378,7 +378,7 @@ export interface WebhookEndpointsTable {
   /** Start of the current streak of failed attempts (null after a success). */
   failingSince: string | null;
   /** `lending` (envelope signed with the endpoint secret) or `sdk` (`{event, timestamp, data}` signed with the API secret key). */
-  api: Generated<string>;
+  api: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -20,9 +20,11 @@ import {
  * - `sandbox`: a tenant route that only test keys may call (`/v1/test/*`);
  * - `checkoutSession`: a borrower-session route (`/v1/checkout/*`) that only a checkout-session token
  *   may call, for its one loan. Every other route refuses a session token, and these refuse API keys
- *   (403 `credential_not_allowed`).
+ *   (403 `credential_not_allowed`);
+ * - `financing`: a patient-financing route (`/api/v1/sdk/*`): any key of an enabled organisation. A clinic, pharmacy
+ *   or lab initiates financing without being a lender, so the Loan Tenant permission is not required.
  */
-export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession';
+export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'financing';
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -96,6 +98,7 @@ export function checkAccess(access: Access, auth: AuthContext): void {
   }
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
+  if (access === 'financing') return;
   if (!org.loanTenant) {
     throw new AppError('LOAN_TENANT_PERMISSION_DENIED', 'This organisation does not have the Loan Tenant permission.');
   }

@@ -9,6 +9,7 @@ import { eventRoutes } from './events';
 import { payoutRoutes } from './payouts';
 import { checkoutRoutes } from './checkout';
 import { checkoutSessionRoutes } from './checkout-sessions';
+import { financingRoutes } from './financing';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...financingRoutes];
