@@ -18,6 +18,8 @@ import { SandboxInsurer, type Insurer } from '../integrations/insurance';
 import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
 import { HttpSms, SandboxSms, SmsGateway, type SmsSender } from '../integrations/sms';
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
+import { SandboxBvnIdentity, type BvnIdentity } from '../integrations/bvn-identity';
+import { SandboxCreditBureau, type CreditBureau } from '../integrations/credit-bureau';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
 export interface Platform {
@@ -40,6 +42,9 @@ export interface Platform {
   sms: SmsSender;
   /** Bank list and account-name enquiry for the checkout's bank step. */
   bankLookup: BankLookup;
+  /** Patient financing: BVN match (name, date of birth) and the credit bureau. */
+  bvnIdentity: BvnIdentity;
+  bureau: CreditBureau;
   /** Public origin for links the service hands out; set when the HTTP server knows its port. */
   baseUrl: string;
   close(): Promise<void>;
@@ -134,6 +139,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
         : undefined,
     ),
     bankLookup: new SandboxBankLookup(),
+    bvnIdentity: new SandboxBvnIdentity(),
+    bureau: new SandboxCreditBureau(),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
       await usage.stop();

@@ -151,6 +151,10 @@ export const ERROR_STATUS = {
   application_expired: 409,
   /** Patient financing: the chosen tenor is not one of the options the decision offered. */
   tenor_not_offered: 422,
+  /** Patient financing: the BVN identity provider could not be reached (or none is configured for live mode); safe to retry. */
+  identity_unavailable: 502,
+  /** Patient financing: the details do not match the BVN's record (or the name the partner gave); `message` says how many tries remain. */
+  identity_mismatch: 422,
   /** Patient financing: the credit bureau could not be reached (or none is configured for live mode); safe to retry. */
   bureau_unavailable: 502,
   /** Per-key rate limit exceeded; honour `Retry-After`. */

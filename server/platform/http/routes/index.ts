@@ -10,6 +10,7 @@ import { payoutRoutes } from './payouts';
 import { checkoutRoutes } from './checkout';
 import { checkoutSessionRoutes } from './checkout-sessions';
 import { financingRoutes } from './financing';
+import { financingCheckoutRoutes } from './financing-checkout';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...financingRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...financingCheckoutRoutes, ...financingRoutes];
