@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECKOUT_STEPS } from '../domain/checkout/checkout-state';
+import { FinancingViewSchema } from './routes/financing-schemas';
 import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
 import { KoboAmount, Timestamp, Uuid } from './schemas';
 
@@ -84,6 +85,9 @@ export const CheckoutStateSchema = z
       .nullable(),
     guarantorsRequired: z.number().int().meta({ description: 'From the product; 0 means there is no `guarantors` step.' }),
     guarantors: z.array(GuarantorSchema).nullable(),
+    financing: FinancingViewSchema.nullable().meta({
+      description: 'Addition: a patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP.',
+    }),
   })
   .meta({
     id: 'CheckoutState',

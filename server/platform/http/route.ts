@@ -98,7 +98,7 @@ export function checkAccess(access: Access, auth: AuthContext): void {
   }
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
-  if (access === 'financing') return;
+  if (access === 'financing' || (access === 'checkoutSession' && auth.checkoutSession?.financing)) return;
   if (!org.loanTenant) {
     throw new AppError('LOAN_TENANT_PERMISSION_DENIED', 'This organisation does not have the Loan Tenant permission.');
   }

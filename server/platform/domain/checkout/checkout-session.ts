@@ -21,6 +21,8 @@ export interface CheckoutScope {
   borrowerId: string;
   organisationId: string;
   mode: Mode;
+  /** The loan is a patient-financing application (the service is the lender; the organisation need not be a Loan Tenant). */
+  financing?: boolean;
 }
 
 /** The public CheckoutSession resource (the token is shown once, at minting). */
