@@ -51,6 +51,8 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/checkout/guarantors': () => ({ fullName: 'Chidi Obi', phone: '08031234567', relationship: 'brother' }),
   '/v1/checkout/guarantors/resend': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000' }),
   '/v1/checkout/guarantors/verify': () => ({ guarantorId: '00000000-0000-4000-8000-000000000000', code: '123456' }),
+  '/v1/checkout/financing/identity': () => ({ fullName: 'Ada Obi', bvn: '22222222220', dateOfBirth: '1990-04-01', declaredMonthlyIncomeKobo: 20_000_000, email: 'ada@example.com' }),
+  '/v1/checkout/financing/tenor': () => ({ tenorMonths: 3 }),
   '/api/v1/sdk/loans/initiate': () => ({
     clientReference: `inv-${Math.random().toString(36).slice(2)}`,
     invoiceReference: 'INV-1',
