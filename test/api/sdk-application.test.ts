@@ -5,6 +5,8 @@ import { FINANCING_LENDER_ID, FINANCING_POOL_CODE } from '../../server/platform/
 import { expireFinancingApplications } from '../../server/platform/domain/financing/expire-financing';
 import { disburseReadyFinancing } from '../../server/platform/domain/financing/disburse-financing';
 import { poolBalances } from '../../server/platform/domain/pools/pool';
+import { runCollections } from '../../server/platform/domain/repayments/collect-mandates';
+import { sweepArrears } from '../../server/platform/domain/repayments/sweep-arrears';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 import { client, createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { nubanCheckDigit } from '../support/checkout';
@@ -138,6 +140,59 @@ describe('approved → signed → mandate live → disbursed to the partner', ()
     expect(byName['loan.disbursed']).toMatchObject({ status: 'disbursed', disbursedAmountKobo: 15_000_000, settledToOrganisationId: partner.organisationId, amount: 15_000_000, currency: 'NGN' });
     // Nothing of the lending API's own event set leaks to the partner's financing endpoint.
     expect(events.map((e) => e.event)).not.toContain('loan.offer.issued');
+  });
+});
+
+/** An application signed for 3 months with a bank account and a mandate the patient approved at the provider. */
+async function signedAndAuthorised(bvnLast = '6') {
+  const { initiation, session, phone } = await initiatedApplication(app, partner);
+  await verifyOtp(app, session, phone);
+  await session.post('/v1/checkout/financing/identity', identity(bvnEnding(bvnLast)));
+  await session.post('/v1/checkout/financing/tenor', { tenorMonths: 3 });
+  const { documentReference } = (await session.get('/v1/checkout/session')).body.data.offer;
+  await session.post('/v1/checkout/accept', signature(documentReference));
+  await session.post('/v1/checkout/bank-account', { bankCode: '058', accountNumber: nuban('058', '200000007') });
+  const mandate = (await session.post('/v1/checkout/mandate', {})).body.data;
+  await fetch(mandate.authorizationUrl, { method: 'POST', body: new URLSearchParams({ decision: 'approve' }), redirect: 'manual' });
+  return { initiation, session };
+}
+
+describe('after the patient leaves: the partner polls, the mandate collects', () => {
+  it('polling the mandate carries the loan to disbursed once the provider confirms, with no browser involved', async () => {
+    const { initiation } = await signedAndAuthorised();
+    const poll = () => client(app, partner.test).get(`/api/v1/sdk/loans/${initiation.sdkReference}/mandate`);
+    expect((await poll()).body.data).toMatchObject({ applicationStatus: 'offer_accepted', stage: 'awaiting_confirmation' });
+    clock.advance(app.platform.config.RAIL_CONFIRMATION_LAG_MS + 1000);
+    expect((await poll()).body.data).toMatchObject({ applicationStatus: 'disbursed', stage: 'active', mandate: { status: 'active' } });
+    expect((await poll()).body.data.applicationStatus).toBe('disbursed');
+    const events = await eventsFor(initiation.sdkReference);
+    expect(events.filter((e) => e.event === 'loan.disbursed')).toHaveLength(1);
+  });
+
+  it('an unpaid instalment sends loan.repayment.due; collection on the mandate sends loan.repayment.completed, and the last one loan.completed', async () => {
+    const { initiation } = await signedAndAuthorised();
+    clock.advance(app.platform.config.RAIL_CONFIRMATION_LAG_MS + 1000);
+    await client(app, partner.test).get(`/api/v1/sdk/loans/${initiation.sdkReference}/mandate`);
+    const schedule = await app.platform.db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', initiation.sdkReference).orderBy('installmentNumber').execute();
+    expect(schedule).toHaveLength(3);
+    // Past the first due date before the collector ran: overdue, then collected.
+    clock.set(new Date(new Date(schedule[0]!.dueDate).getTime() + 1000));
+    await sweepArrears(app.platform.db, app.platform, clock.now());
+    for (const row of schedule) {
+      clock.set(new Date(Math.max(clock.now().getTime(), new Date(row.dueDate).getTime() + 1000)));
+      await runCollections(app.platform, clock.now());
+      clock.advance(app.platform.config.RAIL_CHARGE_LAG_MS + 1);
+      await runCollections(app.platform, clock.now());
+    }
+    const loan = await app.platform.db.selectFrom('loans').selectAll().where('id', '=', initiation.sdkReference).executeTakeFirstOrThrow();
+    expect(loan.status).toBe('completed');
+    const events = (await eventsFor(initiation.sdkReference)).map((e) => e.event).filter((n) => SPEC_EVENTS.has(n));
+    expect(events.slice(0, 5)).toEqual(['loan.initiated', 'loan.application.submitted', 'loan.approved', 'loan.offer.accepted', 'loan.disbursed']);
+    expect(events[5]).toBe('loan.repayment.due');
+    expect(events.filter((n) => n === 'loan.repayment.completed').length).toBeGreaterThanOrEqual(3);
+    expect(events.at(-1)).toBe('loan.completed');
+    const app_ = await app.platform.db.selectFrom('financingApplications').select('status').where('id', '=', initiation.sdkReference).executeTakeFirstOrThrow();
+    expect(app_.status).toBe('completed');
   });
 });
 

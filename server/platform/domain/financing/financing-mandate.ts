@@ -5,7 +5,9 @@ import { capturedBankAccount } from '../checkout/bank-account';
 import { checkoutUrlPrefix } from '../checkout/checkout-session';
 import { AppError } from '../errors';
 import type { LoanContext } from '../loans/loan-context';
-import { createMandate } from '../mandates/manage-mandate';
+import { activateMandate, createMandate } from '../mandates/manage-mandate';
+import { disburseFinancingIfReady } from './disburse-financing';
+import type { Platform } from '../../platform';
 import { isValidNuban } from '../payouts/nuban';
 import { getApplicationRow, type FinancingStatus } from './financing-application';
 
@@ -161,4 +163,29 @@ export async function setUpFinancingMandate(
     now,
   );
   return { created: true, progress: await mandateProgress(db, scope, loanId) };
+}
+
+/**
+ * GET, for polling: a mandate still waiting for the provider is read back from it first (the patient may have approved
+ * and closed the browser), and a mandate found live disburses the loan, so polling alone carries the loan to
+ * `disbursed`. Provider errors leave the stored progress as it is (the next poll retries).
+ */
+export async function pollFinancingMandate(
+  db: Db,
+  platform: LoanContext['platform'] & Pick<Platform, 'logger'>,
+  scope: Scope,
+  loanId: string,
+  now: Date,
+): Promise<MandateProgress> {
+  const app = await getApplicationRow(db, scope, loanId);
+  const mandate = await latestMandate(db, loanId);
+  if (app.status === 'offer_accepted' && mandate && ['initiated', 'pending'].includes(mandate.status)) {
+    try {
+      await activateMandate(db, platform, scope, mandate.id, now);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  if (app.status === 'offer_accepted') await disburseFinancingIfReady(db, platform, loanId, now);
+  return mandateProgress(db, scope, loanId);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FINANCING_STATUSES } from '../../domain/financing/financing-application';
 import { initiateFinancing } from '../../domain/financing/initiate-financing';
-import { MANDATE_STAGES, mandateProgress, setUpFinancingMandate } from '../../domain/financing/financing-mandate';
+import { MANDATE_STAGES, pollFinancingMandate, setUpFinancingMandate } from '../../domain/financing/financing-mandate';
 import { listSdkDeliveries, redeliverSdk, SDK_DELIVERY_STATUSES } from '../../domain/financing/sdk-event-log';
 import { SDK_EVENT_NAMES } from '../../domain/financing/financing-events';
 import { createEndpoint, listEndpoints } from '../../domain/webhooks/endpoint';
@@ -175,13 +175,15 @@ export const financingRoutes = [
     operationId: 'sdkGetMandate',
     tag: TAG,
     summary: 'Poll the direct-debit set-up',
-    description: 'The patient\'s progress through mandate set-up. Another organisation\'s loan answers 404.',
+    description:
+      'The patient\'s progress through mandate set-up, for polling. A mandate still waiting for the provider is read back from it on each call, and a ' +
+      'mandate found live releases the loan (you then see `applicationStatus` `disbursed` and receive `loan.disbursed`). Another organisation\'s loan answers 404.',
     access: 'financing',
     params: LoanParams,
     response: { status: 200, description: 'Progress.', data: MandateProgressSchema },
     errors: ['NOT_FOUND', 'INVALID_ID'],
-    async handle({ db, auth, params }) {
-      return { message: 'Mandate progress retrieved', data: await mandateProgress(db as never, auth, params.loanId) };
+    async handle({ db, auth, params, platform, now }) {
+      return { message: 'Mandate progress retrieved', data: await pollFinancingMandate(db as never, platform, auth, params.loanId, now) };
     },
   }),
   defineRoute({
