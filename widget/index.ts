@@ -5,4 +5,6 @@ import './lc-bank/lc-bank';
 import './lc-mandate/lc-mandate';
 import './lc-kyc/lc-kyc';
 import './lc-guarantors/lc-guarantors';
+import './lc-identity/lc-identity';
+import './lc-decision/lc-decision';
 import './lc-checkout/lc-checkout';

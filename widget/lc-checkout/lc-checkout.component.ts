@@ -8,6 +8,8 @@ import '../lc-bank/lc-bank';
 import '../lc-mandate/lc-mandate';
 import '../lc-kyc/lc-kyc';
 import '../lc-guarantors/lc-guarantors';
+import '../lc-identity/lc-identity';
+import '../lc-decision/lc-decision';
 import { checkoutStyles } from './lc-checkout.styles';
 
 /** What the hosted page's server saw (the `state` attribute). */
@@ -16,6 +18,8 @@ type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable';
 const STEP_TITLES: Record<StepName, string> = {
   otp: 'Confirm your phone number',
   kyc: 'Confirm your identity',
+  identity: 'Confirm your identity',
+  decision: 'Choose your repayment plan',
   guarantors: 'Add your guarantors',
   offer: 'Review and sign your offer',
   bank: 'Your bank account',
@@ -122,7 +126,32 @@ export class LcCheckout extends LitElement {
     `;
   }
 
+  /** A patient-financing application's endings: approved and done, rejected with its reason, expired. */
+  private renderFinancingEnd(state: CheckoutState) {
+    const financing = state.financing!;
+    if (state.status === 'complete') {
+      return html`<h2 tabindex="-1">You're all set</h2>
+        <p role="status">Your repayments are set up. ${state.organisationName} will be notified and paid directly; you can close this page.</p>`;
+    }
+    if (state.status === 'declined') {
+      return html`<h2 tabindex="-1">Offer declined</h2><p role="status">You declined this offer. Talk to ${state.organisationName} about other ways to pay.</p>`;
+    }
+    if (financing.status === 'expired') {
+      return html`<h2 tabindex="-1">This application has expired</h2><p role="status">Ask ${state.organisationName} to start a new one.</p>`;
+    }
+    const why: Record<string, string> = {
+      identity_mismatch: 'We could not confirm your identity with the details given.',
+      delinquent: 'Your credit history does not meet our lending criteria at the moment.',
+      unaffordable: 'The repayments would be too high for the income you told us.',
+      amount_above_risk_limit: 'This amount is above what we can lend you at the moment.',
+      outside_policy: 'This amount is outside what we finance.',
+    };
+    return html`<h2 tabindex="-1">We can't offer you financing</h2>
+      <p role="status">${why[financing.rejectionReason ?? ''] ?? 'This application is closed.'} ${state.organisationName} has been told; talk to them about other ways to pay.</p>`;
+  }
+
   private renderStep(state: CheckoutState) {
+    if (state.financing && ['complete', 'declined', 'closed'].includes(state.status)) return this.renderFinancingEnd(state);
     if (state.status === 'complete') {
       return html`<h2 tabindex="-1">You're all set</h2><p role="status">Your loan checkout is complete. You can close this page.</p>`;
     }
@@ -143,6 +172,10 @@ export class LcCheckout extends LitElement {
             ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`
             : step === 'kyc'
               ? html`<lc-kyc .api=${this.api} @lc-kyc-verified=${this.refresh}></lc-kyc>`
+            : step === 'identity'
+              ? html`<lc-identity .api=${this.api} amount-kobo=${state.financing?.amountKobo ?? 0} @lc-identity-submitted=${this.refresh}></lc-identity>`
+            : step === 'decision' && state.financing
+              ? html`<lc-decision .api=${this.api} .financing=${state.financing} @lc-tenor-chosen=${this.refresh}></lc-decision>`
             : step === 'guarantors'
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
