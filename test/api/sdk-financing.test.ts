@@ -332,3 +332,45 @@ describe('mandate routes before the offer is signed, and tenancy', () => {
     expect(res.body.error).toBe('INVALID_ID');
   });
 });
+
+describe('reading and cancelling an initiation', () => {
+  it('GET /sdk/loans/{loanId} answers the initiation as it stands; another organisation gets 404', async () => {
+    const created = (await initiate(body())).body.data;
+    const read = await client(app, partner.test).get(`/api/v1/sdk/loans/${created.sdkReference}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual(created);
+    expect((await client(app, stranger.test).get(`/api/v1/sdk/loans/${created.sdkReference}`)).status).toBe(404);
+  });
+
+  it('the partner cancels before disbursement: cancelled, idempotent, loan.cancelled sent; another organisation gets 404', async () => {
+    const tenant = await createTenant(app, { loanTenant: false });
+    await client(app, tenant.test).post('/api/v1/sdk/webhook-endpoints', { url: receiver.url('/cancel') });
+    const created = (await initiate(body(), tenant)).body.data;
+    expect((await client(app, stranger.test).post(`/api/v1/sdk/loans/${created.sdkReference}/cancel`, {})).status).toBe(404);
+    const cancelled = await client(app, tenant.test).post(`/api/v1/sdk/loans/${created.sdkReference}/cancel`, { reason: 'Treatment postponed' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ sdkReference: created.sdkReference, status: 'cancelled' });
+    const again = await client(app, tenant.test).post(`/api/v1/sdk/loans/${created.sdkReference}/cancel`, {});
+    expect(again.status).toBe(200);
+    expect(again.body.data.status).toBe('cancelled');
+    await dispatcher.runOnce();
+    const got = receiver.received.filter((r) => r.path === '/cancel').map((r) => verifySdkWebhook(r.rawBody, r.headers, tenant.test.secretKey));
+    expect(got.map((e) => e.event)).toEqual(['loan.initiated', 'loan.cancelled']);
+    expect(got[1]!.data).toMatchObject({ status: 'cancelled', reason: 'Treatment postponed' });
+    // The hosted application is closed for the patient.
+    const token = created.applicationUrl.slice(created.applicationUrl.lastIndexOf('/') + 1);
+    const state = await client(app).get('/v1/checkout/session', { authorization: `CheckoutSession ${token}` });
+    expect(state.body.data.status).toBe('closed');
+  });
+
+  it('a partner that is also a Loan Tenant cannot reject or disburse the service\'s loan through the lending API', async () => {
+    const lender = await createTenant(app);
+    const created = (await initiate(body(), lender)).body.data;
+    for (const path of ['reject', 'disburse']) {
+      const res = await client(app, lender.test).post(`/v1/loans/${created.sdkReference}/${path}`, path === 'reject' ? { reason: 'no' } : undefined);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toBe('approval_mode_mismatch');
+    }
+    expect((await client(app, lender.test).post(`/v1/loans/${created.sdkReference}/approve`, {})).body.error).toBe('approval_mode_mismatch');
+  });
+});

@@ -61,6 +61,7 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
     treatment: 'Dental implant',
     treatmentAmount: 15_000_000,
   }),
+  '/api/v1/sdk/loans/{loanId}/cancel': () => ({ reason: 'Treatment postponed' }),
   '/api/v1/sdk/loans/{loanId}/mandate': () => ({ bankCode: '058', accountNumber: '0123456785', accountName: 'Ada Obi', bankName: 'Guaranty Trust Bank', email: 'ada@example.com' }),
   '/api/v1/sdk/events/{id}/redeliver': () => undefined,
   '/api/v1/sdk/webhook-endpoints': () => ({ url: 'https://clinic.example/hooks', description: 'main', events: ['loan.disbursed'] }),

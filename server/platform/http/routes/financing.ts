@@ -5,6 +5,7 @@ import { MANDATE_STAGES, pollFinancingMandate, setUpFinancingMandate } from '../
 import { listSdkDeliveries, redeliverSdk, SDK_DELIVERY_STATUSES } from '../../domain/financing/sdk-event-log';
 import { SDK_EVENT_NAMES } from '../../domain/financing/financing-events';
 import { createEndpoint, listEndpoints } from '../../domain/webhooks/endpoint';
+import { cancelFinancing, getFinancingStatus } from '../../domain/financing/financing-status';
 import { defineRoute } from '../route';
 import { IdParams, Timestamp, Uuid } from '../schemas';
 
@@ -133,6 +134,40 @@ export const financingRoutes = [
     async handle({ db, auth, body, platform, now }) {
       const result = await initiateFinancing({ db, platform, now, scope: auth }, body);
       return { status: 201, message: result.created ? 'Loan initiated' : 'Loan initiation already exists (same clientReference and body)', data: result.initiation };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/sdk/loans/{loanId}',
+    operationId: 'sdkGetLoan',
+    tag: TAG,
+    summary: 'Read an initiation and its status',
+    description: 'Addition: the initiation record with its current status (for polling besides webhooks). Another organisation\'s loan answers 404.',
+    access: 'financing',
+    params: LoanParams,
+    response: { status: 200, description: 'The initiation.', data: InitiationSchema },
+    errors: ['NOT_FOUND', 'INVALID_ID'],
+    async handle({ db, auth, params, platform }) {
+      return { message: 'Loan initiation retrieved', data: await getFinancingStatus(db, platform.secrets, auth, params.loanId) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/sdk/loans/{loanId}/cancel',
+    operationId: 'sdkCancelLoan',
+    tag: TAG,
+    summary: 'Cancel before disbursement',
+    description:
+      'Addition: the partner calls the application off (the patient changed their mind, the treatment was cancelled). Any time before disbursement; ' +
+      'cancelling a cancelled application changes nothing; after disbursement 400 `loan_already_disbursed`; after a rejection or expiry 409 `invalid_loan_state`. ' +
+      'Sends `loan.cancelled`.',
+    access: 'financing',
+    params: LoanParams,
+    body: z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict(),
+    response: { status: 200, description: 'The initiation, `cancelled`.', data: InitiationSchema },
+    errors: ['NOT_FOUND', 'INVALID_ID', 'loan_already_disbursed', 'invalid_loan_state'],
+    async handle({ db, auth, params, body, platform, now }) {
+      return { message: 'Loan cancelled', data: await cancelFinancing({ db, platform, now, scope: auth, actor: auth.publicKey }, params.loanId, body.reason ?? null) };
     },
   }),
   defineRoute({
