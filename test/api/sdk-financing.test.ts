@@ -354,7 +354,11 @@ describe('reading and cancelling an initiation', () => {
     expect(again.status).toBe(200);
     expect(again.body.data.status).toBe('cancelled');
     await dispatcher.runOnce();
-    const got = receiver.received.filter((r) => r.path === '/cancel').map((r) => verifySdkWebhook(r.rawBody, r.headers, tenant.test.secretKey));
+    // Deliveries go out concurrently: arrival order is not emission order; the event id (UUIDv7) is.
+    const got = receiver.received
+      .filter((r) => r.path === '/cancel')
+      .sort((a, b) => (String(a.headers['x-service-event-id']) < String(b.headers['x-service-event-id']) ? -1 : 1))
+      .map((r) => verifySdkWebhook(r.rawBody, r.headers, tenant.test.secretKey));
     expect(got.map((e) => e.event)).toEqual(['loan.initiated', 'loan.cancelled']);
     expect(got[1]!.data).toMatchObject({ status: 'cancelled', reason: 'Treatment postponed' });
     // The hosted application is closed for the patient.
