@@ -19,7 +19,6 @@ import { apiRoutes } from './platform/http/routes';
 import { createSandboxSmsRouter } from './integrations/sms-sandbox-router';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
 import { createDemoRouter, demoEnabled as isDemoEnabled } from '../demo/server/create-demo-router';
-import { telemedicineApi } from './platform/http/telemedicine-api';
 import { attachMeetingSignalling, createMeetingRouter } from './meeting/meeting-router';
 
 function docsPage(): string {
@@ -203,6 +202,20 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   );
   if (demoEnabled) app.use('/demo', createDemoRouter({ platform, apiBaseUrl: options.internalUrl ?? options.baseUrl }));
 
+  // The lending API under /v1; patient financing (spec B's `{sdk_base_url}`, /api/v1/sdk…) and telemedicine
+  // (spec A, /api/v1/appointment…) under /api/v1: one middleware chain each, so a request is metered once.
+  app.use('/v1', apiRouter(platform, '/v1', routes.filter((r) => r.path.startsWith('/v1/'))));
+  app.use('/api/v1', apiRouter(platform, '/api/v1', routes.filter((r) => r.path.startsWith('/api/v1/'))));
+  // The telemedicine meeting pages and their signed files.
+  app.use(createMeetingRouter(platform));
+
+  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`));
+  app.use(errorHandler(platform));
+  return { app, routes, setReady: (value) => void (ready = value) };
+}
+
+/** Authentication, usage, rate limits and JSON parsing, then the routes under `prefix`. */
+function apiRouter(platform: Platform, prefix: string, routes: RouteSpec[]): express.Router {
   const api = express.Router();
   api.use(authenticateMiddleware(platform.authenticator));
   api.use((_req, res, next) => {
@@ -219,18 +232,11 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     next();
   });
   api.use(express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true }));
-  mountRoutes(api, '/v1', routes.filter((r) => r.path.startsWith('/v1/')), platform);
+  mountRoutes(api, prefix, routes, platform);
   api.use((req) => {
     throw new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`);
   });
-  app.use('/v1', api);
-  // Telemedicine (spec part A): /api/v1/appointment…, the meeting pages and their signed files.
-  app.use('/api/v1', telemedicineApi(platform, routes));
-  app.use(createMeetingRouter(platform));
-
-  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`));
-  app.use(errorHandler(platform));
-  return { app, routes, setReady: (value) => void (ready = value) };
+  return api;
 }
 
 export interface WebServer {

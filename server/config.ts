@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CreditPolicySchema, DEFAULT_CREDIT_POLICY } from './platform/domain/financing/credit-policy';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -160,6 +161,26 @@ export const ConfigSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(true),
   /** Largest recording chunk the meeting page may upload in one request. */
   RECORDING_CHUNK_MAX_BYTES: z.coerce.number().int().min(1024).max(16_777_216).default(2_097_152),
+  /**
+   * Patient financing: the service's credit policy as JSON (amount bands, rate and limit by risk band, tenor options,
+   * affordability share, fees); see server/platform/domain/financing/credit-policy.ts. Unset: the documented default.
+   */
+  FINANCING_POLICY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return DEFAULT_CREDIT_POLICY;
+      try {
+        const parsed = CreditPolicySchema.safeParse(JSON.parse(v));
+        if (parsed.success) return parsed.data;
+        ctx.addIssue({ code: 'custom', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join(', ') });
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+      }
+      return z.NEVER;
+    }),
+  /** Patient financing: how long an initiation's hosted application stays open (its `expiresAt`). */
+  FINANCING_APPLICATION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(72),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });

@@ -15,7 +15,11 @@ export interface Envelope<T> {
   error?: string;
 }
 
-export type StepName = 'otp' | 'kyc' | 'guarantors' | 'catalog' | 'offer' | 'bank' | 'mandate';
+export type StepName = 'otp' | 'kyc' | 'identity' | 'decision' | 'guarantors' | 'catalog' | 'offer' | 'bank' | 'mandate';
+
+/** A patient-financing application as the patient sees it (the platform's `FinancingView`; a type only). */
+export type { FinancingView } from '../server/platform/domain/financing/financing-view';
+import type { FinancingView } from '../server/platform/domain/financing/financing-view';
 
 /** The offer's key facts, as the platform's checkout state builds them (a type only: nothing of the server is bundled). */
 export type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
@@ -42,6 +46,8 @@ export interface CheckoutState {
   settlementCatalog: boolean;
   /** Null until the phone is verified, and until a merchant is chosen. */
   settlementMerchant: SettlementMerchantChoice | null;
+  /** A patient-financing application (steps `identity` and `decision`); null otherwise and before the OTP. */
+  financing: FinancingView | null;
 }
 
 export interface Bank {
@@ -184,6 +190,17 @@ export class CheckoutApi {
 
   activateMandate(signal?: AbortSignal): Promise<Mandate> {
     return this.call('POST', '/mandate/activate', {}, signal);
+  }
+
+  submitFinancingIdentity(
+    details: { fullName: string; bvn: string; dateOfBirth: string; declaredMonthlyIncomeKobo: number; email?: string },
+    signal?: AbortSignal,
+  ): Promise<FinancingView> {
+    return this.call('POST', '/financing/identity', details, signal);
+  }
+
+  chooseTenor(tenorMonths: number, signal?: AbortSignal): Promise<{ loanId: string; status: string; documentReference: string | null }> {
+    return this.call('POST', '/financing/tenor', { tenorMonths }, signal);
   }
 
   acceptOffer(signature: Signature & { passkey?: { nonce: string; response: unknown } }, signal?: AbortSignal): Promise<unknown> {

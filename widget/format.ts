@@ -6,3 +6,12 @@ export const formatKobo = (kobo: number) => naira.format(kobo / 100);
 export const formatBps = (bps: number) => `${(bps / 100).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;
 
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-NG', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** `"150,000.50"` → 15000050 kobo, by string arithmetic (no floats); null unless a positive amount with at most 2 decimals. */
+export function parseNairaToKobo(text: string): number | null {
+  const cleaned = text.trim().replace(/[,\s₦]/g, '');
+  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(cleaned);
+  if (!match) return null;
+  const kobo = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return kobo > 0 && Number.isSafeInteger(kobo) ? kobo : null;
+}

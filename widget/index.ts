@@ -7,4 +7,6 @@ import './lc-kyc/lc-kyc';
 import './lc-guarantors/lc-guarantors';
 import './lc-catalog/lc-catalog';
 import './lc-passkey/lc-passkey';
+import './lc-identity/lc-identity';
+import './lc-decision/lc-decision';
 import './lc-checkout/lc-checkout';

@@ -347,6 +347,12 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   api.post('/offer/decline', forward('POST', '/v1/checkout/decline', (req) => ({ body: { ...signature(req), ...pick(req.body, ['reason']) } })));
   api.post('/mandate', forward('POST', '/v1/checkout/mandate', (req, res) => ({ body: { ...pick(req.body, ['email']), callbackUrl: `${mountUrl(req, res)}/?return=mandate` } })));
   api.post('/mandate/activate', forward('POST', '/v1/checkout/mandate/activate'));
+  // Patient financing: identity (then the service's decision) and the tenor choice.
+  api.post(
+    '/financing/identity',
+    forward('POST', '/v1/checkout/financing/identity', (req) => ({ body: pick(req.body, ['fullName', 'bvn', 'dateOfBirth', 'declaredMonthlyIncomeKobo', 'email']) })),
+  );
+  api.post('/financing/tenor', forward('POST', '/v1/checkout/financing/tenor', (req) => ({ body: pick(req.body, ['tenorMonths']) })));
   api.use((req: Request, res: Response) => fail(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`));
   app.use('/api', api);
 

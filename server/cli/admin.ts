@@ -6,6 +6,7 @@ import { createPlatform, type Platform } from '../platform/platform';
 import { AppError } from '../platform/domain/errors';
 import { isUuid } from '../platform/domain/ids';
 import { bootstrapSandbox } from '../platform/domain/bootstrap';
+import { ensureFinancingLender, FINANCING_LENDER_ID } from '../platform/domain/financing/financing-lender';
 import { createApiKey, revokeApiKey } from '../platform/domain/api-keys/api-key';
 import { TenantSettingsSchema, configureOrganisation, createOrganisation, getOrganisation } from '../platform/domain/organisations/organisation';
 import { createProduct } from '../platform/domain/products/product';
@@ -109,15 +110,17 @@ async function run(platform: Platform, command: string, options: Options): Promi
     case 'pool fund': {
       const amount = required(options, 'amount-kobo');
       if (!/^\d+$/.test(amount)) throw new UsageError('--amount-kobo must be a positive whole number of kobo');
-      return db.transaction().execute((trx) =>
-        fundPool(trx, {
+      return db.transaction().execute(async (trx) => {
+        // The service's own financing pool: its lender organisation exists from first use; funding first is fine too.
+        if (uuidOption(options, 'org') === FINANCING_LENDER_ID) await ensureFinancingLender(trx, platform.config.FINANCING_POLICY, now);
+        return fundPool(trx, {
           organisationId: uuidOption(options, 'org'),
           mode: modeOption(options, 'mode', 'test'),
           code: required(options, 'pool'),
           amountKobo: Number(amount),
           now,
-        }),
-      );
+        });
+      });
     }
     case 'provider create':
       return createProvider(db, readInput(options), now);

@@ -20,6 +20,8 @@ import { HttpSms, SandboxSms, SmsGateway, type SmsSender } from '../integrations
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
 import { LocalFileStorage, S3FileStorage, type FileStorage } from '../integrations/file-storage';
 import { TemplateSummariser, type SpeechToText, type Summariser } from '../integrations/summariser';
+import { SandboxBvnIdentity, type BvnIdentity } from '../integrations/bvn-identity';
+import { SandboxCreditBureau, type CreditBureau } from '../integrations/credit-bureau';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
 export interface Platform {
@@ -48,6 +50,9 @@ export interface Platform {
   summariser: Summariser;
   /** Transcription of consultation recordings for the summaries; none configured by default. */
   speechToText?: SpeechToText;
+  /** Patient financing: BVN match (name, date of birth) and the credit bureau. */
+  bvnIdentity: BvnIdentity;
+  bureau: CreditBureau;
   /** Public origin for links the service hands out; set when the HTTP server knows its port. */
   baseUrl: string;
   close(): Promise<void>;
@@ -153,6 +158,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
         })
       : new LocalFileStorage(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'), secrets),
     summariser: new TemplateSummariser(),
+    bvnIdentity: new SandboxBvnIdentity(),
+    bureau: new SandboxCreditBureau(),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
       await usage.stop();

@@ -5,6 +5,8 @@ import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
 import { runSettlement } from '../platform/domain/settlements/run-settlement';
 import { runCollections } from '../platform/domain/repayments/collect-mandates';
 import { purgeCheckoutData } from '../platform/domain/checkout/purge-checkout-data';
+import { expireFinancingApplications } from '../platform/domain/financing/expire-financing';
+import { disburseReadyFinancing } from '../platform/domain/financing/disburse-financing';
 
 /**
  * The in-process workers. Each is restartable and safe to run in several processes at once: it
@@ -52,6 +54,11 @@ export function startExpirySweep(platform: Platform): () => void {
       moved = await expirePreapprovals(platform.db, platform.clock.now());
       if (moved > 0) platform.logger.info({ expired: moved }, 'pre-approvals expired');
     } while (moved > 0);
+    // Patient financing: applications past expiresAt unsigned, and signed loans whose mandate went live meanwhile.
+    const expired = await expireFinancingApplications(platform.db, platform.clock.now());
+    if (expired > 0) platform.logger.info({ expired }, 'financing applications expired');
+    const disbursed = await disburseReadyFinancing(platform.db, platform, platform.clock.now());
+    if (disbursed > 0) platform.logger.info({ disbursed }, 'financing loans disbursed');
   });
 }
 

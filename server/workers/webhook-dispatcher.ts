@@ -14,6 +14,8 @@ import { signingSecrets } from '../platform/domain/webhooks/endpoint';
 import { retryDelayMs } from '../platform/domain/webhooks/retry-schedule';
 import { signatureHeaders } from '../platform/domain/webhooks/signature';
 import { sendWebhook, type SendWebhook } from '../integrations/webhooks/send-webhook';
+import { SDK_EVENT_HEADER, SDK_SIGNATURE_HEADER, sdkSigningKey, signSdkBody } from '../platform/domain/financing/sdk-webhooks';
+import { publicSdkData } from '../platform/domain/financing/financing-events';
 
 export interface DispatcherOptions {
   /** The HTTP sender (tests may wrap it to observe attempts). */
@@ -172,6 +174,7 @@ export class WebhookDispatcher {
     const { endpoint, delivery } = claim;
     if (!endpoint) return { claim, outcome: { notSent: true, error: 'not sent: the endpoint was deleted' } };
     if (endpoint.status !== 'active') return { claim, outcome: { notSent: true, error: 'not sent: the endpoint is disabled' } };
+    if (endpoint.api === 'sdk') return this.attemptSdk(claim);
     const { config, secrets, clock } = this.platform;
     const now = clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -197,6 +200,41 @@ export class WebhookDispatcher {
           [DELIVERY_HEADERS.deliveryId]: delivery.id,
           [DELIVERY_HEADERS.attempt]: String(claim.attempt),
           ...signatureHeaders(signingSecrets(secrets, endpoint, now), timestamp, body),
+        },
+      });
+    } catch (error) {
+      outcome = { error: `not sent: ${(error as Error).message}` };
+    }
+    return { claim, outcome };
+  }
+
+  /**
+   * A patient-financing delivery (spec B): body `{event, timestamp, data}`, `X-Service-Event`, and `X-Service-Signature`
+   * = hex HMAC-SHA256 of the raw body keyed with the organisation's newest API secret key of the event's mode.
+   */
+  private async attemptSdk(claim: ClaimedDelivery): Promise<AttemptResult> {
+    const { delivery, endpoint } = claim;
+    const { config, secrets, clock, db } = this.platform;
+    const secretKey = await sdkSigningKey(db, secrets, { organisationId: delivery.organisationId, mode: delivery.mode });
+    if (!secretKey) {
+      return { claim, outcome: { error: 'not sent: the organisation has no API key pair that can sign (create a new key pair)' } };
+    }
+    const body = JSON.stringify({ event: delivery.event, timestamp: clock.now().toISOString(), data: publicSdkData(claim.payload, secrets) });
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.send({
+        url: endpoint!.url,
+        body,
+        guard: delivery.mode === 'live',
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'LendingPlatform-Webhooks/1.0',
+          [SDK_EVENT_HEADER]: delivery.event,
+          [SDK_SIGNATURE_HEADER]: signSdkBody(secretKey, body),
+          [DELIVERY_HEADERS.eventId]: delivery.eventId,
+          [DELIVERY_HEADERS.deliveryId]: delivery.id,
+          [DELIVERY_HEADERS.attempt]: String(claim.attempt),
         },
       });
     } catch (error) {

@@ -79,5 +79,19 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
     },
   }),
   '/v1/checkout/passkeys/sign-challenge': () => ({ rpId: 'checkout.lender.example' }),
+  '/v1/checkout/financing/identity': () => ({ fullName: 'Ada Obi', bvn: '22222222220', dateOfBirth: '1990-04-01', declaredMonthlyIncomeKobo: 20_000_000, email: 'ada@example.com' }),
+  '/v1/checkout/financing/tenor': () => ({ tenorMonths: 3 }),
+  '/api/v1/sdk/loans/initiate': () => ({
+    clientReference: `inv-${Math.random().toString(36).slice(2)}`,
+    invoiceReference: 'INV-1',
+    firstName: 'Ada',
+    phoneNumber: '08031234567',
+    treatment: 'Dental implant',
+    treatmentAmount: 15_000_000,
+  }),
+  '/api/v1/sdk/loans/{loanId}/cancel': () => ({ reason: 'Treatment postponed' }),
+  '/api/v1/sdk/loans/{loanId}/mandate': () => ({ bankCode: '058', accountNumber: '0123456785', accountName: 'Ada Obi', bankName: 'Guaranty Trust Bank', email: 'ada@example.com' }),
+  '/api/v1/sdk/events/{id}/redeliver': () => undefined,
+  '/api/v1/sdk/webhook-endpoints': () => ({ url: 'https://clinic.example/hooks', description: 'main', events: ['loan.disbursed'] }),
 };
 

@@ -13,6 +13,8 @@ import { applyTheme, type CheckoutTheme } from '../theme';
 import '../lc-catalog/lc-catalog';
 import '../lc-passkey/lc-passkey';
 import { devicePasskeysAvailable } from '../passkeys';
+import '../lc-identity/lc-identity';
+import '../lc-decision/lc-decision';
 import { checkoutStyles } from './lc-checkout.styles';
 import { CheckoutEvents } from '../embed/checkout-events';
 import type { CheckoutPosition } from '../embed/events';
@@ -40,6 +42,8 @@ type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable' | '
 const stepTitle = (step: StepName) => t(`step.${step}` as MessageKey);
 const ended = (state: string) =>
   t(state === 'expired' ? 'checkout.ended.expired' : state === 'revoked' ? 'checkout.ended.revoked' : state === 'missing' ? 'checkout.ended.missing' : 'checkout.ended.unavailable');
+
+const REJECTION_REASONS = ['identity_mismatch', 'delinquent', 'unaffordable', 'amount_above_risk_limit', 'outside_policy'];
 
 const SESSION_ENDED: Record<string, PageState> = {
   checkout_session_expired: 'expired',
@@ -240,7 +244,26 @@ export class LcCheckout extends LitElement {
     this.events.exit('borrower');
   }
 
+  /** A patient-financing application's endings: approved and done, rejected with its reason, expired. */
+  private renderFinancingEnd(state: CheckoutState) {
+    const financing = state.financing!;
+    const organisation = state.organisationName;
+    if (state.status === 'complete') {
+      return html`<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${t('financing.complete.body', { organisation })}</p>`;
+    }
+    if (state.status === 'declined') {
+      return html`<h2 tabindex="-1">${t('checkout.declined.title')}</h2><p role="status">${t('financing.declined.body', { organisation })}</p>`;
+    }
+    if (financing.status === 'expired') {
+      return html`<h2 tabindex="-1">${t('financing.expired.title')}</h2><p role="status">${t('financing.expired.body', { organisation })}</p>`;
+    }
+    const reason = REJECTION_REASONS.includes(financing.rejectionReason ?? '') ? financing.rejectionReason! : 'other';
+    return html`<h2 tabindex="-1">${t('financing.rejected.title')}</h2>
+      <p role="status">${t(`financing.reason.${reason}` as MessageKey)} ${t('financing.rejected.body', { organisation })}</p>`;
+  }
+
   private renderStep(state: CheckoutState) {
+    if (state.financing && ['complete', 'declined', 'closed'].includes(state.status)) return this.renderFinancingEnd(state);
     if (state.status === 'complete') {
       return html`<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${t('checkout.complete.body')}</p>`;
     }
@@ -267,6 +290,10 @@ export class LcCheckout extends LitElement {
               ? html`<lc-kyc .api=${this.api} @lc-kyc-verified=${this.refresh}></lc-kyc>`
             : step === 'catalog'
               ? html`<lc-catalog .api=${this.api} .chosen=${state.settlementMerchant} @lc-catalog-chosen=${this.refresh}></lc-catalog>`
+            : step === 'identity'
+              ? html`<lc-identity .api=${this.api} amount-kobo=${state.financing?.amountKobo ?? 0} @lc-identity-submitted=${this.refresh}></lc-identity>`
+            : step === 'decision' && state.financing
+              ? html`<lc-decision .api=${this.api} .financing=${state.financing} @lc-tenor-chosen=${this.refresh}></lc-decision>`
             : step === 'guarantors'
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`

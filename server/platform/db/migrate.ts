@@ -17,6 +17,7 @@ import * as settlementCatalog from './migrations/0015-settlement-catalog';
 import * as passkeys from './migrations/0017-passkeys';
 import * as appointments from './migrations/0020-appointments';
 import * as checkoutEmbedding from './migrations/0016-checkout-embedding';
+import * as patientFinancing from './migrations/0018-patient-financing';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -48,6 +49,7 @@ const migrations: Record<string, MigrationModule> = {
   '0017-passkeys': passkeys,
   '0020-appointments': appointments,
   '0016-checkout-embedding': checkoutEmbedding,
+  '0018-patient-financing': patientFinancing,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

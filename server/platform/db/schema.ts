@@ -39,6 +39,8 @@ export interface ApiKeysTable {
   secretLast4: string;
   revokedAt: string | null;
   createdAt: string;
+  /** The secret key sealed under the master key (AES-GCM): signs patient-financing webhooks. Null for keys made before 0018. */
+  secretSealed: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -179,6 +181,8 @@ export interface EventsTable {
   createdAt: string;
   /** Set once the dispatcher has written the event's deliveries (null = waiting). */
   fannedOutAt: string | null;
+  /** `lending` (the lending API's events) or `sdk` (the patient-financing API's); only endpoints of the same api receive it. */
+  api: Generated<string>;
 }
 
 export interface PlatformStateTable {
@@ -376,6 +380,8 @@ export interface WebhookEndpointsTable {
   previousSecretExpiresAt: string | null;
   /** Start of the current streak of failed attempts (null after a success). */
   failingSince: string | null;
+  /** `lending` (envelope signed with the endpoint secret) or `sdk` (`{event, timestamp, data}` signed with the API secret key). */
+  api: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -533,6 +539,40 @@ export interface Database {
   appointmentPrescriptions: AppointmentPrescriptionsTable;
   appointmentRecordings: AppointmentRecordingsTable;
   checkoutSettings: CheckoutSettingsTable;
+  financingApplications: FinancingApplicationsTable;
+}
+
+/** A patient-financing initiation (`sdkReference` = `id` = the loan's id) and its hosted-application steps. */
+export interface FinancingApplicationsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  clientReference: string;
+  /** SHA-256 of the normalised initiation body: the same body replays, another one conflicts. */
+  requestFingerprint: string;
+  invoiceReference: string | null;
+  treatment: string;
+  treatmentAmountKobo: number;
+  firstName: string;
+  /** E.164. */
+  phone: string;
+  status: string;
+  expiresAt: string;
+  fullName: string | null;
+  dateOfBirth: string | null;
+  /** Keyed hash of the BVN; the BVN itself is never stored. */
+  bvnHash: string | null;
+  declaredMonthlyIncomeKobo: number | null;
+  identityOutcome: string | null;
+  bureauOutcome: string | null;
+  riskBand: string | null;
+  /** The credit decision (offer options or the reason for a rejection), as the policy computed it. */
+  decision: Json;
+  rejectionReason: string | null;
+  submittedAt: string | null;
+  decidedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** A guarantor the borrower named in checkout; `verifiedAt` once the guarantor confirmed their phone by OTP. */

@@ -1,3 +1,5 @@
+import { DEFAULT_CREDIT_POLICY } from './financing/credit-policy';
+import { ensureFinancingLender, FINANCING_LENDER_ID, FINANCING_POOL_CODE } from './financing/financing-lender';
 import type { Db } from '../db/database';
 import { fromJson, toJson } from '../db/database';
 import type { Secrets } from './secrets';
@@ -83,6 +85,9 @@ export async function bootstrapSandbox(db: Db, secrets: Secrets, now: Date): Pro
     const pushed = products.find((p) => p.approvalMode === 'partner_pushed' && p.interestModel === 'flat')!;
     await configureOrganisation(trx, org.id, { defaultPreapprovalProductId: pushed.id, maxInterestRateBps: 6000 }, now);
     await fundPool(trx, { organisationId: org.id, mode: 'test', code: SANDBOX_POOL_CODE, amountKobo: SANDBOX_POOL_FUNDING_KOBO, now });
+    // Patient financing lends from the service's own pool: funded for the sandbox, like the partner's.
+    await ensureFinancingLender(trx, DEFAULT_CREDIT_POLICY, now);
+    await fundPool(trx, { organisationId: FINANCING_LENDER_ID, mode: 'test', code: FINANCING_POOL_CODE, amountKobo: SANDBOX_POOL_FUNDING_KOBO, now });
     const providers = [];
     for (const p of SANDBOX_PROVIDERS) {
       const existingProvider = await trx.selectFrom('providers').select(['id', 'code', 'name']).where('code', '=', p.code).executeTakeFirst();

@@ -162,6 +162,31 @@ export const ERROR_STATUS = {
   doctor_only: 403,
   /** Meeting page: the recording is finished or belongs to another session; start a new one. */
   recording_closed: 409,
+  /** Patient financing: `phoneNumber` is not a Nigerian mobile number written 080…, 234… or +234…. */
+  phone_number_invalid: 422,
+  /**
+   * Patient financing: `treatmentAmount` (kobo) is outside the financeable range of the credit policy. A naira amount
+   * sent as kobo is a hundredth of what was meant and usually lands here: the message says what it would be × 100.
+   */
+  treatment_amount_outside_policy: 422,
+  /** Patient financing: this `clientReference` was used for an initiation with other fields; use a new one. */
+  client_reference_conflict: 409,
+  /** Patient financing: an initiation with this `clientReference` is being created by a concurrent request; retry to read it. */
+  client_reference_in_use: 409,
+  /** Patient financing mandate: send both `bankCode` and `accountNumber`, or neither. */
+  bank_details_incomplete: 422,
+  /** Patient financing mandate: no account to debit yet (none sent, none given by the patient). */
+  bank_account_required: 409,
+  /** Patient financing: the application's `expiresAt` has passed; the partner initiates a new one. */
+  application_expired: 409,
+  /** Patient financing: the chosen tenor is not one of the options the decision offered. */
+  tenor_not_offered: 422,
+  /** Patient financing: the BVN identity provider could not be reached (or none is configured for live mode); safe to retry. */
+  identity_unavailable: 502,
+  /** Patient financing: the details do not match the BVN's record (or the name the partner gave); `message` says how many tries remain. */
+  identity_mismatch: 422,
+  /** Patient financing: the credit bureau could not be reached (or none is configured for live mode); safe to retry. */
+  bureau_unavailable: 502,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

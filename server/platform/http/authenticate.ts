@@ -78,13 +78,15 @@ export class Authenticator {
     const session = await resolveCheckoutToken(this.db, this.secrets, token, this.clock.now());
     const organisation = await findOrganisation(this.db, session.organisationId);
     if (!organisation) throw new AppError('UNAUTHENTICATED', 'Unknown checkout session.');
+    // A patient-financing application's session: its organisation (a clinic) need not be a Loan Tenant.
+    const financing = (await this.db.selectFrom('financingApplications').select('id').where('id', '=', session.loanId).executeTakeFirst()) !== undefined;
     return {
       organisation,
       organisationId: organisation.id,
       mode: session.mode,
       apiKeyId: `checkout-session:${session.id}`,
       publicKey: '',
-      checkoutSession: { sessionId: session.id, loanId: session.loanId, borrowerId: session.borrowerId, organisationId: session.organisationId, mode: session.mode },
+      checkoutSession: { sessionId: session.id, loanId: session.loanId, borrowerId: session.borrowerId, organisationId: session.organisationId, mode: session.mode, financing },
     };
   }
 

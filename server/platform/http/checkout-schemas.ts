@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECKOUT_STEPS } from '../domain/checkout/checkout-state';
+import { FinancingViewSchema } from './routes/financing-schemas';
 import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
 import { KoboAmount, Timestamp, Uuid } from './schemas';
 
@@ -101,6 +102,9 @@ export const CheckoutStateSchema = z
     guarantors: z.array(GuarantorSchema).nullable(),
     settlementCatalog: z.boolean().meta({ description: 'Whether the loan has a `catalog` step: a `merchant_wallet` product with `settlementCatalogEnabled`.' }),
     settlementMerchant: SettlementMerchantChoiceSchema.nullable().meta({ description: 'The merchant the borrower chose to receive the funds (null until chosen, and before the OTP).' }),
+    financing: FinancingViewSchema.nullable().meta({
+      description: 'Addition: a patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP.',
+    }),
   })
   .meta({
     id: 'CheckoutState',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../domain/errors';
 import type { RouteSpec } from './route';
 import { EVENT_CATALOGUE, WEBHOOK_DELIVERY_DESCRIPTION, WebhookEnvelopeSchema } from './event-schemas';
+import { SDK_EVENT_CATALOGUE, SdkWebhookEnvelopeSchema } from './sdk-event-schemas';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Products: 'Loan products: read-only over the API.',
@@ -26,6 +27,20 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'bodies (not the `{status, success, message, data}` envelope), each with `success`; errors use the error envelope. Appointment events ' +
     '(`appointment.*`) are an addition delivered through the same webhooks.',
   Webhooks: `Webhook endpoints, their signing secrets, and the delivery log (event log).\n\n${WEBHOOK_DELIVERY_DESCRIPTION}`,
+  'Patient financing':
+    'Spec B, under `/api/v1/sdk` (same key pair and tenancy rules; the Loan Tenant permission is not needed). The service is the lender: the partner ' +
+    'initiates, sends the patient to `applicationUrl` (phone OTP → full name, BVN, date of birth and declared income → bureau check → decision and tenor ' +
+    'choice → offer signature → bank account and direct debit) and follows progress by webhooks. The loan is funded from the service\'s own pool and ' +
+    'disbursed (the treatment amount settles to your organisation wallet, `loan.disbursed`) only once the direct debit is live at the provider.\n\n' +
+    '**Money:** `treatmentAmount` and every amount are integer kobo; sending naira finances a hundredth of the amount.\n\n' +
+    '**Errors:** the platform envelope `{status, success: false, message, error}`; `error` is machine-readable. Another organisation\'s loan answers 404.\n\n' +
+    '**Webhooks:** register with `POST /api/v1/sdk/webhook-endpoints`. Body `SdkWebhookEnvelope` `{event, timestamp, data}`; headers `X-Service-Event`, ' +
+    '`X-Service-Signature` (lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key `sk_…`; compare in constant time), ' +
+    '`X-Service-Event-Id` (stable: de-duplicate on it). Events: ' +
+    Object.keys(SDK_EVENT_CATALOGUE).map((n) => `\`${n}\``).join(', ') +
+    ' (each `data` is a schema named `SdkEvent…`). Retries and their schedule are the lending API\'s (13 attempts over about 2.8 days). ' +
+    '**Sandbox:** BVN `00000000000` is unknown to the identity registry and a last name `Mismatch` does not match it; the bureau decides by the BVN\'s ' +
+    'last digit: `9` delinquent (declined), `1` thin file (risk band C), `3`, `5`, `7` good (band B), any other good (band A).',
 };
 
 const API_DESCRIPTION = `
@@ -147,7 +162,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
   });
 
   // Webhook bodies are not requests to this API; their schemas are published as components.
-  for (const schema of [WebhookEnvelopeSchema, ...Object.values(EVENT_CATALOGUE)]) {
+  for (const schema of [WebhookEnvelopeSchema, ...Object.values(EVENT_CATALOGUE), SdkWebhookEnvelopeSchema, ...Object.values(SDK_EVENT_CATALOGUE)]) {
     const json = JSON.stringify(z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'output' })).replaceAll('#/definitions/', '#/components/schemas/');
     const { definitions } = JSON.parse(json) as { definitions: Record<string, object> };
     for (const [name, definition] of Object.entries(definitions)) registry.registerComponent('schemas', name, definition as never);

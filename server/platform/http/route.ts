@@ -22,8 +22,10 @@ import {
  *   may call, for its one loan. Every other route refuses a session token, and these refuse API keys
  *   (403 `credential_not_allowed`);
  * - `organisation`: any key of an enabled organisation, no lending permission needed (the telemedicine API).
+ * - `financing`: a patient-financing route (`/api/v1/sdk/*`): any key of an enabled organisation. A clinic, pharmacy
+ *   or lab initiates financing without being a lender, so the Loan Tenant permission is not required.
  */
-export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'organisation';
+export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'organisation' | 'financing';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -101,6 +103,7 @@ export function checkAccess(access: Access, auth: AuthContext): void {
   }
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
+  if (access === 'financing' || (access === 'checkoutSession' && auth.checkoutSession?.financing)) return;
   if (!org.loanTenant && access !== 'organisation') {
     throw new AppError('LOAN_TENANT_PERMISSION_DENIED', 'This organisation does not have the Loan Tenant permission.');
   }

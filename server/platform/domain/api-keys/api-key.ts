@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { randomToken, type Secrets } from '../secrets';
 import { getOrganisation } from '../organisations/organisation';
+import { API_SECRET_SEAL_PURPOSE } from '../financing/sdk-webhooks';
 
 export const SECRET_HASH_PURPOSE = 'api-secret-key';
 
@@ -53,6 +54,8 @@ export async function createApiKey(
     publicKey,
     secretHash: secrets.hmac(SECRET_HASH_PURPOSE, secretKey),
     secretLast4: secretKey.slice(-4),
+    // Sealed (not hashed) as well: patient-financing webhooks are signed with the secret key itself (spec B).
+    secretSealed: secrets.encrypt(API_SECRET_SEAL_PURPOSE, secretKey),
     revokedAt: null,
     createdAt: options.now.toISOString(),
   };

@@ -21,6 +21,8 @@ export interface CheckoutScope {
   borrowerId: string;
   organisationId: string;
   mode: Mode;
+  /** The loan is a patient-financing application (the service is the lender; the organisation need not be a Loan Tenant). */
+  financing?: boolean;
 }
 
 /** The public CheckoutSession resource (the token is shown once, at minting). */
@@ -137,7 +139,9 @@ export async function getSessionRow(db: Executor, scope: Pick<CheckoutScope, 'se
 export async function refreshCheckoutSession(db: Executor, scope: CheckoutScope, lifetime: SessionLifetime, now: Date): Promise<CheckoutSession> {
   const row = await getSessionRow(db, scope);
   const wanted = new Date(now.getTime() + lifetime.ttlMinutes * 60_000).toISOString();
-  const expiresAt = wanted < row.maxExpiresAt ? wanted : row.maxExpiresAt;
+  const capped = wanted < row.maxExpiresAt ? wanted : row.maxExpiresAt;
+  // Never shortens: a session minted for longer than the TTL (a patient-financing application link) keeps its expiry.
+  const expiresAt = capped > row.expiresAt ? capped : row.expiresAt;
   const at = now.toISOString();
   const moved = await db
     .updateTable('checkoutSessions')

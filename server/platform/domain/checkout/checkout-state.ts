@@ -10,9 +10,11 @@ import { maskPhone, normalisePhone } from '../users/phone';
 import { capturedBankAccount } from './bank-account';
 import { getSessionRow, toCheckoutSession, type CheckoutScope, type CheckoutSession } from './checkout-session';
 import { guarantorsRequired, listGuarantors, toGuarantor, type Guarantor } from './guarantors';
+import type { FinancingApplicationsTable } from '../../db/schema';
+import { financingView, type FinancingView } from '../financing/financing-view';
 import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
 
-export const CHECKOUT_STEPS = ['otp', 'kyc', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;
+export const CHECKOUT_STEPS = ['otp', 'kyc', 'identity', 'decision', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;
 export type CheckoutStep = (typeof CHECKOUT_STEPS)[number];
 
 /**
@@ -64,6 +66,8 @@ export interface CheckoutState {
   /** Whether the loan has a `catalog` step (a `merchant_wallet` product with `settlementCatalogEnabled`), and the merchant chosen so far. */
   settlementCatalog: boolean;
   settlementMerchant: SettlementMerchantChoice | null;
+  /** A patient-financing application (its `identity` and `decision` steps); null for other loans and before the OTP. */
+  financing: FinancingView | null;
 }
 
 export interface StatePlatform {
@@ -110,11 +114,26 @@ export async function offerFacts(db: Executor, platform: StatePlatform, loan: Lo
   };
 }
 
-function progress(session: CheckoutSessionsTable, loan: LoansTable, hasBank: boolean, guarantors: { required: number; confirmed: number }, catalog: boolean) {
+function progress(
+  session: CheckoutSessionsTable,
+  loan: LoansTable,
+  hasBank: boolean,
+  guarantors: { required: number; confirmed: number },
+  catalog: boolean,
+  financing?: FinancingApplicationsTable,
+) {
   const accepted = ACCEPTED.includes(loan.status as LoanStatus);
+  // A financing application: the patient proves identity (then the service decides) and chooses a tenor (the offer issues).
+  const financingSteps = financing
+    ? [
+        { name: 'identity' as const, done: financing.status !== 'initiated' },
+        { name: 'decision' as const, done: loan.documentReference !== null || accepted },
+      ]
+    : [];
   const steps: CheckoutState['steps'] = [
     { name: 'otp', done: session.otpVerifiedAt !== null },
-    ...(loan.kycTier === 'managed' ? [{ name: 'kyc' as const, done: !['kyc_required', 'kyc_pending'].includes(loan.status) }] : []),
+    ...(loan.kycTier === 'managed' && !financing ? [{ name: 'kyc' as const, done: !['kyc_required', 'kyc_pending'].includes(loan.status) }] : []),
+    ...financingSteps,
     ...(guarantors.required > 0 ? [{ name: 'guarantors' as const, done: accepted || guarantors.confirmed >= guarantors.required }] : []),
     // Before the offer, so the borrower signs knowing who is paid; a loan disbursed without a choice (paid to the pushed provider) has nothing left to pick.
     ...(catalog ? [{ name: 'catalog' as const, done: loan.settlementProviderId !== null || DISBURSED_STATES.includes(loan.status as LoanStatus) }] : []),
@@ -125,9 +144,10 @@ function progress(session: CheckoutSessionsTable, loan: LoansTable, hasBank: boo
   const nextStep = steps.find((s) => !s.done)?.name ?? null;
   let status: CheckoutStatus;
   if (loan.status === 'terms_declined') status = 'declined';
-  else if (['rejected', 'cancelled'].includes(loan.status)) status = 'closed';
+  else if (['rejected', 'cancelled'].includes(loan.status) || financing?.status === 'expired') status = 'closed';
   else if (nextStep === null) status = 'complete';
   else if (loan.status === 'under_review' || (nextStep === 'offer' && loan.status !== 'awaiting_acceptance')) status = 'waiting_for_lender';
+  // Signed, account given, mandate live: the patient is done even while the disbursement to the clinic settles.
   else status = 'in_progress';
   return { steps, nextStep: status === 'in_progress' || status === 'waiting_for_lender' ? nextStep : null, status };
 }
@@ -150,7 +170,8 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
   const required = await guarantorsRequired(db, loan.id);
   const guarantorRows = required > 0 ? await listGuarantors(db, loan.id) : [];
   const catalog = await settlementCatalogOffered(db, loan.id);
-  const { steps, nextStep, status } = progress(session, loan, hasBank, { required, confirmed: guarantorRows.filter((g) => g.verifiedAt).length }, catalog);
+  const financing = await db.selectFrom('financingApplications').selectAll().where('id', '=', loan.id).executeTakeFirst();
+  const { steps, nextStep, status } = progress(session, loan, hasBank, { required, confirmed: guarantorRows.filter((g) => g.verifiedAt).length }, catalog, financing);
   const phone = normalisePhone(borrower.phone);
   const verified = session.otpVerifiedAt !== null;
   const mandate = mandateRow ? toMandate(mandateRow) : undefined;
@@ -185,5 +206,6 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     guarantors: verified ? guarantorRows.map(toGuarantor) : null,
     settlementCatalog: catalog,
     settlementMerchant: verified && catalog ? await chosenSettlementMerchant(db, loan) : null,
+    financing: verified && financing ? financingView(financing) : null,
   };
 }

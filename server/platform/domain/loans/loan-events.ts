@@ -3,6 +3,8 @@ import { fromJson } from '../../db/database';
 import { enqueueEvent } from '../events/enqueue-event';
 import type { LoanContext } from './loan-context';
 import { signOfferLetterLink } from './offer-letter-link';
+import { isFinancingLoan } from '../financing/financing-lender';
+import { followFinancingLoanEvent } from '../financing/sync-financing';
 
 /**
  * Event payloads for loans, built from explicit fields. Every loan event carries the loan id,
@@ -46,6 +48,8 @@ export async function assessmentIdOf(ctx: LoanContext, loan: LoansTable): Promis
 }
 
 export async function emitLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<void> {
+  // A patient-financing loan speaks the financing API's events (to its sdk endpoints), not the lending API's.
+  if (isFinancingLoan(loan)) return followFinancingLoanEvent(ctx, event, loan, extra);
   const data = { ...loanEventBase(loan, await assessmentIdOf(ctx, loan)), ...extra };
   await enqueueEvent(ctx.db, { ...ctx.scope, event, data, now: ctx.now });
 }

@@ -59,6 +59,8 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .where('settlementId', 'is', null)
       .where('completedAt', '<', until)
       .where('method', '<>', 'wallet')
+      // Patient-financing loans are the service's: their interest and fees are not the partner's to be settled.
+      .where('loanId', 'not in', trx.selectFrom('financingApplications').select('id'))
       .groupBy('loanId')
       .orderBy('loanId')
       .execute();
@@ -114,6 +116,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .where('settlementId', 'is', null)
       .where('completedAt', '<', until)
       .where('method', '<>', 'wallet')
+      .where('loanId', 'not in', trx.selectFrom('financingApplications').select('id'))
       .execute();
     return { statement: toStatement(row), created: true };
   });

@@ -1,20 +1,34 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
 /**
- * Nigerian-first phone normalisation to E.164 without a dependency: `08012345678`,
- * `2348012345678`, `+234 801 234 5678` and `+234 (0) 801…` all become `+2348012345678`; other
- * numbers already in `+<country><number>` form are kept (8-15 digits). Anything else is null.
- * If numbers from many countries arrive, swap this for libphonenumber-js behind the same signature.
+ * Phone numbers to E.164, parsed by libphonenumber-js (Nigeria as the default region, so national
+ * numbers with their trunk 0 work): `08012345678`, `2348012345678`, `+234 801 234 5678`,
+ * `+234 (0) 801…` and `00234…` all become `+2348012345678`. A Nigerian number must be a mobile-shaped
+ * national number (10 digits starting 7, 8 or 9: what can receive an OTP); other countries' numbers
+ * must be possible numbers for their country. The library's validity ranges are not used: they
+ * refuse newly allocated prefixes (and the sandbox's test numbers) as operators add them.
+ * Anything else is null.
  */
 export function normalisePhone(raw: string): string | null {
   const compact = raw.trim().replace(/[\s\-().]/g, '');
-  let digits: string;
-  if (/^\+\d+$/.test(compact)) digits = compact.slice(1);
-  else if (/^00\d+$/.test(compact)) digits = compact.slice(2);
-  else if (/^0\d{10}$/.test(compact)) digits = `234${compact.slice(1)}`;
-  else if (/^234\d{10}$/.test(compact)) digits = compact;
-  else return null;
-  if (digits.startsWith('2340')) digits = `234${digits.slice(4)}`;
-  if (digits.startsWith('234')) return /^234[789]\d{9}$/.test(digits) ? `+${digits}` : null;
-  return /^[1-9]\d{7,14}$/.test(digits) ? `+${digits}` : null;
+  if (!/^(\+|00)?\d{5,17}$/.test(compact)) return null;
+  // `234…` without a plus is an international number written without its prefix, not a national one.
+  const international = compact.startsWith('00') ? `+${compact.slice(2)}` : /^234\d{10,11}$/.test(compact) ? `+${compact}` : compact;
+  const parsed = parsePhoneNumberFromString(international.replace(/^\+2340/, '+234'), 'NG');
+  if (!parsed) return null;
+  if (parsed.countryCallingCode === '234') return /^[789]\d{9}$/.test(parsed.nationalNumber) ? parsed.number : null;
+  return parsed.isPossible() ? parsed.number : null;
+}
+
+/**
+ * The patient-financing initiation's rule: a Nigerian mobile number written `080…` (national), `234…` or
+ * `+234…` (spaces and dashes allowed), as E.164; anything else (another country, a landline shape) is null.
+ */
+export function normaliseNigerianMobile(raw: string): string | null {
+  const compact = raw.trim().replace(/[\s\-]/g, '');
+  if (!/^(0[789]\d{9}|234[789]\d{9}|\+234[789]\d{9})$/.test(compact)) return null;
+  const e164 = normalisePhone(compact);
+  return e164?.startsWith('+234') ? e164 : null;
 }
 
 /** `+2348012345678` → `•••• 5678`: enough for the borrower to recognise, nothing more. */

@@ -72,7 +72,7 @@ export async function fanOutEvents(db: Db, dialect: Dialect, now: Date, limit = 
   return db.transaction().execute(async (trx) => {
     const events = await trx
       .selectFrom('events')
-      .select(['id', 'organisationId', 'mode', 'name'])
+      .select(['id', 'organisationId', 'mode', 'name', 'api'])
       .where('fannedOutAt', 'is', null)
       .orderBy('id')
       .limit(limit)
@@ -82,7 +82,7 @@ export async function fanOutEvents(db: Db, dialect: Dialect, now: Date, limit = 
     const organisationIds = [...new Set(events.map((e) => e.organisationId))];
     const endpoints = await trx
       .selectFrom('webhookEndpoints')
-      .select(['id', 'organisationId', 'mode', 'url', 'events'])
+      .select(['id', 'organisationId', 'mode', 'url', 'events', 'api'])
       .where('organisationId', 'in', organisationIds)
       .where('status', '=', 'active')
       .execute();
@@ -91,6 +91,8 @@ export async function fanOutEvents(db: Db, dialect: Dialect, now: Date, limit = 
     for (const event of events) {
       for (const endpoint of endpoints) {
         if (endpoint.organisationId !== event.organisationId || endpoint.mode !== event.mode || !endpointWants(endpoint.events, event.name)) continue;
+        // Lending events go to lending endpoints, patient-financing events to sdk endpoints (their envelopes differ).
+        if (endpoint.api !== event.api) continue;
         rows.push({
           id: newOrderedId(),
           organisationId: event.organisationId,
@@ -218,24 +220,27 @@ export async function endWaitingDeliveries(db: Executor, endpointId: string, rea
 
 export interface DeliveryFilter {
   limit: number;
+  /** Which API's events: `lending` (the `/v1/events` log, the default) or `sdk` (`/api/v1/sdk/events`). */
+  api?: 'lending' | 'sdk';
   status?: WebhookDeliveryStatus;
   event?: string;
   endpointId?: string;
 }
 
-function deliveriesWithPayload(db: Executor, scope: Scope) {
+function deliveriesWithPayload(db: Executor, scope: Scope, api: 'lending' | 'sdk' = 'lending') {
   return db
     .selectFrom('webhookDeliveries as d')
     .innerJoin('events as e', 'e.id', 'd.eventId')
     .selectAll('d')
     .select('e.payload as payload')
     .where('d.organisationId', '=', scope.organisationId)
-    .where('d.mode', '=', scope.mode);
+    .where('d.mode', '=', scope.mode)
+    .where('e.api', '=', api);
 }
 
 /** The delivery log of the key's organisation and mode, newest first. */
 export async function listDeliveries(db: Executor, scope: Scope, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
-  const rows = await deliveriesWithPayload(db, scope)
+  const rows = await deliveriesWithPayload(db, scope, filter.api)
     .$if(filter.status !== undefined, (q) => q.where('d.status', '=', filter.status!))
     .$if(filter.event !== undefined, (q) => q.where('d.event', '=', filter.event!))
     .$if(filter.endpointId !== undefined, (q) => q.where('d.endpointId', '=', filter.endpointId!))
@@ -245,8 +250,8 @@ export async function listDeliveries(db: Executor, scope: Scope, filter: Deliver
   return rows.map(({ payload, ...row }) => toDelivery(row, payload));
 }
 
-export async function getDelivery(db: Executor, scope: Scope, id: string): Promise<WebhookDelivery> {
-  const row = await deliveriesWithPayload(db, scope).where('d.id', '=', id).executeTakeFirst();
+export async function getDelivery(db: Executor, scope: Scope, id: string, api: 'lending' | 'sdk' = 'lending'): Promise<WebhookDelivery> {
+  const row = await deliveriesWithPayload(db, scope, api).where('d.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('webhook delivery');
   const { payload, ...delivery } = row;
   return toDelivery(delivery, payload);
@@ -257,8 +262,8 @@ export async function getDelivery(db: Executor, scope: Scope, id: string): Promi
  * fresh allowance of attempts (the attempt count keeps rising, so each attempt keeps a unique
  * number). Refused while an attempt is in flight, and when the endpoint is gone or disabled.
  */
-export async function redeliver(db: Executor, scope: Scope, id: string, now: Date): Promise<WebhookDelivery> {
-  const current = await getDelivery(db, scope, id);
+export async function redeliver(db: Executor, scope: Scope, id: string, now: Date, api: 'lending' | 'sdk' = 'lending'): Promise<WebhookDelivery> {
+  const current = await getDelivery(db, scope, id, api);
   if (current.status === 'delivering') throw new AppError('delivery_in_flight', 'An attempt of this delivery is in flight; read it again in a few seconds.');
   const endpoint = current.endpointId
     ? await db.selectFrom('webhookEndpoints').select(['url', 'status']).where('id', '=', current.endpointId).executeTakeFirst()
@@ -284,7 +289,7 @@ export async function redeliver(db: Executor, scope: Scope, id: string, now: Dat
     .where('status', '!=', 'delivering')
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) throw new AppError('delivery_in_flight', 'An attempt of this delivery is in flight; read it again in a few seconds.');
-  return getDelivery(db, scope, id);
+  return getDelivery(db, scope, id, api);
 }
 
 async function endDelivery(db: Executor, id: string, lastError: string, at: string): Promise<void> {

@@ -18,6 +18,8 @@ export interface WebhookEndpoint {
   description: string | null;
   events: string[] | null;
   mode: Mode;
+  /** `lending` or `sdk` (patient-financing events, the spec's envelope, signed with the API secret key). */
+  api: 'lending' | 'sdk';
   status: 'active' | 'disabled';
   consecutiveFails: number;
   lastFailureAt: string | null;
@@ -36,6 +38,7 @@ export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
     description: row.description,
     events: fromJson<string[]>(row.events),
     mode: row.mode,
+    api: row.api === 'sdk' ? 'sdk' : 'lending',
     status: row.status as WebhookEndpoint['status'],
     consecutiveFails: row.consecutiveFails,
     lastFailureAt: row.lastFailureAt,
@@ -76,7 +79,7 @@ export async function createEndpoint(
   db: Executor,
   secrets: Secrets,
   scope: Scope,
-  input: { url: string; description?: string | null; events?: string[] | null; mode?: Mode },
+  input: { url: string; description?: string | null; events?: string[] | null; mode?: Mode; api?: 'lending' | 'sdk' },
   now: Date,
 ): Promise<{ endpoint: WebhookEndpoint; signingSecret: string }> {
   const mode = input.mode ?? scope.mode;
@@ -102,6 +105,7 @@ export async function createEndpoint(
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    api: input.api ?? 'lending',
     createdAt: at,
     updatedAt: at,
   };

@@ -47,6 +47,7 @@ const checkoutOutcome = (loan: { id: string; status: string; documentReference: 
   documentReference: loan.documentReference,
 });
 import { MandateSchema } from './mandates';
+import { disburseFinancingIfReady } from '../../domain/financing/disburse-financing';
 
 type Ctx = HandlerContext<unknown, unknown, unknown>;
 
@@ -388,6 +389,8 @@ export const checkoutRoutes = [
     errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable'],
     async handle(ctx) {
       const { mandate, message } = await activateMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.now);
+      // Patient financing: a live mandate is what releases the loan to the partner.
+      if (mandate.status === 'active') await disburseFinancingIfReady(ctx.platform.db, ctx.platform, mandate.loanId, ctx.now);
       return { message, data: mandate };
     },
   }),

@@ -11,6 +11,8 @@ import { checkoutRoutes } from './checkout';
 import { checkoutSessionRoutes } from './checkout-sessions';
 import { appointmentRoutes } from './appointments';
 import { checkoutSettingsRoutes } from './checkout-settings';
+import { financingRoutes } from './financing';
+import { financingCheckoutRoutes } from './financing-checkout';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...appointmentRoutes, ...checkoutSettingsRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...appointmentRoutes, ...checkoutSettingsRoutes, ...financingRoutes, ...financingCheckoutRoutes];

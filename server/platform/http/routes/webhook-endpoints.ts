@@ -17,6 +17,9 @@ const WebhookEndpointSchema = z
     description: z.string().nullable(),
     events: z.array(z.string()).nullable(),
     mode: z.enum(['live', 'test']),
+    api: z.enum(['lending', 'sdk']).meta({
+      description: 'Addition: `lending` receives the lending API\'s events; `sdk` the patient-financing events (`/api/v1/sdk`), registered with `POST /api/v1/sdk/webhook-endpoints`.',
+    }),
     status: z.enum(['active', 'disabled']).meta({ description: '`disabled` by hand (PATCH) or automatically after repeated failures; PATCH `active` re-enables.' }),
     consecutiveFails: z.number().int(),
     lastFailureAt: Timestamp.nullable(),

@@ -1,0 +1,75 @@
+import { html, LitElement, nothing } from 'lit';
+import { AsyncAction } from '../async-action';
+import type { CheckoutApi, FinancingView } from '../checkout-api';
+import { adoptDocumentStyles } from '../document-styles';
+import { formatBps, formatKobo } from '../format';
+import { errorText, LocaleController, t, tp } from '../i18n/i18n';
+import { decisionStyles } from './lc-decision.styles';
+
+/**
+ * Patient financing, decision step: the service approved the application; the patient picks one of the repayment
+ * plans (tenors) the credit policy found affordable. Choosing issues the offer, which the next step shows in full.
+ *
+ * @event lc-tenor-chosen - the offer was issued for the chosen tenor; `detail.tenorMonths`.
+ */
+export class LcDecision extends LitElement {
+  static override properties = {
+    api: { attribute: false },
+    financing: { attribute: false },
+    missing: { state: true },
+  };
+
+  declare api: CheckoutApi;
+  declare financing: FinancingView;
+  declare private missing: boolean;
+  private readonly choose = new AsyncAction<unknown>(this);
+  private readonly locale = new LocaleController(this);
+
+  constructor() {
+    super();
+    this.missing = false;
+  }
+
+  protected override createRenderRoot() {
+    adoptDocumentStyles('lc-decision', decisionStyles);
+    return this;
+  }
+
+  private async send(event: Event) {
+    event.preventDefault();
+    const picked = this.querySelector<HTMLInputElement>('input[name="lc-tenor"]:checked');
+    this.missing = !picked;
+    if (!picked) return;
+    const tenorMonths = Number(picked.value);
+    const done = await this.choose.run((signal) => this.api.chooseTenor(tenorMonths, signal));
+    if (done) this.dispatchEvent(new CustomEvent('lc-tenor-chosen', { detail: { tenorMonths }, bubbles: true, composed: true }));
+  }
+
+  override render() {
+    const options = this.financing?.options ?? [];
+    const error = this.choose.status === 'error' ? errorText(this.choose.error!) : '';
+    return html`
+      <p role="status">${t('decision.approved', { amount: formatKobo(this.financing.amountKobo), treatment: this.financing.treatment })}</p>
+      <form @submit=${this.send} novalidate>
+        <fieldset aria-describedby=${this.missing ? 'lc-decision-error' : nothing}>
+          <legend>${t('decision.legend')}</legend>
+          ${options.map(
+            (o, i) => html`<label class="lc-option">
+              <input type="radio" name="lc-tenor" value=${o.tenorMonths} ?checked=${i === 0} />
+              <strong>${tp('decision.option', o.tenorMonths, { instalment: formatKobo(o.instalmentKobo) })}</strong>
+              <span class="lc-option-facts">${t('decision.facts', {
+                instalments: o.instalmentCount,
+                total: formatKobo(o.totalRepayableKobo),
+                cost: formatKobo(o.costOfCreditKobo),
+                apr: formatBps(o.aprBps),
+              })}</span>
+            </label>`,
+          )}
+        </fieldset>
+        ${this.missing ? html`<p id="lc-decision-error" class="lc-error">${t('decision.missing')}</p>` : nothing}
+        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
+        <button type="submit" ?disabled=${this.choose.status === 'pending'}>${this.choose.status === 'pending' ? t('decision.preparing') : t('decision.submit')}</button>
+      </form>
+    `;
+  }
+}
