@@ -8,6 +8,8 @@ import { localesPlugin } from './widget/i18n/vite-locales.ts';
  * for bundlers are `vite.lib.config.ts`.
  */
 export default defineConfig({
+  // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
+  resolve: { conditions: ['module', 'browser', 'production'] },
   plugins: [localesPlugin()],
   build: {
     outDir: 'dist/widget',

@@ -7,6 +7,8 @@ import { defineConfig } from 'vite';
  * is the partner's own).
  */
 export default defineConfig({
+  // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
+  resolve: { conditions: ['module', 'browser', 'production'] },
   build: {
     outDir: 'dist/widget-lib',
     emptyOutDir: true,

@@ -6,6 +6,8 @@ import { defineConfig } from 'vite';
  * `/demo/assets/demo.js` (built to dist/demo/demo.js by `npm run build:demo`).
  */
 export default defineConfig({
+  // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
+  resolve: { conditions: ['module', 'browser', 'production'] },
   root: path.resolve(import.meta.dirname, '..'),
   build: {
     outDir: 'dist/demo',

@@ -1,41 +1,16 @@
 /** The demo page's typed client for the demo server's JSON routes (`/demo/api`). No key ever passes here. */
 
-export type ScenarioId = 'delegated' | 'managed' | 'aml' | 'decline';
-export type DemoAction = 'approve' | 'reject' | 'disburse' | 'repay';
+/** The server's own types, imported as types only: nothing of the server is bundled into the page. */
+export type { ScenarioId } from '../server/scenarios';
+export type { DemoAction, DemoEvent, DemoRun } from '../server/demo-runs';
+import type { ScenarioId } from '../server/scenarios';
+import type { DemoAction, DemoEvent, DemoRun } from '../server/demo-runs';
 
+/** A scenario as the page lists it (the server keeps the borrower it plays to itself). */
 export interface Scenario {
   id: ScenarioId;
   title: string;
   summary: string;
-}
-
-export interface DemoRun {
-  id: string;
-  scenario: ScenarioId;
-  title: string;
-  borrower: { name: string; phone: string };
-  preapproval: { id: string; status: string } | null;
-  loan: {
-    id: string;
-    status: string;
-    kycTier: string;
-    principalKobo: number;
-    outstandingKobo: number;
-    amountPaidKobo: number;
-    hasActiveMandate: boolean;
-    instalmentCount: number;
-    instalmentsPaid: number;
-    nextInstalment: { number: number; dueDate: string; amountKobo: number } | null;
-  } | null;
-  checkoutPath: string | null;
-  actions: DemoAction[];
-}
-
-export interface DemoEvent {
-  id: string;
-  event: string;
-  createdAt: string;
-  data: Record<string, unknown>;
 }
 
 export interface SmsMessage {

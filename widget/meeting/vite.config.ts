@@ -10,6 +10,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * size budget it must not touch.
  */
 export default defineConfig({
+  // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
+  resolve: { conditions: ['module', 'browser', 'production'] },
   root,
   build: {
     outDir: path.join(root, 'dist/meeting'),

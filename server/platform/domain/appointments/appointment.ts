@@ -4,6 +4,7 @@ import type { AppointmentParticipantsTable, AppointmentsTable, AppointmentStatus
 import { notFound } from '../errors';
 import { isUuid } from '../ids';
 import type { Secrets } from '../secrets';
+import { findOwned } from '../../db/find-owned';
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'in-progress', 'completed', 'cancelled'] as const satisfies readonly AppointmentStatus[];
 export const PARTICIPANT_ROLES = ['patient', 'doctor'] as const;
@@ -61,15 +62,7 @@ export interface ParticipantEntry {
 /** The appointment's own row, only within the caller's organisation and mode; anything else is 404. */
 export async function findAppointment(db: Executor, scope: AppointmentScope, id: string): Promise<AppointmentRow> {
   if (!isUuid(id)) throw notFound('Appointment');
-  const row = await db
-    .selectFrom('appointments')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('Appointment');
-  return row;
+  return findOwned(db, 'appointments', scope, id, 'Appointment');
 }
 
 export async function participantsOf(db: Executor, appointmentIds: string[]): Promise<ParticipantRow[]> {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { BorrowersTable, Mode } from '../../db/schema';
-import { notFound } from '../errors';
+import { findOwned } from '../../db/find-owned';
 
 /** The public Borrower resource. The BVN hash and NIN stay inside the service. */
 export interface Borrower {
@@ -36,13 +36,6 @@ export function toBorrower(row: BorrowersTable): Borrower {
 }
 
 export async function getBorrower(db: Executor, scope: { organisationId: string; mode: Mode }, id: string): Promise<Borrower> {
-  const row = await db
-    .selectFrom('borrowers')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('borrower');
+  const row = await findOwned(db, 'borrowers', scope, id, 'borrower');
   return toBorrower(row);
 }

@@ -1,9 +1,10 @@
 import type { Executor } from '../../db/database';
 import type { CheckoutSessionsTable, LoansTable, Mode } from '../../db/schema';
-import { AppError, notFound } from '../errors';
+import { AppError } from '../errors';
 import { newId } from '../ids';
 import { APPLICATION_TOKEN_PURPOSE, type Scope } from '../loans/loan';
 import { randomToken, type Secrets } from '../secrets';
+import { findOwned } from '../../db/find-owned';
 
 /** Keyed-hash purpose of session tokens (only the hash is stored). */
 const TOKEN_HASH_PURPOSE = 'checkout-session-token';
@@ -156,14 +157,7 @@ export async function refreshCheckoutSession(db: Executor, scope: CheckoutScope,
 
 /** The lender withdraws a session. Revoking a revoked session changes nothing. */
 export async function revokeCheckoutSession(db: Executor, scope: Scope, sessionId: string, now: Date): Promise<CheckoutSession> {
-  const row = await db
-    .selectFrom('checkoutSessions')
-    .selectAll()
-    .where('id', '=', sessionId)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('checkout session');
+  const row = await findOwned(db, 'checkoutSessions', scope, sessionId, 'checkout session');
   if (row.revokedAt) return toCheckoutSession(row);
   const at = now.toISOString();
   await db.updateTable('checkoutSessions').set({ revokedAt: at, updatedAt: at }).where('id', '=', row.id).where('revokedAt', 'is', null).execute();

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { LoanMandatesTable, Mode } from '../../db/schema';
-import { notFound } from '../errors';
+import { findOwned } from '../../db/find-owned';
 
 export const MANDATE_PROVIDERS = ['rail_a', 'rail_b', 'rail_c'] as const;
 export type MandateProvider = (typeof MANDATE_PROVIDERS)[number];
@@ -47,14 +47,7 @@ export function toMandate(row: LoanMandatesTable): LoanMandate {
 }
 
 export async function getMandateRow(db: Executor, scope: { organisationId: string; mode: Mode }, id: string): Promise<LoanMandatesTable> {
-  const row = await db
-    .selectFrom('loanMandates')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('mandate');
+  const row = await findOwned(db, 'loanMandates', scope, id, 'mandate');
   return row;
 }
 

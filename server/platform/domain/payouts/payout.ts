@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { Mode, PayoutRequestsTable } from '../../db/schema';
-import { notFound } from '../errors';
+import { findOwned } from '../../db/find-owned';
 
 export const PAYOUT_STATUSES = ['requested', 'settling', 'completed', 'rejected'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -54,14 +54,7 @@ export function toPayout(row: PayoutRequestsTable): PayoutRequest {
 export const payoutLedgerRef = (id: string, step: 'reserve' | 'settle' | 'release') => `PYT-${id}-${step}`;
 
 export async function getPayout(db: Executor, scope: { organisationId: string; mode: Mode }, id: string): Promise<PayoutRequest> {
-  const row = await db
-    .selectFrom('payoutRequests')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('payout');
+  const row = await findOwned(db, 'payoutRequests', scope, id, 'payout');
   return toPayout(row);
 }
 

@@ -10,6 +10,7 @@ import { precompiled } from '../../db/precompiled';
 import { issueLoanOffer } from '../loans/issue-loan-offer';
 import { getLoanRow } from '../loans/loan';
 import type { LoansTable } from '../../db/schema';
+import { findOwned } from '../../db/find-owned';
 
 export interface IssueOfferResult {
   loan: LoansTable;
@@ -18,14 +19,7 @@ export interface IssueOfferResult {
 }
 
 async function preapprovalRow(ctx: LoanContext, id: string): Promise<PreapprovalsTable> {
-  const row = await ctx.db
-    .selectFrom('preapprovals')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', ctx.scope.organisationId)
-    .where('mode', '=', ctx.scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('pre-approval');
+  const row = await findOwned(ctx.db, 'preapprovals', ctx.scope, id, 'pre-approval');
   return row;
 }
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import type { Mode, PreapprovalsTable } from '../../db/schema';
-import { notFound } from '../errors';
+import { findOwned } from '../../db/find-owned';
 
 export const PREAPPROVAL_STATUSES = ['received', 'offer_issued', 'accepted', 'declined', 'expired', 'disbursed'] as const;
 export type PreapprovalStatus = (typeof PREAPPROVAL_STATUSES)[number];
@@ -87,14 +87,7 @@ export async function findPreapprovalByAssessment(db: Executor, scope: Scope, as
 }
 
 export async function getPreapproval(db: Executor, scope: Scope, id: string): Promise<Preapproval> {
-  const row = await db
-    .selectFrom('preapprovals')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('pre-approval');
+  const row = await findOwned(db, 'preapprovals', scope, id, 'pre-approval');
   return toPreapproval(row);
 }
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database';
 import { fromJson } from '../../db/database';
 import type { Mode, SettlementStatementsTable } from '../../db/schema';
-import { notFound } from '../errors';
+import { findOwned } from '../../db/find-owned';
 
 export interface SettlementLine {
   loanId: string;
@@ -59,14 +59,7 @@ export async function listStatements(db: Executor, scope: Scope): Promise<Settle
 }
 
 export async function getStatement(db: Executor, scope: Scope, id: string): Promise<SettlementStatement> {
-  const row = await db
-    .selectFrom('settlementStatements')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('settlement statement');
+  const row = await findOwned(db, 'settlementStatements', scope, id, 'settlement statement');
   return toStatement(row);
 }
 

@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import type { Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/database';
 import type { Mode, WebhookEndpointsTable } from '../../db/schema';
-import { AppError, notFound } from '../errors';
+import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { Secrets } from '../secrets';
 import { endWaitingDeliveries } from './deliveries';
+import { findOwned } from '../../db/find-owned';
 
 const SEAL_PURPOSE = 'webhook-signing-secret';
 /** How long the previous secret keeps signing after a rotation (both signatures are sent). */
@@ -64,14 +65,7 @@ export function checkEndpointUrl(url: string, mode: Mode): void {
 
 /** Endpoints belong to the organisation and a mode: a key sees and manages those of its own mode only. */
 export async function getEndpointRow(db: Executor, scope: Scope, id: string): Promise<WebhookEndpointsTable> {
-  const row = await db
-    .selectFrom('webhookEndpoints')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('webhook endpoint');
+  const row = await findOwned(db, 'webhookEndpoints', scope, id, 'webhook endpoint');
   return row;
 }
 
