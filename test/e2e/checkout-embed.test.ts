@@ -262,7 +262,9 @@ describe('the embedded checkout on a partner page of another origin', () => {
       await send.waitFor();
       expect(await send.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)');
       await expect.poll(() => page.evaluate(() => (window as any).__events)).toEqual(['ready']);
-      expect(warnings.some((w) => w.includes('"color" is not a --lc-* custom property'))).toBe(true);
+      // Text on the brand colour was computed to stay AA (white on this teal: 5.5:1).
+      expect(await send.evaluate((b) => getComputedStyle(b).color)).toBe('rgb(255, 255, 255)');
+      expect(warnings.some((w) => w.includes('theme: "color" is not brandColor, radius, fontFamily or a --lc-* custom property'))).toBe(true);
     } finally {
       await context.close();
     }

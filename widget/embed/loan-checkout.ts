@@ -1,3 +1,4 @@
+import type { CheckoutTheme } from '../theme';
 import { CHECKOUT_EVENT_TYPES, domEventName, type CheckoutEvent, type CheckoutEventType } from './events';
 
 /**
@@ -12,10 +13,17 @@ export interface MountOptions {
   session: string;
   /** Your mounted checkout server, e.g. `https://api.shop.example/checkout`. Default: where `widget.js` was loaded from. */
   server?: string;
-  /** BCP 47 language tag (`en`, `pcm`, `yo`, `ha`, `ig`); English until the locale tables arrive. */
+  /**
+   * BCP 47 language tag (`en`, `pcm`, `yo`, `ha`, `ig`; `yo-NG` works too): the default language (the borrower can
+   * still pick another in the checkout). Non-English texts load on demand from your checkout server.
+   */
   locale?: string;
-  /** CSS custom properties of the checkout (`{'--lc-primary': '#0f766e', '--lc-radius': '4px'}`); other keys are ignored. */
-  theme?: Record<string, string>;
+  /**
+   * Your brand: `brandColor` (hex or `rgb()`), `radius` (CSS length), `fontFamily`; text on the brand colour and the
+   * brand colour used as text are adjusted to stay WCAG AA. Other `--lc-*` custom properties may be given as they are
+   * (`{'--lc-surface': '#fafafa'}`); a raw `--lc-primary` counts as `brandColor`. Other keys are ignored.
+   */
+  theme?: CheckoutTheme & Record<string, string | undefined>;
   /** Every event. */
   onEvent?: (event: CheckoutEvent) => void;
   /** The checkout completed (every step done). */
@@ -86,15 +94,19 @@ export function createLoanCheckout(defineElements: () => Promise<unknown>, scrip
 
   function render(host: Element, options: MountOptions, server: string): HTMLElement {
     api.destroy();
-    const element = document.createElement('lc-checkout') as HTMLElement & { session?: string; apiBase?: string; locale?: string };
+    const element = document.createElement('lc-checkout') as HTMLElement & { session?: string; apiBase?: string; locale?: string; theme?: CheckoutTheme };
     // Properties, not attributes: the token never shows in the DOM.
     element.session = options.session;
     element.apiBase = `${server}/api`;
     if (options.locale) element.locale = options.locale;
-    for (const [name, value] of Object.entries(options.theme ?? {})) {
+    const { brandColor, radius, fontFamily, ...custom } = options.theme ?? {};
+    for (const [name, value] of Object.entries(custom)) {
+      if (name === '--lc-primary') continue;
       if (name.startsWith('--lc-') && typeof value === 'string') element.style.setProperty(name, value);
-      else console.warn(`${PREFIX} theme: "${name}" is not a --lc-* custom property; ignored`);
+      else console.warn(`${PREFIX} theme: "${name}" is not brandColor, radius, fontFamily or a --lc-* custom property; ignored`);
     }
+    // The element computes the AA-safe colours from the brand colour.
+    element.theme = { brandColor: brandColor ?? custom['--lc-primary'], radius, fontFamily };
     mounted = { element, detach: attach(element, options) };
     host.replaceChildren(element);
     void defineElements().catch((error) => report(error, 'could not load the checkout elements'));
