@@ -8,7 +8,7 @@ import { createProvider } from '../../server/platform/domain/providers/provider'
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, tokenOf, uniquePhone } from '../support/checkout';
-import { PHONE_VIEWPORT, WIDGET_BUNDLE, axeViolations, ensureBundles, launchChromium, screenshot } from '../support/browser';
+import { axeViolations, deepContent, ensureBundles, focused, launchChromium, PHONE_VIEWPORT, screenshot, WIDGET_BUNDLE } from '../support/browser';
 
 /**
  * Whole journeys in the machine's Chromium against the real server, on a platform clock the test
@@ -78,7 +78,7 @@ describe('hosted checkout journeys', () => {
     const traffic = recordTraffic(page);
     const html: string[] = [];
     const step = async (name: string) => {
-      html.push(await page.content());
+      html.push(await deepContent(page));
       await screenshot(page, name);
       expect(await axeViolations(page)).toEqual([]);
     };
@@ -117,7 +117,7 @@ describe('hosted checkout journeys', () => {
       expect(await beta.isChecked()).toBe(true);
       await step('23-catalog-chosen');
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Pay this merchant');
+      expect((await focused(page)).text).toBe('Pay this merchant');
       await page.keyboard.press('Enter');
 
       // Offer: reloading resumes here, from server-side state.
@@ -231,7 +231,7 @@ describe('hosted checkout journeys', () => {
       await heading(page, 'This checkout is not available');
       await page.getByText('This link has expired. Ask the lender who sent it for a new one.').waitFor();
       const noLoanData = async () => {
-        const content = await page.content();
+        const content = await deepContent(page);
         for (const secret of [loan.id, loan.documentReference, 'Ada', 'Obi', '₦', 'Total to repay', 'Alpha Labs', phone.slice(-4)]) expect(content).not.toContain(secret);
       };
       await noLoanData();
@@ -259,7 +259,7 @@ describe('hosted checkout journeys', () => {
     try {
       await page.goto(`${app.url}/checkout/c/${tampered}`);
       await heading(page, 'This checkout is not available');
-      const content = await page.content();
+      const content = await deepContent(page);
       for (const secret of [loan.id, loan.documentReference, 'Ada', '₦', phone.slice(-4)]) expect(content).not.toContain(secret);
       await screenshot(page, '30-tampered');
       expect(await axeViolations(page)).toEqual([]);
@@ -274,7 +274,7 @@ describe('hosted checkout journeys', () => {
       await page.getByRole('radio', { name: /Alpha Labs/ }).check();
       await page.getByRole('button', { name: 'Pay this merchant' }).click();
       await heading(page, 'This checkout is not available');
-      const after = await page.content();
+      const after = await deepContent(page);
       for (const secret of [loan.id, 'Alpha Labs', 'Ada', phone.slice(-4)]) expect(after).not.toContain(secret);
       expect((await app.platform.db.selectFrom('loans').select('settlementProviderId').where('id', '=', loan.id).executeTakeFirstOrThrow()).settlementProviderId).toBeNull();
     } finally {

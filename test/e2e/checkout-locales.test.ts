@@ -6,7 +6,7 @@ import { en } from '../../widget/i18n/en';
 import { pcm } from '../../widget/i18n/pcm';
 import { startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
-import { ARTIFACTS, ensureBundles, launchChromium } from '../support/browser';
+import { ARTIFACTS, deepText, ensureBundles, focused, launchChromium } from '../support/browser';
 import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
 
 /**
@@ -35,7 +35,7 @@ const englishOnly = (Object.keys(en) as (keyof typeof en)[])
   .map((key) => en[key]);
 
 async function expectAllPidgin(page: Page, step: string): Promise<void> {
-  const text = await page.locator('lc-checkout').innerText();
+  const text = await deepText(page, 'lc-checkout');
   expect(englishOnly.filter((english) => text.includes(english)), `English left on the ${step} step`).toEqual([]);
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id), step).toEqual([]);
   await page.screenshot({ path: path.join(ARTIFACTS, `pcm-${step}.png`), fullPage: true });
@@ -118,7 +118,7 @@ describe('checkout languages and theme', () => {
       await page.getByRole('button', { name: pcm['mandate.setUp']! }).click();
       const email = page.getByLabel(pcm['mandate.email']!);
       await email.waitFor();
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('lc-mandate-email');
+      expect((await focused(page)).id).toBe('lc-mandate-email');
       await email.fill('tunde@');
       await page.getByRole('button', { name: pcm['mandate.setUp']! }).click();
       await page.getByText(pcm['mandate.emailInvalid']!).waitFor();
@@ -151,6 +151,44 @@ describe('checkout languages and theme', () => {
       expect(await page.getByRole('button', { name: 'Fi kóòdù ránṣẹ́' }).count()).toBe(1);
       expect(await page.getByText(/^We will text a 6-digit code to your phone/).count()).toBe(1);
       expect(await page.locator('lc-checkout').getAttribute('lang')).toBe('yo');
+      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('a partner stylesheet restyles the steps through their documented ::part()s, and the page\'s own rules do not leak into them', async () => {
+    const tenant = await lendingTenant(app);
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, tenant, { phone });
+    // The hosted page's CSP refuses inline styles; a partner page that embeds the checkout has its own stylesheet.
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 }, bypassCSP: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(new URL(new URL(loan.applicationUrl).pathname, app.url).href);
+      await page.getByRole('button', { name: en['otp.send'] }).click();
+      const code = page.getByLabel(/Code sent to/);
+      await code.waitFor();
+      await code.fill(await latestOtp(app, phone));
+      const sign = page.getByRole('button', { name: en['offer.sign'] });
+      await sign.waitFor();
+      await page.addStyleTag({
+        content: `
+          button { background: rgb(255, 0, 0) !important; }
+          lc-checkout ::part(button primary) { border-radius: 0px; text-transform: uppercase; }
+          lc-checkout ::part(input) { border-width: 3px; }
+          lc-checkout ::part(error) { font-style: italic; }`,
+      });
+      await expect.poll(() => sign.evaluate((b) => getComputedStyle(b).textTransform)).toBe('uppercase');
+      expect(await sign.evaluate((b) => getComputedStyle(b).borderRadius)).toBe('0px');
+      // The page's global `button` rule stops at the step's shadow root.
+      expect(await sign.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(29, 78, 216)');
+      expect(await page.getByLabel(en['offer.name']).evaluate((i) => getComputedStyle(i).borderTopWidth)).toBe('3px');
+      await sign.click();
+      const missing = page.getByText(en['offer.nameMissing']);
+      await missing.waitFor();
+      expect(await missing.evaluate((e) => getComputedStyle(e).fontStyle)).toBe('italic');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'parts-offer.png'), fullPage: true });
       expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
     } finally {
       await context.close();

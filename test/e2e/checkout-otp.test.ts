@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type Tenant } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
 import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
-import { ARTIFACTS, axeViolations, ensureBundles, launchChromium } from '../support/browser';
+import { ARTIFACTS, axeViolations, deepContent, ensureBundles, focused, launchChromium } from '../support/browser';
 
 /**
  * The hosted checkout in the machine's Chromium against the real server: the applicationUrl opens,
@@ -95,7 +95,7 @@ describe('hosted checkout in a browser', () => {
       await page.getByRole('button', { name: 'Sign and accept' }).click();
       const name = page.getByLabel('Your full name (your signature)');
       expect(await name.getAttribute('aria-invalid')).toBe('true');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('lc-offer-name');
+      expect((await focused(page)).id).toBe('lc-offer-name');
       await name.fill('Ada Obi');
       await page.getByLabel('I have read the offer and agree to its terms.').check();
       await page.screenshot({ path: path.join(ARTIFACTS, '04-offer-signing.png'), fullPage: true });
@@ -141,7 +141,7 @@ describe('hosted checkout in a browser', () => {
       const mandate = await app.platform.db.selectFrom('loanMandates').select('status').where('id', '=', done.activeMandateId!).executeTakeFirstOrThrow();
       expect(mandate.status).toBe('active');
 
-      const seen = [await page.content(), ...responses].join('\n');
+      const seen = [await deepContent(page), ...responses].join('\n');
       expect(seen).not.toMatch(/sk_(test|live)_/);
       expect(seen).not.toContain(new URL(loan.applicationUrl).pathname.split('/').pop()!);
     } finally {
@@ -220,7 +220,7 @@ describe('hosted checkout in a browser', () => {
       // The BVN typed in went only into the KYC request's body: never a URL, never an answer, not left in the page.
       expect(requests.filter((u) => /\d{11}/.test(u))).toEqual([]);
       expect(answers.filter((text) => text.includes('11111111111'))).toEqual([]);
-      expect(await page.content()).not.toContain('11111111111');
+      expect(await deepContent(page)).not.toContain('11111111111');
     } finally {
       await context.close();
     }
@@ -267,7 +267,7 @@ describe('hosted checkout in a browser', () => {
       await page.goto(`${app.url}/checkout/c/cs_test_${'x'.repeat(40)}`);
       await page.getByRole('heading', { name: 'This checkout is not available' }).waitFor();
       await page.screenshot({ path: path.join(ARTIFACTS, '09-invalid-link.png') });
-      expect(await page.content()).not.toMatch(/Ada|₦|kobo/);
+      expect(await deepContent(page)).not.toMatch(/Ada|₦|kobo/);
       expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
     } finally {
       await context.close();

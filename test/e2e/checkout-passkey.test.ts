@@ -11,6 +11,7 @@ import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifec
 import { latestOtp, uniquePhone } from '../support/checkout';
 import { en } from '../../widget/i18n/en';
 import { pcm } from '../../widget/i18n/pcm';
+import { deepText } from '../support/browser';
 
 /**
  * Passkeys in the hosted checkout with Chromium's virtual authenticator (CDP WebAuthn domain): after
@@ -188,7 +189,7 @@ describe('passkeys in the hosted checkout', () => {
       await page.getByRole('heading', { name: pcm['passkey.offer.title']! }).waitFor();
       const passkeyKeys = (Object.keys(en) as Array<keyof typeof en>).filter((k) => k.startsWith('passkey.') && en[k] !== pcm[k]);
       const englishLeft = async () => {
-        const text = await page.locator('lc-checkout').innerText();
+        const text = await deepText(page, 'lc-checkout');
         return passkeyKeys.filter((k) => text.includes(en[k]));
       };
       expect(await englishLeft()).toEqual([]);

@@ -10,6 +10,7 @@ import { client, createTenant, startTestApp, type Tenant, type TestApp } from '.
 import { latestOtp, nubanCheckDigit } from '../support/checkout';
 import { bvnEnding, fundFinancingPool, initiatedApplication } from '../support/financing';
 import { startReceiver, type Receiver } from '../support/webhooks';
+import { deepContent } from '../support/browser';
 
 /**
  * The hosted patient-financing application in the machine's Chromium against the real server, for each bureau
@@ -127,7 +128,7 @@ describe('the hosted patient-financing application in a browser', () => {
       expect(events.filter((e) => e !== 'mandate.active')).toEqual([
         'loan.initiated', 'loan.application.submitted', 'loan.approved', 'loan.offer.accepted', 'loan.disbursed',
       ]);
-      expect(await page.content()).not.toMatch(/sk_(test|live)_/);
+      expect(await deepContent(page)).not.toMatch(/sk_(test|live)_/);
     } finally {
       await context.close();
     }

@@ -35,3 +35,48 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 }
+
+/**
+ * The page's HTML with the content of every open shadow root (`page.content()` leaves shadow roots
+ * out, so a "nothing of the loan is on the page" check must read this instead).
+ */
+export async function deepContent(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const parts: string[] = [document.documentElement.outerHTML];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const element of root.querySelectorAll('*')) {
+        if (element.shadowRoot) {
+          parts.push(element.shadowRoot.innerHTML);
+          walk(element.shadowRoot);
+        }
+      }
+    };
+    walk(document);
+    return parts.join('\n');
+  });
+}
+
+/** The text an element shows, including what the steps inside it render in their shadow roots. */
+export async function deepText(page: Page, selector: string): Promise<string> {
+  return page.evaluate((sel) => {
+    const out: string[] = [];
+    const walk = (node: Node) => {
+      if (node.nodeType === Node.TEXT_NODE) out.push(node.textContent ?? '');
+      if (node instanceof Element && ['STYLE', 'SCRIPT', 'TEMPLATE'].includes(node.tagName)) return;
+      if (node instanceof Element && node.shadowRoot) walk(node.shadowRoot);
+      for (const child of node.childNodes) walk(child);
+    };
+    const root = document.querySelector(sel);
+    if (root) walk(root);
+    return out.join(' ').replace(/\s+/g, ' ');
+  }, selector);
+}
+
+/** The element that has the focus, looking inside shadow roots (`document.activeElement` stops at their host). */
+export async function focused(page: Page): Promise<{ tagName: string; id: string; text: string }> {
+  return page.evaluate(() => {
+    let element = document.activeElement;
+    while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+    return { tagName: element?.tagName ?? '', id: element?.id ?? '', text: element?.textContent?.trim() ?? '' };
+  });
+}

@@ -1,8 +1,8 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { isValidNuban } from '../../server/platform/domain/payouts/nuban';
 import { AsyncAction } from '../async-action';
 import type { Bank, BankAccount, CheckoutApi } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
 import { bankStyles } from './lc-bank.styles';
 
@@ -12,6 +12,8 @@ import { bankStyles } from './lc-bank.styles';
  * up and shown for confirmation, then kept for the mandate. Fires `lc-bank-captured`.
  */
 export class LcBank extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(bankStyles)];
+
   static override properties = {
     api: { attribute: false },
     bankCode: { state: true },
@@ -32,10 +34,6 @@ export class LcBank extends LitElement {
     this.accountNumber = '';
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-bank', bankStyles);
-    return this;
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -73,26 +71,26 @@ export class LcBank extends LitElement {
 
   override render() {
     if (this.list.status === 'error') {
-      return html`<p class="lc-error" role="alert">${errorText(this.list.error!)}</p>
-        <button type="button" @click=${() => this.list.run((signal) => this.api.banks(signal))}>${t('checkout.retry')}</button>`;
+      return html`<p class="lc-error" part="error" role="alert">${errorText(this.list.error!)}</p>
+        <button part="button primary" type="button" @click=${() => this.list.run((signal) => this.api.banks(signal))}>${t('checkout.retry')}</button>`;
     }
     const problem = this.nubanProblem || (this.lookup.status === 'error' ? errorText(this.lookup.error!) : '');
     const found = this.lookup.status === 'done' ? this.lookup.value : undefined;
     return html`
       <p>${t('bank.intro')}</p>
       <div class="lc-field">
-        <label for="lc-bank-code">${t('bank.bank')}</label>
-        <select id="lc-bank-code" @change=${this.onBank} ?disabled=${!this.list.value}>
+        <label part="label" for="lc-bank-code">${t('bank.bank')}</label>
+        <select part="input" id="lc-bank-code" @change=${this.onBank} ?disabled=${!this.list.value}>
           <option value="" ?selected=${!this.bankCode}>${this.list.value ? t('bank.choose') : t('bank.loading')}</option>
           ${(this.list.value ?? []).map((bank) => html`<option value=${bank.code} ?selected=${bank.code === this.bankCode}>${bank.name}</option>`)}
         </select>
       </div>
       <div class="lc-field">
-        <label for="lc-bank-number">${t('bank.number')}</label>
-        <input id="lc-bank-number" inputmode="numeric" autocomplete="off" maxlength="10" .value=${this.accountNumber} @input=${this.onNumber}
+        <label part="label" for="lc-bank-number">${t('bank.number')}</label>
+        <input part="input" id="lc-bank-number" inputmode="numeric" autocomplete="off" maxlength="10" .value=${this.accountNumber} @input=${this.onNumber}
           aria-invalid=${problem ? 'true' : 'false'} aria-describedby="lc-bank-help${problem ? ' lc-bank-error' : ''}" />
         <span id="lc-bank-help">${t('bank.numberHelp')}</span>
-        ${problem ? html`<span id="lc-bank-error" class="lc-error" role="alert">${problem}</span>` : nothing}
+        ${problem ? html`<span id="lc-bank-error" class="lc-error" part="error" role="alert">${problem}</span>` : nothing}
       </div>
       ${this.lookup.status === 'pending' ? html`<p role="status">${t('bank.lookingUp')}</p>` : nothing}
       ${found
@@ -100,8 +98,8 @@ export class LcBank extends LitElement {
               <p>${t('bank.accountName')} <strong>${found.accountName}</strong></p>
               <p>${found.bankName}, ${found.accountNumber}</p>
             </div>
-            ${this.save.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.save.error!)}</p>` : nothing}
-            <button type="button" @click=${this.confirm} ?disabled=${this.save.status === 'pending'}>
+            ${this.save.status === 'error' ? html`<p class="lc-error" part="error" role="alert">${errorText(this.save.error!)}</p>` : nothing}
+            <button part="button primary" type="button" @click=${this.confirm} ?disabled=${this.save.status === 'pending'}>
               ${this.save.status === 'pending' ? t('bank.saving') : t('bank.confirm')}
             </button>`
         : nothing}

@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t, tp, type MessageKey } from '../i18n/i18n';
 import { catalogStyles } from './lc-catalog.styles';
 
@@ -22,6 +22,8 @@ const kindText = (kind: string) => (KINDS.includes(kind) ? t(`catalog.kind.${kin
  * @event lc-catalog-chosen `detail`: `SettlementMerchantChoice`
  */
 export class LcCatalog extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(catalogStyles)];
+
   static override properties = {
     api: { attribute: false },
     chosen: { attribute: false },
@@ -49,10 +51,6 @@ export class LcCatalog extends LitElement {
     this.selectedId = '';
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-catalog', catalogStyles);
-    return this;
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -87,7 +85,7 @@ export class LcCatalog extends LitElement {
     this.page = found.pagination;
     // Keyboard users continue where the new results start.
     await this.updateComplete;
-    if (first) this.querySelector<HTMLInputElement>(`#lc-m-${first.id}`)?.focus();
+    if (first) this.renderRoot.querySelector<HTMLInputElement>(`#lc-m-${first.id}`)?.focus();
   }
 
   private onQuery(event: Event) {
@@ -113,8 +111,8 @@ export class LcCatalog extends LitElement {
       <p>${t('catalog.intro')}</p>
       <form role="search" @submit=${this.onSubmitSearch}>
         <div class="lc-field">
-          <label for="lc-catalog-q">${t('catalog.search')}</label>
-          <input id="lc-catalog-q" type="search" autocomplete="off" maxlength="100" @input=${this.onQuery} aria-describedby="lc-catalog-count" />
+          <label part="label" for="lc-catalog-q">${t('catalog.search')}</label>
+          <input part="input" id="lc-catalog-q" type="search" autocomplete="off" maxlength="100" @input=${this.onQuery} aria-describedby="lc-catalog-count" />
         </div>
       </form>
       ${this.renderResults()}
@@ -123,8 +121,8 @@ export class LcCatalog extends LitElement {
 
   private renderResults() {
     if (this.list.status === 'error') {
-      return html`<p class="lc-error" role="alert">${errorText(this.list.error!)}</p>
-        <button type="button" @click=${this.search}>${t('checkout.retry')}</button>`;
+      return html`<p class="lc-error" part="error" role="alert">${errorText(this.list.error!)}</p>
+        <button part="button primary" type="button" @click=${this.search}>${t('checkout.retry')}</button>`;
     }
     const count = this.page?.total ?? 0;
     const summary =
@@ -146,15 +144,15 @@ export class LcCatalog extends LitElement {
             ${this.merchants.map((m) => this.renderOption(m))}
           </fieldset>`
         : nothing}
-      ${this.more.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.more.error!)}</p>` : nothing}
-      ${chooseError ? html`<p id="lc-catalog-error" class="lc-error" role="alert">${chooseError}</p>` : nothing}
+      ${this.more.status === 'error' ? html`<p class="lc-error" part="error" role="alert">${errorText(this.more.error!)}</p>` : nothing}
+      ${chooseError ? html`<p id="lc-catalog-error" class="lc-error" part="error" role="alert">${chooseError}</p>` : nothing}
       <div class="lc-actions">
         ${this.page?.hasNext
-          ? html`<button type="button" class="lc-secondary" @click=${this.showMore} ?disabled=${this.more.status === 'pending'}>
+          ? html`<button part="button secondary" type="button" class="lc-secondary" @click=${this.showMore} ?disabled=${this.more.status === 'pending'}>
               ${this.more.status === 'pending' ? t('catalog.loadingMore') : t('catalog.more')}
             </button>`
           : nothing}
-        <button type="button" @click=${this.confirm} ?disabled=${!this.selectedId || this.choose.status === 'pending'}>
+        <button part="button primary" type="button" @click=${this.confirm} ?disabled=${!this.selectedId || this.choose.status === 'pending'}>
           ${this.choose.status === 'pending' ? t('catalog.saving') : t('catalog.choose')}
         </button>
       </div>
@@ -164,12 +162,12 @@ export class LcCatalog extends LitElement {
   private renderOption(merchant: SettlementMerchant) {
     const where = [merchant.address, merchant.city, merchant.state].filter(Boolean).join(', ');
     return html`<div class="lc-option">
-      <input type="radio" name="lc-merchant" id="lc-m-${merchant.id}" value=${merchant.id} .checked=${merchant.id === this.selectedId}
+      <input part="input" type="radio" name="lc-merchant" id="lc-m-${merchant.id}" value=${merchant.id} .checked=${merchant.id === this.selectedId}
         @change=${() => {
           this.selectedId = merchant.id;
           this.choose.reset();
         }} />
-      <label for="lc-m-${merchant.id}">
+      <label part="label" for="lc-m-${merchant.id}">
         <strong>${merchant.name}</strong>
         <span class="lc-where">${kindText(merchant.providerType)}${where ? ` · ${where}` : ''}</span>
       </label>

@@ -1,26 +1,26 @@
-/** Light-DOM styles of the catalog step, scoped by the element name. */
+/** Shadow-DOM styles of the catalog step. */
 export const catalogStyles = `
-lc-catalog { display: block; }
-lc-catalog .lc-field { display: grid; gap: 0.375rem; margin-block: 0.75rem; }
-lc-catalog input[type='search'] {
+:host { display: block; }
+.lc-field { display: grid; gap: 0.375rem; margin-block: 0.75rem; }
+input[type='search'] {
   font: inherit; padding: 0.625rem 0.75rem; border: 1px solid var(--lc-border, #6b7280); border-radius: var(--lc-radius, 0.5rem);
   color: var(--lc-text, #111827); background: var(--lc-surface, #fff);
 }
-lc-catalog fieldset { border: 0; padding: 0; margin: 0.75rem 0; min-width: 0; }
-lc-catalog legend { padding: 0; font-weight: 600; }
-lc-catalog .lc-option { display: flex; gap: 0.625rem; align-items: flex-start; padding: 0.625rem 0.75rem; margin-top: 0.5rem;
+fieldset { border: 0; padding: 0; margin: 0.75rem 0; min-width: 0; }
+legend { padding: 0; font-weight: 600; }
+.lc-option { display: flex; gap: 0.625rem; align-items: flex-start; padding: 0.625rem 0.75rem; margin-top: 0.5rem;
   border: 1px solid var(--lc-border, #d1d5db); border-radius: var(--lc-radius, 0.5rem); }
-lc-catalog .lc-option:has(input:checked) { border-color: var(--lc-primary, #1d4ed8); box-shadow: 0 0 0 1px var(--lc-primary, #1d4ed8); }
-lc-catalog .lc-option input { width: 1.25rem; height: 1.25rem; margin: 0.15rem 0 0; flex: none; }
-lc-catalog .lc-option label { display: grid; gap: 0.125rem; cursor: pointer; flex: 1; }
-lc-catalog .lc-where { color: var(--lc-muted, #4b5563); font-size: 0.875rem; }
-lc-catalog .lc-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1rem; }
-lc-catalog button {
+.lc-option:has(input:checked) { border-color: var(--lc-primary, #1d4ed8); box-shadow: 0 0 0 1px var(--lc-primary, #1d4ed8); }
+.lc-option input { width: 1.25rem; height: 1.25rem; margin: 0.15rem 0 0; flex: none; }
+.lc-option label { display: grid; gap: 0.125rem; cursor: pointer; flex: 1; }
+.lc-where { color: var(--lc-muted, #4b5563); font-size: 0.875rem; }
+.lc-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1rem; }
+button {
   font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
 }
-lc-catalog button.lc-secondary { background: transparent; color: var(--lc-link, #1d4ed8); border-color: var(--lc-link, #1d4ed8); }
-lc-catalog button:disabled { opacity: 0.6; cursor: not-allowed; }
-lc-catalog :focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
-lc-catalog .lc-error { color: var(--lc-danger, #b91c1c); }
+button.lc-secondary { background: transparent; color: var(--lc-link, #1d4ed8); border-color: var(--lc-link, #1d4ed8); }
+button:disabled { opacity: 0.6; cursor: not-allowed; }
+:focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
+.lc-error { color: var(--lc-danger, #b91c1c); }
 `;

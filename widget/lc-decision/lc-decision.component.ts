@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, FinancingView } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatKobo } from '../format';
 import { errorText, LocaleController, t, tp } from '../i18n/i18n';
 import { decisionStyles } from './lc-decision.styles';
@@ -13,6 +13,8 @@ import { decisionStyles } from './lc-decision.styles';
  * @event lc-tenor-chosen - the offer was issued for the chosen tenor; `detail.tenorMonths`.
  */
 export class LcDecision extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(decisionStyles)];
+
   static override properties = {
     api: { attribute: false },
     financing: { attribute: false },
@@ -30,14 +32,10 @@ export class LcDecision extends LitElement {
     this.missing = false;
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-decision', decisionStyles);
-    return this;
-  }
 
   private async send(event: Event) {
     event.preventDefault();
-    const picked = this.querySelector<HTMLInputElement>('input[name="lc-tenor"]:checked');
+    const picked = this.renderRoot.querySelector<HTMLInputElement>('input[name="lc-tenor"]:checked');
     this.missing = !picked;
     if (!picked) return;
     const tenorMonths = Number(picked.value);
@@ -54,8 +52,8 @@ export class LcDecision extends LitElement {
         <fieldset aria-describedby=${this.missing ? 'lc-decision-error' : nothing}>
           <legend>${t('decision.legend')}</legend>
           ${options.map(
-            (o, i) => html`<label class="lc-option">
-              <input type="radio" name="lc-tenor" value=${o.tenorMonths} ?checked=${i === 0} />
+            (o, i) => html`<label part="label" class="lc-option">
+              <input part="input" type="radio" name="lc-tenor" value=${o.tenorMonths} ?checked=${i === 0} />
               <strong>${tp('decision.option', o.tenorMonths, { instalment: formatKobo(o.instalmentKobo) })}</strong>
               <span class="lc-option-facts">${t('decision.facts', {
                 instalments: o.instalmentCount,
@@ -66,9 +64,9 @@ export class LcDecision extends LitElement {
             </label>`,
           )}
         </fieldset>
-        ${this.missing ? html`<p id="lc-decision-error" class="lc-error">${t('decision.missing')}</p>` : nothing}
-        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-        <button type="submit" ?disabled=${this.choose.status === 'pending'}>${this.choose.status === 'pending' ? t('decision.preparing') : t('decision.submit')}</button>
+        ${this.missing ? html`<p id="lc-decision-error" class="lc-error" part="error">${t('decision.missing')}</p>` : nothing}
+        ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
+        <button part="button primary" type="submit" ?disabled=${this.choose.status === 'pending'}>${this.choose.status === 'pending' ? t('decision.preparing') : t('decision.submit')}</button>
       </form>
     `;
   }

@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, Guarantor, OtpSent } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t, tp } from '../i18n/i18n';
 import { guarantorStyles } from './lc-guarantors.styles';
 
@@ -12,6 +12,8 @@ import { guarantorStyles } from './lc-guarantors.styles';
  * confirmation (the parent re-reads the state and moves on once enough are confirmed).
  */
 export class LcGuarantors extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(guarantorStyles)];
+
   static override properties = {
     api: { attribute: false },
     required: { type: Number },
@@ -35,13 +37,9 @@ export class LcGuarantors extends LitElement {
     this.guarantors = [];
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-guarantors', guarantorStyles);
-    return this;
-  }
 
   private value(id: string) {
-    return this.querySelector<HTMLInputElement>(`#${id}`)?.value.trim() ?? '';
+    return this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)?.value.trim() ?? '';
   }
 
   private async addGuarantor(event: Event) {
@@ -51,7 +49,7 @@ export class LcGuarantors extends LitElement {
     if (!added) return;
     this.pendingId = added.guarantor.id;
     await this.updateComplete;
-    this.querySelector<HTMLInputElement>('#lc-g-code')?.focus();
+    this.renderRoot.querySelector<HTMLInputElement>('#lc-g-code')?.focus();
   }
 
   private async verifyCode(event: Event) {
@@ -80,15 +78,15 @@ export class LcGuarantors extends LitElement {
     const error = this.add.status === 'error' ? errorText(this.add.error!) : '';
     return html`
       <form @submit=${this.addGuarantor} novalidate>
-        <div class="lc-field"><label for="lc-g-name">${t('guarantors.name')}</label><input id="lc-g-name" autocomplete="off" maxlength="200" /></div>
-        <div class="lc-field"><label for="lc-g-phone">${t('guarantors.phone')}</label><input id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" /></div>
+        <div class="lc-field"><label part="label" for="lc-g-name">${t('guarantors.name')}</label><input part="input" id="lc-g-name" autocomplete="off" maxlength="200" /></div>
+        <div class="lc-field"><label part="label" for="lc-g-phone">${t('guarantors.phone')}</label><input part="input" id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" /></div>
         <div class="lc-field">
-          <label for="lc-g-relationship">${t('guarantors.relationship')}</label>
-          <input id="lc-g-relationship" autocomplete="off" maxlength="60" aria-describedby="lc-g-relationship-help" />
+          <label part="label" for="lc-g-relationship">${t('guarantors.relationship')}</label>
+          <input part="input" id="lc-g-relationship" autocomplete="off" maxlength="60" aria-describedby="lc-g-relationship-help" />
           <span id="lc-g-relationship-help">${t('guarantors.relationshipHelp')}</span>
         </div>
-        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-        <button type="submit" ?disabled=${this.add.status === 'pending'}>${this.add.status === 'pending' ? t('guarantors.sending') : t('guarantors.send')}</button>
+        ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
+        <button part="button primary" type="submit" ?disabled=${this.add.status === 'pending'}>${this.add.status === 'pending' ? t('guarantors.sending') : t('guarantors.send')}</button>
       </form>
     `;
   }
@@ -97,21 +95,21 @@ export class LcGuarantors extends LitElement {
     const error = this.verify.status === 'error' ? errorText(this.verify.error!) : '';
     const resent =
       this.resend.status === 'done' ? html`<p role="status">${t('guarantors.resent', { name: guarantor.fullName })}</p>`
-      : this.resend.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.resend.error!)}</p>`
+      : this.resend.status === 'error' ? html`<p class="lc-error" part="error" role="alert">${errorText(this.resend.error!)}</p>`
       : nothing;
     return html`
       ${resent}
       <form @submit=${this.verifyCode} novalidate>
         <div class="lc-field">
-          <label for="lc-g-code">${t('guarantors.codeLabel', { name: guarantor.fullName })}</label>
-          <input id="lc-g-code" inputmode="numeric" autocomplete="off" maxlength="6" aria-invalid=${error ? 'true' : 'false'}
+          <label part="label" for="lc-g-code">${t('guarantors.codeLabel', { name: guarantor.fullName })}</label>
+          <input part="input" id="lc-g-code" inputmode="numeric" autocomplete="off" maxlength="6" aria-invalid=${error ? 'true' : 'false'}
             aria-describedby="lc-g-code-help${error ? ' lc-g-code-error' : ''}" />
           <span id="lc-g-code-help">${t('guarantors.codeHelp', { name: guarantor.fullName })}</span>
-          ${error ? html`<span id="lc-g-code-error" class="lc-error" role="alert">${error}</span>` : nothing}
+          ${error ? html`<span id="lc-g-code-error" class="lc-error" part="error" role="alert">${error}</span>` : nothing}
         </div>
         <div class="lc-actions">
-          <button type="submit" ?disabled=${this.verify.status === 'pending'}>${this.verify.status === 'pending' ? t('guarantors.checking') : t('guarantors.confirm')}</button>
-          <button type="button" class="lc-secondary" ?disabled=${this.resend.status === 'pending'}
+          <button part="button primary" type="submit" ?disabled=${this.verify.status === 'pending'}>${this.verify.status === 'pending' ? t('guarantors.checking') : t('guarantors.confirm')}</button>
+          <button part="button secondary" type="button" class="lc-secondary" ?disabled=${this.resend.status === 'pending'}
             @click=${() => this.resend.run((signal) => this.api.resendGuarantorCode(guarantor.id, signal))}>${t('guarantors.resend')}</button>
         </div>
       </form>

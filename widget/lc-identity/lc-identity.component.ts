@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, FinancingView } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { formatKobo, parseNairaToKobo } from '../format';
 import { errorText, LocaleController, t, type MessageKey } from '../i18n/i18n';
 import { identityStyles } from './lc-identity.styles';
@@ -18,6 +18,8 @@ const fieldError = (field: Field) => t(`identity.error.${field}` as MessageKey);
  * @event lc-identity-submitted - the application was decided (approved or rejected); `detail` is the `FinancingView`.
  */
 export class LcIdentity extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(identityStyles)];
+
   static override properties = {
     api: { attribute: false },
     amountKobo: { type: Number, attribute: 'amount-kobo' },
@@ -36,13 +38,9 @@ export class LcIdentity extends LitElement {
     this.amountKobo = 0;
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-identity', identityStyles);
-    return this;
-  }
 
   private value(id: string): string {
-    return this.querySelector<HTMLInputElement>(`#${id}`)?.value.trim() ?? '';
+    return this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)?.value.trim() ?? '';
   }
 
   private async send(event: Event) {
@@ -60,14 +58,14 @@ export class LcIdentity extends LitElement {
     ];
     if (this.invalid.length > 0) {
       await this.updateComplete;
-      this.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
+      this.renderRoot.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
       return;
     }
     const result = await this.submit.run((signal) =>
       this.api.submitFinancingIdentity({ fullName, bvn, dateOfBirth, declaredMonthlyIncomeKobo: income!, email }, signal),
     );
     if (result) {
-      this.querySelector<HTMLInputElement>('#lc-identity-bvn')!.value = '';
+      this.renderRoot.querySelector<HTMLInputElement>('#lc-identity-bvn')!.value = '';
       this.dispatchEvent(new CustomEvent('lc-identity-submitted', { detail: result, bubbles: true, composed: true }));
     }
   }
@@ -75,10 +73,10 @@ export class LcIdentity extends LitElement {
   private field(id: string, name: Field | null, label: string, input: unknown, help?: string) {
     const bad = name !== null && this.invalid.includes(name);
     return html`<div class="lc-field">
-      <label for=${id}>${label}</label>
+      <label part="label" for=${id}>${label}</label>
       ${input}
       ${help ? html`<span id="${id}-help">${help}</span>` : nothing}
-      ${bad ? html`<span id="${id}-error" class="lc-error">${fieldError(name!)}</span>` : nothing}
+      ${bad ? html`<span id="${id}-error" class="lc-error" part="error">${fieldError(name!)}</span>` : nothing}
     </div>`;
   }
 
@@ -89,21 +87,21 @@ export class LcIdentity extends LitElement {
       <p>${this.amountKobo ? `${t('identity.applying', { amount: formatKobo(this.amountKobo) })} ` : nothing}${t('identity.intro')}</p>
       <form @submit=${this.send} novalidate>
         ${this.field('lc-identity-name', 'fullName', t('identity.fullName'),
-          html`<input id="lc-identity-name" autocomplete="name" maxlength="150" aria-invalid=${bad('fullName')} aria-describedby="lc-identity-name-error" />`)}
+          html`<input part="input" id="lc-identity-name" autocomplete="name" maxlength="150" aria-invalid=${bad('fullName')} aria-describedby="lc-identity-name-error" />`)}
         ${this.field('lc-identity-bvn', 'bvn', t('kyc.bvn'),
-          html`<input id="lc-identity-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${bad('bvn')}
+          html`<input part="input" id="lc-identity-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${bad('bvn')}
             aria-describedby="lc-identity-bvn-help lc-identity-bvn-error" />`,
           t('kyc.bvnHelp'))}
         ${this.field('lc-identity-dob', 'dateOfBirth', t('identity.dob'),
-          html`<input id="lc-identity-dob" type="date" autocomplete="bday" aria-invalid=${bad('dateOfBirth')} aria-describedby="lc-identity-dob-error" />`)}
+          html`<input part="input" id="lc-identity-dob" type="date" autocomplete="bday" aria-invalid=${bad('dateOfBirth')} aria-describedby="lc-identity-dob-error" />`)}
         ${this.field('lc-identity-income', 'income', t('identity.income'),
-          html`<input id="lc-identity-income" inputmode="decimal" autocomplete="off" aria-invalid=${bad('income')}
+          html`<input part="input" id="lc-identity-income" inputmode="decimal" autocomplete="off" aria-invalid=${bad('income')}
             aria-describedby="lc-identity-income-help lc-identity-income-error" />`,
           t('identity.incomeHelp'))}
-        ${this.field('lc-identity-email', null, t('identity.email'), html`<input id="lc-identity-email" type="email" autocomplete="email" maxlength="150" />`,
+        ${this.field('lc-identity-email', null, t('identity.email'), html`<input part="input" id="lc-identity-email" type="email" autocomplete="email" maxlength="150" />`,
           t('identity.emailHelp'))}
-        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-        <button type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? t('identity.checking') : t('identity.submit')}</button>
+        ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
+        <button part="button primary" type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? t('identity.checking') : t('identity.submit')}</button>
       </form>
     `;
   }

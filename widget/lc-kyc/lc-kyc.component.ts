@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
 import { kycStyles } from './lc-kyc.styles';
 
@@ -15,6 +15,8 @@ type KycResult = { outcome: 'verified' | 'failed' | 'pending'; loanStatus: strin
  * the field is cleared once submitted.
  */
 export class LcKyc extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(kycStyles)];
+
   static override properties = {
     api: { attribute: false },
     invalidBvn: { state: true },
@@ -30,13 +32,9 @@ export class LcKyc extends LitElement {
     this.invalidBvn = false;
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-kyc', kycStyles);
-    return this;
-  }
 
   private field(id: string): HTMLInputElement | null {
-    return this.querySelector<HTMLInputElement>(`#${id}`);
+    return this.renderRoot.querySelector<HTMLInputElement>(`#${id}`);
   }
 
   private async send(event: Event) {
@@ -65,27 +63,27 @@ export class LcKyc extends LitElement {
     return html`
       <form @submit=${this.send} novalidate>
         <div class="lc-field">
-          <label for="lc-kyc-bvn">${t('kyc.bvn')}</label>
-          <input id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${this.invalidBvn ? 'true' : 'false'}
+          <label part="label" for="lc-kyc-bvn">${t('kyc.bvn')}</label>
+          <input part="input" id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${this.invalidBvn ? 'true' : 'false'}
             aria-describedby="lc-kyc-bvn-help${this.invalidBvn ? ' lc-kyc-bvn-error' : ''}" />
           <span id="lc-kyc-bvn-help">${t('kyc.bvnHelp')}</span>
-          ${this.invalidBvn ? html`<span id="lc-kyc-bvn-error" class="lc-error">${t('kyc.bvnInvalid')}</span>` : nothing}
+          ${this.invalidBvn ? html`<span id="lc-kyc-bvn-error" class="lc-error" part="error">${t('kyc.bvnInvalid')}</span>` : nothing}
         </div>
         <div class="lc-field">
-          <label for="lc-kyc-nin">${t('kyc.nin')}</label>
-          <input id="lc-kyc-nin" inputmode="numeric" autocomplete="off" maxlength="15" />
+          <label part="label" for="lc-kyc-nin">${t('kyc.nin')}</label>
+          <input part="input" id="lc-kyc-nin" inputmode="numeric" autocomplete="off" maxlength="15" />
         </div>
         <div class="lc-field">
-          <label for="lc-kyc-dob">${t('kyc.dob')}</label>
-          <input id="lc-kyc-dob" type="date" autocomplete="bday" />
+          <label part="label" for="lc-kyc-dob">${t('kyc.dob')}</label>
+          <input part="input" id="lc-kyc-dob" type="date" autocomplete="bday" />
         </div>
         <div class="lc-field">
-          <label for="lc-kyc-address">${t('kyc.address')}</label>
-          <input id="lc-kyc-address" type="text" autocomplete="street-address" maxlength="300" />
+          <label part="label" for="lc-kyc-address">${t('kyc.address')}</label>
+          <input part="input" id="lc-kyc-address" type="text" autocomplete="street-address" maxlength="300" />
         </div>
         ${note ? html`<p role="status">${note}</p>` : nothing}
-        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
-        <button type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? t('kyc.checking') : t('kyc.submit')}</button>
+        ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
+        <button part="button primary" type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? t('kyc.checking') : t('kyc.submit')}</button>
       </form>
     `;
   }

@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, Mandate } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
 import { mandateStyles } from './lc-mandate.styles';
 
@@ -21,6 +21,8 @@ const POLL_LIMIT = 30;
  * polling meanwhile: navigating away would lose the partner's page.
  */
 export class LcMandate extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(mandateStyles)];
+
   static override properties = {
     api: { attribute: false },
     mandate: { attribute: false },
@@ -54,10 +56,6 @@ export class LcMandate extends LitElement {
     this.invalidEmail = false;
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-mandate', mandateStyles);
-    return this;
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -77,11 +75,11 @@ export class LcMandate extends LitElement {
     event?.preventDefault();
     let email: string | undefined;
     if (this.needsEmail) {
-      email = this.querySelector<HTMLInputElement>('#lc-mandate-email')?.value.trim() ?? '';
+      email = this.renderRoot.querySelector<HTMLInputElement>('#lc-mandate-email')?.value.trim() ?? '';
       this.invalidEmail = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
       if (this.invalidEmail) {
         await this.updateComplete;
-        this.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
+        this.renderRoot.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
         return;
       }
     }
@@ -90,7 +88,7 @@ export class LcMandate extends LitElement {
       if (this.create.error?.code === 'email_required' && !this.needsEmail) {
         this.needsEmail = true;
         await this.updateComplete;
-        this.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
+        this.renderRoot.querySelector<HTMLElement>('#lc-mandate-email')?.focus();
       }
       return;
     }
@@ -100,7 +98,7 @@ export class LcMandate extends LitElement {
       // Rendered as a link to the rail: the borrower's own tap opens the tab.
       this.mandate = mandate;
       await this.updateComplete;
-      this.querySelector<HTMLElement>('a.lc-rail-link')?.focus();
+      this.renderRoot.querySelector<HTMLElement>('a.lc-rail-link')?.focus();
       return;
     }
     this.redirecting(mandate.id, mandate.authorizationUrl);
@@ -145,7 +143,7 @@ export class LcMandate extends LitElement {
     const stalled = this.confirm.status === 'done' && this.polls >= POLL_LIMIT;
     return html`
       <p>${t('mandate.intro')}</p>
-      ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
+      ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
       ${stalled ? html`<p role="status">${t('mandate.stalled')}</p>` : nothing}
       ${this.renderAction()}
     `;
@@ -157,25 +155,25 @@ export class LcMandate extends LitElement {
     if (status === 'initiated' && url) {
       if (this.newTab) {
         const mandate = this.mandate!;
-        return html`<a class="lc-rail-link" href=${url} target="_blank" rel="noopener" @click=${() => this.openedInNewTab(mandate, url)}>${t('mandate.continueNewTab')}</a>`;
+        return html`<a part="link" class="lc-rail-link" href=${url} target="_blank" rel="noopener" @click=${() => this.openedInNewTab(mandate, url)}>${t('mandate.continueNewTab')}</a>`;
       }
-      return html`<button type="button" @click=${() => {
+      return html`<button part="button primary" type="button" @click=${() => {
         this.redirecting(this.mandate!.id, url);
         window.location.assign(url);
       }}>${t('mandate.continue')}</button>`;
     }
-    if (status === 'pending') return html`<button type="button" @click=${this.startConfirming}>${t('mandate.checkAgain')}</button>`;
-    const button = html`<button type=${this.needsEmail ? 'submit' : 'button'} @click=${this.needsEmail ? nothing : this.start} ?disabled=${this.create.status === 'pending'}>
+    if (status === 'pending') return html`<button part="button primary" type="button" @click=${this.startConfirming}>${t('mandate.checkAgain')}</button>`;
+    const button = html`<button part="button primary" type=${this.needsEmail ? 'submit' : 'button'} @click=${this.needsEmail ? nothing : this.start} ?disabled=${this.create.status === 'pending'}>
       ${this.create.status === 'pending' ? t('mandate.preparing') : t('mandate.setUp')}
     </button>`;
     if (!this.needsEmail) return button;
     return html`<form @submit=${this.start} novalidate>
       <div class="lc-field">
-        <label for="lc-mandate-email">${t('mandate.email')}</label>
-        <input id="lc-mandate-email" type="email" autocomplete="email" maxlength="150" aria-invalid=${this.invalidEmail ? 'true' : 'false'}
+        <label part="label" for="lc-mandate-email">${t('mandate.email')}</label>
+        <input part="input" id="lc-mandate-email" type="email" autocomplete="email" maxlength="150" aria-invalid=${this.invalidEmail ? 'true' : 'false'}
           aria-describedby="lc-mandate-email-help${this.invalidEmail ? ' lc-mandate-email-error' : ''}" />
         <span id="lc-mandate-email-help">${t('mandate.emailHelp')}</span>
-        ${this.invalidEmail ? html`<span id="lc-mandate-email-error" class="lc-error">${t('mandate.emailInvalid')}</span>` : nothing}
+        ${this.invalidEmail ? html`<span id="lc-mandate-email-error" class="lc-error" part="error">${t('mandate.emailInvalid')}</span>` : nothing}
       </div>
       ${button}
     </form>`;

@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, OfferFacts } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatDate, formatKobo } from '../format';
 import { errorText, LocaleController, t, tp } from '../i18n/i18n';
 import { browserSupportsWebAuthn, usePasskey } from '../passkeys';
@@ -26,6 +26,8 @@ const frequencyText = (frequency: string) =>
   (FREQUENCIES as readonly string[]).includes(frequency) ? t(`offer.frequency.${frequency as (typeof FREQUENCIES)[number]}`) : frequency;
 
 export class LcOffer extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(offerStyles)];
+
   static override properties = {
     api: { attribute: false },
     offer: { attribute: false },
@@ -64,23 +66,19 @@ export class LcOffer extends LitElement {
     }
   }
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-offer', offerStyles);
-    return this;
-  }
 
   private value(id: string): string {
-    return (this.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`)?.value ?? '').trim();
+    return (this.renderRoot.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`)?.value ?? '').trim();
   }
 
   /** The typed name, e-mail and agreement, required on both signing paths; undefined (and focus on the gap) when incomplete. */
   private async signature() {
     const name = this.value('lc-offer-name');
-    const agreed = this.querySelector<HTMLInputElement>('#lc-offer-agree')?.checked ?? false;
+    const agreed = this.renderRoot.querySelector<HTMLInputElement>('#lc-offer-agree')?.checked ?? false;
     this.missing = { name: name.length < 2, agreed: !agreed };
     if (this.missing.name || this.missing.agreed) {
       await this.updateComplete;
-      this.querySelector<HTMLElement>(this.missing.name ? '#lc-offer-name' : '#lc-offer-agree')?.focus();
+      this.renderRoot.querySelector<HTMLElement>(this.missing.name ? '#lc-offer-name' : '#lc-offer-agree')?.focus();
       return undefined;
     }
     return { signatureFullName: name, signatureEmail: this.value('lc-offer-email') || undefined, documentReference: this.offer.documentReference };
@@ -113,7 +111,7 @@ export class LcOffer extends LitElement {
     this.missing = { name: name.length < 2, agreed: false };
     if (this.missing.name) {
       await this.updateComplete;
-      this.querySelector<HTMLElement>('#lc-offer-name')?.focus();
+      this.renderRoot.querySelector<HTMLElement>('#lc-offer-name')?.focus();
       return;
     }
     const reason = this.value('lc-offer-reason') || undefined;
@@ -154,41 +152,41 @@ export class LcOffer extends LitElement {
           ${o.schedule.map((row) => html`<tr><td>${formatDate(row.dueDate)}</td><td>${formatKobo(row.totalKobo)}</td></tr>`)}
         </tbody>
       </table>
-      <p><a href=${o.offerLetter.url} target="_blank" rel="noopener">${t('offer.letter')}</a></p>
+      <p><a part="link" href=${o.offerLetter.url} target="_blank" rel="noopener">${t('offer.letter')}</a></p>
       <form @submit=${this.declining ? this.decline : this.sign} novalidate>
         <div class="lc-field">
-          <label for="lc-offer-name">${t('offer.name')}</label>
-          <input id="lc-offer-name" type="text" autocomplete="name" required aria-invalid=${this.missing.name ? 'true' : 'false'}
+          <label part="label" for="lc-offer-name">${t('offer.name')}</label>
+          <input part="input" id="lc-offer-name" type="text" autocomplete="name" required aria-invalid=${this.missing.name ? 'true' : 'false'}
             aria-describedby=${this.missing.name ? 'lc-offer-name-error' : nothing} />
-          ${this.missing.name ? html`<span id="lc-offer-name-error" class="lc-error">${t('offer.nameMissing')}</span>` : nothing}
+          ${this.missing.name ? html`<span id="lc-offer-name-error" class="lc-error" part="error">${t('offer.nameMissing')}</span>` : nothing}
         </div>
         ${this.declining
           ? html`<div class="lc-field">
-              <label for="lc-offer-reason">${t('offer.reason')}</label>
-              <textarea id="lc-offer-reason" maxlength="500" rows="3"></textarea>
+              <label part="label" for="lc-offer-reason">${t('offer.reason')}</label>
+              <textarea part="input" id="lc-offer-reason" maxlength="500" rows="3"></textarea>
             </div>`
           : html`<div class="lc-field">
-                <label for="lc-offer-email">${t('offer.email')}</label>
-                <input id="lc-offer-email" type="email" autocomplete="email" />
+                <label part="label" for="lc-offer-email">${t('offer.email')}</label>
+                <input part="input" id="lc-offer-email" type="email" autocomplete="email" />
               </div>
               <div class="lc-check">
-                <input id="lc-offer-agree" type="checkbox" required aria-invalid=${this.missing.agreed ? 'true' : 'false'}
+                <input part="input" id="lc-offer-agree" type="checkbox" required aria-invalid=${this.missing.agreed ? 'true' : 'false'}
                   aria-describedby=${this.missing.agreed ? 'lc-offer-agree-error' : nothing} />
-                <label for="lc-offer-agree">${t('offer.agree')}</label>
+                <label part="label" for="lc-offer-agree">${t('offer.agree')}</label>
               </div>
-              ${this.missing.agreed ? html`<p id="lc-offer-agree-error" class="lc-error">${t('offer.agreeMissing')}</p>` : nothing}`}
-        ${error ? html`<p class="lc-error" role="alert">${error}</p>` : nothing}
+              ${this.missing.agreed ? html`<p id="lc-offer-agree-error" class="lc-error" part="error">${t('offer.agreeMissing')}</p>` : nothing}`}
+        ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
         <div class="lc-actions">
           ${this.declining
-            ? html`<button type="submit" ?disabled=${pending}>${pending ? t('offer.declining') : t('offer.declineConfirm')}</button>
-                <button type="button" class="lc-secondary" @click=${() => (this.declining = false)}>${t('offer.back')}</button>`
-            : html`<button type="submit" ?disabled=${pending}>${pending && this.signingWith === 'name' ? t('offer.signing') : t('offer.sign')}</button>
+            ? html`<button part="button primary" type="submit" ?disabled=${pending}>${pending ? t('offer.declining') : t('offer.declineConfirm')}</button>
+                <button part="button secondary" type="button" class="lc-secondary" @click=${() => (this.declining = false)}>${t('offer.back')}</button>`
+            : html`<button part="button primary" type="submit" ?disabled=${pending}>${pending && this.signingWith === 'name' ? t('offer.signing') : t('offer.sign')}</button>
                 ${this.passkeyReady
-                  ? html`<button type="button" class="lc-secondary" ?disabled=${pending} @click=${this.signWithPasskey}>
+                  ? html`<button part="button secondary" type="button" class="lc-secondary" ?disabled=${pending} @click=${this.signWithPasskey}>
                       ${pending && this.signingWith === 'passkey' ? t('passkey.sign.pending') : t('passkey.sign')}
                     </button>`
                   : nothing}
-                <button type="button" class="lc-secondary" @click=${() => (this.declining = true)}>${t('offer.decline')}</button>`}
+                <button part="button secondary" type="button" class="lc-secondary" @click=${() => (this.declining = true)}>${t('offer.decline')}</button>`}
         </div>
       </form>
     `;

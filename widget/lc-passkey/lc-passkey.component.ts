@@ -1,7 +1,7 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi } from '../checkout-api';
-import { adoptDocumentStyles } from '../document-styles';
+import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
 import { createPasskey } from '../passkeys';
 import { passkeyStyles } from './lc-passkey.styles';
@@ -14,16 +14,14 @@ import { passkeyStyles } from './lc-passkey.styles';
  * Only shown where the browser supports passkeys (the parent feature-detects first).
  */
 export class LcPasskey extends LitElement {
+  static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(passkeyStyles)];
+
   static override properties = { api: { attribute: false } };
 
   declare api: CheckoutApi;
   private readonly register = new AsyncAction<unknown>(this);
   private readonly locale = new LocaleController(this);
 
-  protected override createRenderRoot() {
-    adoptDocumentStyles('lc-passkey', passkeyStyles);
-    return this;
-  }
 
   private async create() {
     await this.register.run(async (signal) => {
@@ -33,7 +31,7 @@ export class LcPasskey extends LitElement {
     });
     if (this.register.status === 'done') {
       await this.updateComplete;
-      this.querySelector<HTMLElement>('#lc-passkey-continue')?.focus();
+      this.renderRoot.querySelector<HTMLElement>('#lc-passkey-continue')?.focus();
     }
   }
 
@@ -47,20 +45,20 @@ export class LcPasskey extends LitElement {
       return html`
         <p role="status">${t('passkey.saved')}</p>
         <div class="lc-actions">
-          <button id="lc-passkey-continue" type="button" @click=${() => this.done(true)}>${t('passkey.continue')}</button>
+          <button part="button primary" id="lc-passkey-continue" type="button" @click=${() => this.done(true)}>${t('passkey.continue')}</button>
         </div>
       `;
     }
     const pending = status === 'pending';
     return html`
       <p id="lc-passkey-about">${t('passkey.offer.body')}</p>
-      ${status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.register.error!)}</p>` : nothing}
+      ${status === 'error' ? html`<p class="lc-error" part="error" role="alert">${errorText(this.register.error!)}</p>` : nothing}
       ${pending ? html`<p role="status">${t('passkey.prompt')}</p>` : nothing}
       <div class="lc-actions">
-        <button type="button" aria-describedby="lc-passkey-about" ?disabled=${pending} @click=${this.create}>
+        <button part="button primary" type="button" aria-describedby="lc-passkey-about" ?disabled=${pending} @click=${this.create}>
           ${pending ? t('passkey.creating') : status === 'error' ? t('passkey.retry') : t('passkey.create')}
         </button>
-        <button type="button" class="lc-secondary" @click=${() => this.done(false)}>${t('passkey.skip')}</button>
+        <button part="button secondary" type="button" class="lc-secondary" @click=${() => this.done(false)}>${t('passkey.skip')}</button>
       </div>
     `;
   }
