@@ -1,4 +1,4 @@
-import { SANDBOX_POOL_CODE } from '../../server/platform/domain/bootstrap';
+import { SANDBOX_PRODUCT_TERMS } from '../../server/platform/domain/bootstrap';
 import { AppError } from '../../server/platform/domain/errors';
 import { createProduct } from '../../server/platform/domain/products/product';
 import type { Platform } from '../../server/platform/platform';
@@ -31,20 +31,7 @@ export async function ensureManagedProduct(platform: Pick<Platform, 'db' | 'cloc
           kycTier: 'managed',
           approvalMode: 'tenant',
           interestModel: 'reducing_balance',
-          interestRateBps: 3600,
-          lateFeeBps: 500,
-          processingFeeBps: 100,
-          processingFeeFlatKobo: 50_000,
-          minAmountKobo: 500_000,
-          maxAmountKobo: 500_000_000,
-          minTenorDays: 7,
-          maxTenorDays: 365,
-          repaymentFrequency: 'monthly',
-          insuranceMode: 'automatic',
-          insurancePremiumBearer: 'borrower',
-          insurancePremiumBps: 50,
-          settlementDestination: 'borrower_bank_account',
-          capitalPoolCode: SANDBOX_POOL_CODE,
+          ...SANDBOX_PRODUCT_TERMS,
         },
       });
     } catch (error) {

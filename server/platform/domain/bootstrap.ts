@@ -32,6 +32,24 @@ const SEAL_PURPOSE = 'sandbox-bootstrap-secret';
 const APPROVAL_MODES = ['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed'] as const;
 const INTEREST_MODELS = ['flat', 'reducing_balance'] as const;
 
+/** The economics every sandbox product shares (the sales demo's own product reuses them). */
+export const SANDBOX_PRODUCT_TERMS = {
+  interestRateBps: 3600,
+  lateFeeBps: 500,
+  processingFeeBps: 100,
+  processingFeeFlatKobo: 50_000,
+  minAmountKobo: 500_000,
+  maxAmountKobo: 500_000_000,
+  minTenorDays: 7,
+  maxTenorDays: 365,
+  repaymentFrequency: 'monthly',
+  insuranceMode: 'automatic',
+  insurancePremiumBearer: 'borrower',
+  insurancePremiumBps: 50,
+  settlementDestination: 'borrower_bank_account',
+  capitalPoolCode: SANDBOX_POOL_CODE,
+} as const satisfies Partial<ProductInput>;
+
 function sandboxProduct(approvalMode: (typeof APPROVAL_MODES)[number], interestModel: (typeof INTEREST_MODELS)[number]): ProductInput {
   const code = `${approvalMode}_${interestModel}`.toUpperCase();
   return {
@@ -41,20 +59,7 @@ function sandboxProduct(approvalMode: (typeof APPROVAL_MODES)[number], interestM
     kycTier: approvalMode === 'partner_pushed' || approvalMode === 'tenant' ? 'delegated' : 'managed',
     approvalMode,
     interestModel,
-    interestRateBps: 3600,
-    lateFeeBps: 500,
-    processingFeeBps: 100,
-    processingFeeFlatKobo: 50_000,
-    minAmountKobo: 500_000,
-    maxAmountKobo: 500_000_000,
-    minTenorDays: 7,
-    maxTenorDays: 365,
-    repaymentFrequency: 'monthly',
-    insuranceMode: 'automatic',
-    insurancePremiumBearer: 'borrower',
-    insurancePremiumBps: 50,
-    settlementDestination: 'borrower_bank_account',
-    capitalPoolCode: SANDBOX_POOL_CODE,
+    ...SANDBOX_PRODUCT_TERMS,
   };
 }
 
