@@ -70,13 +70,9 @@ export interface Mandate {
   activatedAt: string | null;
 }
 
-export interface Guarantor {
-  id: string;
-  fullName: string;
-  phoneHint: string;
-  relationship: string;
-  verified: boolean;
-}
+/** A guarantor as the checkout state shows it (the platform's type). */
+export type { Guarantor } from '../server/platform/domain/checkout/guarantors';
+import type { Guarantor } from '../server/platform/domain/checkout/guarantors';
 
 export interface Signature {
   signatureFullName: string;

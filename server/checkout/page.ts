@@ -1,10 +1,8 @@
 import type { CheckoutTheme } from '../../widget/theme';
+import { escapeHtml } from '../shared/escape-html';
 
 /** What the server knows when it renders the hosted page; the widget takes over from there. */
 export type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable' | 'returned';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const FALLBACK: Record<PageState, string> = {
   ready: 'Loading your loan checkout…',

@@ -1,4 +1,4 @@
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../shared/escape-html';
 
 export type MeetingPageState = 'ready' | 'invalid' | 'too_early' | 'ended' | 'cancelled';
 

@@ -1,18 +1,5 @@
 /** Shadow-DOM styles of the bank step. */
 export const bankStyles = `
-:host { display: block; }
-.lc-field { display: grid; gap: 0.375rem; margin-block: 0.75rem; }
-select, input {
-  font: inherit; padding: 0.625rem 0.75rem; border: 1px solid var(--lc-border, #6b7280); border-radius: var(--lc-radius, 0.5rem);
-  color: var(--lc-text, #111827); background: var(--lc-surface, #fff);
-}
 input[aria-invalid='true'] { border-color: var(--lc-danger, #b91c1c); }
 .lc-confirm { padding: 0.75rem; border: 1px solid var(--lc-border, #d1d5db); border-radius: var(--lc-radius, 0.5rem); margin-block: 0.75rem; }
-button {
-  font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
-  border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
-}
-button:disabled { opacity: 0.6; cursor: not-allowed; }
-:focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
-.lc-error { color: var(--lc-danger, #b91c1c); }
 `;

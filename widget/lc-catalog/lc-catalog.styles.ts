@@ -1,11 +1,5 @@
 /** Shadow-DOM styles of the catalog step. */
 export const catalogStyles = `
-:host { display: block; }
-.lc-field { display: grid; gap: 0.375rem; margin-block: 0.75rem; }
-input[type='search'] {
-  font: inherit; padding: 0.625rem 0.75rem; border: 1px solid var(--lc-border, #6b7280); border-radius: var(--lc-radius, 0.5rem);
-  color: var(--lc-text, #111827); background: var(--lc-surface, #fff);
-}
 fieldset { border: 0; padding: 0; margin: 0.75rem 0; min-width: 0; }
 legend { padding: 0; font-weight: 600; }
 .lc-option { display: flex; gap: 0.625rem; align-items: flex-start; padding: 0.625rem 0.75rem; margin-top: 0.5rem;
@@ -15,12 +9,4 @@ legend { padding: 0; font-weight: 600; }
 .lc-option label { display: grid; gap: 0.125rem; cursor: pointer; flex: 1; }
 .lc-where { color: var(--lc-muted, #4b5563); font-size: 0.875rem; }
 .lc-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1rem; }
-button {
-  font: inherit; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
-  border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
-}
-button.lc-secondary { background: transparent; color: var(--lc-link, #1d4ed8); border-color: var(--lc-link, #1d4ed8); }
-button:disabled { opacity: 0.6; cursor: not-allowed; }
-:focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
-.lc-error { color: var(--lc-danger, #b91c1c); }
 `;

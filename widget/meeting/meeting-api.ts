@@ -1,3 +1,5 @@
+import type { DoctorNote as StoredNote, PrescribedDrug, Prescription as StoredPrescription } from '../../server/platform/domain/appointments/appointment';
+
 /** The meeting page's JSON client for `/meet/api` (the participant's cookie is the credential). */
 export interface MeetingPeerInfo {
   clientId: string;
@@ -5,26 +7,10 @@ export interface MeetingPeerInfo {
   role: string;
 }
 
-export interface DoctorNote {
-  symptomsandIllnesses: string;
-  diagnosis: string;
-  treatmentandRecommendation: string;
-  doctorSignature: string;
-  createdAt?: string;
-}
-
-export interface PrescribedDrug {
-  drugName: string;
-  dosage: string;
-  frequency: string;
-  duration: string;
-}
-
-export interface Prescription {
-  prescribedDrugs: PrescribedDrug[];
-  additionalNotes: string;
-  createdAt?: string;
-}
+/** The platform's own shapes (types only: nothing of the server is bundled); `createdAt` is the server's to set. */
+export type { PrescribedDrug };
+export type DoctorNote = Omit<StoredNote, 'createdAt'> & { createdAt?: string };
+export type Prescription = Omit<StoredPrescription, 'createdAt'> & { createdAt?: string };
 
 export interface MeetingState {
   meetingId: string;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { RailName } from './payment-rail';
 import type { AuthorisationRecord } from './sandbox-rail-records';
+import { escapeHtml } from '../../shared/escape-html';
 
 /**
  * The sandbox rails' borrower-facing HTML: the authorisation page and the pages that follow it.
@@ -15,10 +16,6 @@ export interface Page {
   html: string;
   /** The Content-Security-Policy header to send with it. */
   csp: string;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Display only: integer kobo as `₦1,234.56`, with no float arithmetic. */

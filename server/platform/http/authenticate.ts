@@ -78,8 +78,11 @@ export class Authenticator {
     const session = await resolveCheckoutToken(this.db, this.secrets, token, this.clock.now());
     const organisation = await findOrganisation(this.db, session.organisationId);
     if (!organisation) throw new AppError('UNAUTHENTICATED', 'Unknown checkout session.');
-    // A patient-financing application's session: its organisation (a clinic) need not be a Loan Tenant.
-    const financing = (await this.db.selectFrom('financingApplications').select('id').where('id', '=', session.loanId).executeTakeFirst()) !== undefined;
+    // A patient-financing application's session: its organisation (a clinic) need not be a Loan Tenant. Only such an
+    // organisation's sessions need the lookup; a lender's are let through by its permission.
+    const financing =
+      !organisation.loanTenant &&
+      (await this.db.selectFrom('financingApplications').select('id').where('id', '=', session.loanId).executeTakeFirst()) !== undefined;
     return {
       organisation,
       organisationId: organisation.id,

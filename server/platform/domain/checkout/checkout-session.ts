@@ -22,7 +22,7 @@ export interface CheckoutScope {
   borrowerId: string;
   organisationId: string;
   mode: Mode;
-  /** The loan is a patient-financing application (the service is the lender; the organisation need not be a Loan Tenant). */
+  /** Set for an organisation without the Loan Tenant permission whose loan is a patient-financing application (the service is the lender): what lets the session through. */
   financing?: boolean;
 }
 
