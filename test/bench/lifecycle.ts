@@ -1,47 +1,73 @@
 import crypto from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import pg from 'pg';
-import { build } from 'esbuild';
+import fs from 'node:fs';
+import http from 'node:http';
 import { renderOfferLetter } from '../../server/platform/domain/offer-letter/render-offer-letter';
 import { priceLoan } from '../../server/platform/domain/pricing/price-loan';
 import { dueDates } from '../../server/platform/domain/pricing/schedule-dates';
+import { buildBenchServer, percentile, startBenchServer, withPostgresSchema, type BenchServer } from './support';
 
+/**
+ * `npm run bench -- lifecycle`: push → issue-offer → accept-terms → disburse, LOANS times, CLIENTS
+ * at a time, against the bundled server in its own process (SQLite, then PostgreSQL).
+ *
+ * Each database gets a fresh server. Its first WARMUP lifecycles are reported on their own ("cold":
+ * the JIT is still compiling the request paths); the measured LOANS follow on the same, now warm,
+ * process, as a long-running server would serve them. Besides loans per second (which moves with
+ * whatever else the shared machine runs), the server's own CPU time per lifecycle is read from
+ * /proc: the steadier figure to compare changes with.
+ */
 const LOANS = Number(process.env.BENCH_LOANS ?? 600);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 600);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const STEPS = ['push', 'issue-offer', 'accept-terms', 'disburse'] as const;
 
-interface Server {
-  apiUrl: string;
-  keys: { publicKey: string; secretKey: string };
-  child: ChildProcess;
+/** The process's user + system CPU time in ms (all threads), or NaN where /proc is missing. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
-async function startServer(serverJs: string, env: Record<string, string>): Promise<Server> {
-  const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...flags, serverJs], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info', ...env } });
-  const info = await new Promise<{ apiUrl: string; keys: Server['keys'] }>((resolve) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-  });
-  return { ...info, child };
+interface Result {
+  count: number;
+  perSecond: number;
+  seconds: number;
+  failures: number;
+  cpuMsPerLifecycle: number;
+  timings: Record<string, number[]>;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-async function runLifecycles(server: Server) {
+async function runLifecycles(server: BenchServer, count: number): Promise<Result> {
+  // A keep-alive agent with one socket per client: the client's own cost stays small next to the server's.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const headers = { 'content-type': 'application/json', 'X-API-Public-Key': server.keys.publicKey, 'X-API-Secret-Key': server.keys.secretKey };
   const timings: Record<string, number[]> = Object.fromEntries(STEPS.map((s) => [s, []]));
   let failures = 0;
+  const post = (path: string, body: unknown) =>
+    new Promise<{ status: number; json: { data: any } }>((resolve, reject) => {
+      const payload = body === undefined ? '' : JSON.stringify(body);
+      const req = http.request(`${server.apiUrl}${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(payload) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(chunks).toString()) });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
   const call = async (step: (typeof STEPS)[number], path: string, body?: unknown) => {
     const started = performance.now();
-    const res = await fetch(`${server.apiUrl}${path}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json()) as { data: any; status: number };
+    const { status, json } = await post(path, body);
     timings[step]!.push(performance.now() - started);
-    if (res.status >= 300) throw new Error(`${step}: ${res.status} ${JSON.stringify(json)}`);
+    if (status >= 300) throw new Error(`${step}: ${status} ${JSON.stringify(json)}`);
     return json.data;
   };
   const one = async () => {
@@ -60,10 +86,11 @@ async function runLifecycles(server: Server) {
     await call('disburse', `/v1/loans/${loan.id}/disburse`);
   };
   let next = 0;
+  const cpuBefore = cpuMs(server.child.pid!);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
-      while (next < LOANS) {
+      while (next < count) {
         next += 1;
         await one().catch((error) => {
           failures += 1;
@@ -73,15 +100,29 @@ async function runLifecycles(server: Server) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { perSecond: (LOANS - failures) / seconds, seconds, failures, timings };
+  const cpuMsPerLifecycle = (cpuMs(server.child.pid!) - cpuBefore) / count;
+  agent.destroy();
+  return { count, perSecond: (count - failures) / seconds, seconds, failures, cpuMsPerLifecycle, timings };
 }
 
-function report(label: string, result: Awaited<ReturnType<typeof runLifecycles>>) {
-  console.log(`\n${label}: ${LOANS} lifecycles, ${CLIENTS} concurrent clients, ${result.seconds.toFixed(1)} s, ${result.failures} failed`);
+function report(label: string, result: Result) {
+  console.log(`\n${label}: ${result.count} lifecycles, ${CLIENTS} concurrent clients, ${result.seconds.toFixed(1)} s, ${result.failures} failed`);
   console.log(`  full lifecycles per second: ${result.perSecond.toFixed(1)}`);
+  console.log(`  server CPU per lifecycle:   ${result.cpuMsPerLifecycle.toFixed(2)} ms (all threads)`);
   for (const step of STEPS) {
     const sorted = [...result.timings[step]!].sort((a, b) => a - b);
     console.log(`  ${step.padEnd(14)} p50 ${percentile(sorted, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(sorted, 99).toFixed(1).padStart(7)} ms`);
+  }
+}
+
+/** A fresh server: the cold warm-up lifecycles, then the measured ones. */
+async function measure(label: string, serverJs: string, env: Record<string, string>): Promise<void> {
+  const server = await startBenchServer(serverJs, env);
+  try {
+    if (WARMUP > 0) report(`${label}, cold (fresh process, first ${WARMUP})`, await runLifecycles(server, WARMUP));
+    report(`${label}, warm`, await runLifecycles(server, LOANS));
+  } finally {
+    await server.stop();
   }
 }
 
@@ -115,34 +156,10 @@ async function offerLetterMedian(): Promise<number> {
 }
 
 export async function lifecycle(): Promise<void> {
-  const serverJs = 'dist/bench/api-server.js';
-  await build({ entryPoints: ['test/bench/api-server.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile: serverJs, logLevel: 'warning' });
-
-  const sqlite = await startServer(serverJs, {});
-  report('SQLite', await runLifecycles(sqlite));
-  sqlite.child.kill('SIGTERM');
-  await new Promise((r) => sqlite.child.once('exit', r));
-  if (process.env.BENCH_SQLITE_ONLY) return;
-
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  try {
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    const postgres = await startServer(serverJs, {
-      DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-      DATABASE_POOL_SIZE: '20',
-    });
-    report('PostgreSQL', await runLifecycles(postgres));
-    postgres.child.kill('SIGTERM');
-    await new Promise((r) => postgres.child.once('exit', r));
-    await admin.query(`drop schema ${schema} cascade`);
-  } catch (error) {
-    console.log(`\nPostgreSQL: skipped (${(error as Error).message})`);
-  } finally {
-    await admin.end().catch(() => undefined);
+  const serverJs = await buildBenchServer();
+  await measure('SQLite', serverJs, {});
+  if (!process.env.BENCH_SQLITE_ONLY) {
+    await withPostgresSchema((url) => measure('PostgreSQL', serverJs, { DATABASE_URL: url, DATABASE_POOL_SIZE: '20' }));
   }
-
   console.log(`\noffer letter render (3 instalments), median of 50 warm renders: ${(await offerLetterMedian()).toFixed(1)} ms (target < 40 ms)`);
 }
