@@ -1,18 +1,41 @@
 import crypto from 'node:crypto';
 
-export const newId = (): string => crypto.randomUUID();
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID.test(value);
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/**
+ * Random bytes are drawn from the CSPRNG a few kilobytes at a time and handed out from this pool
+ * (as `crypto.randomUUID` does internally): one system call per 512 ids instead of one per id.
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function takeRandom(count: number): number {
+  if (poolOffset + count > pool.length) {
+    crypto.randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const at = poolOffset;
+  poolOffset += count;
+  return at;
+}
 
 let lastMs = 0;
 let counter = 0;
 
 /**
- * Time-ordered UUID (version 7) with a 12-bit counter in `rand_a`, so ids made by one process
- * sort in creation order even within a millisecond. Used where order matters (events).
+ * Time-ordered UUID (version 7, RFC 9562) with a 12-bit counter in `rand_a`, so ids made by one
+ * process sort in creation order even within a millisecond, and 62 random bits in `rand_b`.
+ *
+ * Every primary key is one: a new row's key lands at the right-hand edge of its index (B-trees on
+ * both databases) instead of on a random page, so a transaction that inserts a dozen rows dirties
+ * a dozen fewer pages and the index pages a write needs are the ones already in cache. Ids say when
+ * they were made (to the millisecond); every record also shows that as `createdAt`.
  */
-export function newOrderedId(now = Date.now()): string {
+export function newOrderedId(): string {
+  const now = Date.now();
   if (now <= lastMs) {
     counter += 1;
     if (counter > 0xfff) {
@@ -23,12 +46,17 @@ export function newOrderedId(now = Date.now()): string {
     lastMs = now;
     counter = 0;
   }
-  const bytes = crypto.randomBytes(16);
-  const ms = BigInt(lastMs);
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  bytes[6] = 0x70 | (counter >> 8);
-  bytes[7] = counter & 0xff;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const ms = lastMs;
+  const high = Math.floor(ms / 0x10000); // the top 32 of the 48 timestamp bits
+  const r = takeRandom(8);
+  return (
+    HEX[(high >>> 24) & 0xff]! + HEX[(high >>> 16) & 0xff]! + HEX[(high >>> 8) & 0xff]! + HEX[high & 0xff]! +
+    '-' + HEX[(ms >>> 8) & 0xff]! + HEX[ms & 0xff]! +
+    '-' + HEX[0x70 | (counter >>> 8)]! + HEX[counter & 0xff]! +
+    '-' + HEX[(pool[r]! & 0x3f) | 0x80]! + HEX[pool[r + 1]!]! +
+    '-' + HEX[pool[r + 2]!]! + HEX[pool[r + 3]!]! + HEX[pool[r + 4]!]! + HEX[pool[r + 5]!]! + HEX[pool[r + 6]!]! + HEX[pool[r + 7]!]!
+  );
 }
+
+/** A new primary key: a time-ordered UUIDv7 (see `newOrderedId`). */
+export const newId = (): string => newOrderedId();

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isUuid, newId, newOrderedId } from '../../server/platform/domain/ids';
+
+const timestampOf = (id: string) => parseInt(id.replaceAll('-', '').slice(0, 12), 16);
+
+describe('ids', () => {
+  it('are RFC 9562 version 7 UUIDs carrying the time they were made', () => {
+    const before = Date.now();
+    const id = newId();
+    const after = Date.now();
+    expect(isUuid(id)).toBe(true);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(timestampOf(id)).toBeGreaterThanOrEqual(before);
+    expect(timestampOf(id)).toBeLessThanOrEqual(after + 1);
+  });
+
+  it('sort in creation order, also many within one millisecond, and never repeat', () => {
+    const ids = Array.from({ length: 20_000 }, () => newId());
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('keep 62 random bits after the timestamp and counter', () => {
+    const tails = Array.from({ length: 1000 }, () => newOrderedId().slice(19).replace('-', ''));
+    expect(new Set(tails).size).toBe(1000);
+    // The variant's two bits are fixed; the other 62 vary (every hex digit takes many values).
+    for (let digit = 1; digit < 16; digit++) expect(new Set(tails.map((t) => t[digit])).size).toBeGreaterThan(8);
+  });
+});
