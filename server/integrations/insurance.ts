@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { randomBytes } from '../platform/domain/random';
 import type { Mode } from '../platform/db/schema';
 
 export interface InsurancePolicyResult {
@@ -18,6 +18,6 @@ export class SandboxInsurer implements Insurer {
   readonly name = 'sandbox_insurer';
   async issuePolicy(request: { loanId: string; premiumKobo: number }): Promise<InsurancePolicyResult> {
     if (request.premiumKobo <= 0) return { status: 'failed', policyReference: null, errorMessage: 'premium must be above zero' };
-    return { status: 'active', policyReference: `SBX-POL-${crypto.randomBytes(5).toString('hex').toUpperCase()}`, errorMessage: null };
+    return { status: 'active', policyReference: `SBX-POL-${randomBytes(5).toString('hex').toUpperCase()}`, errorMessage: null };
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isUuid, newId, newOrderedId } from '../../server/platform/domain/ids';
+import { randomBytes } from '../../server/platform/domain/random';
 
 const timestampOf = (id: string) => parseInt(id.replaceAll('-', '').slice(0, 12), 16);
 
@@ -25,5 +26,25 @@ describe('ids', () => {
     expect(new Set(tails).size).toBe(1000);
     // The variant's two bits are fixed; the other 62 vary (every hex digit takes many values).
     for (let digit = 1; digit < 16; digit++) expect(new Set(tails.map((t) => t[digit])).size).toBeGreaterThan(8);
+  });
+});
+
+describe('pooled random bytes', () => {
+  it('hands every byte out once: draws never overlap, also across a refill', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const bytes = randomBytes(12);
+      expect(bytes).toHaveLength(12);
+      seen.add(bytes.toString('hex'));
+    }
+    expect(seen.size).toBe(2000);
+  });
+
+  it('returns a copy that a later draw does not change', () => {
+    const first = randomBytes(16);
+    const copy = Buffer.from(first);
+    for (let i = 0; i < 600; i++) randomBytes(16);
+    expect(first.equals(copy)).toBe(true);
+    expect(randomBytes(1000)).toHaveLength(1000);
   });
 });

@@ -1,33 +1,16 @@
-import crypto from 'node:crypto';
+import { drawRandom, randomPool as pool } from './random';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID.test(value);
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
-/**
- * Random bytes are drawn from the CSPRNG a few kilobytes at a time and handed out from this pool
- * (as `crypto.randomUUID` does internally): one system call per 512 ids instead of one per id.
- */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-function takeRandom(count: number): number {
-  if (poolOffset + count > pool.length) {
-    crypto.randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const at = poolOffset;
-  poolOffset += count;
-  return at;
-}
-
 let lastMs = 0;
 let counter = 0;
 
 /**
  * Time-ordered UUID (version 7, RFC 9562) with a 12-bit counter in `rand_a`, so ids made by one
- * process sort in creation order even within a millisecond, and 62 random bits in `rand_b`.
+ * process sort in creation order even within a millisecond, and 62 random bits in `rand_b` (from the pooled CSPRNG, `random.ts`).
  *
  * Every primary key is one: a new row's key lands at the right-hand edge of its index (B-trees on
  * both databases) instead of on a random page, so a transaction that inserts a dozen rows dirties
@@ -48,7 +31,7 @@ export function newOrderedId(): string {
   }
   const ms = lastMs;
   const high = Math.floor(ms / 0x10000); // the top 32 of the 48 timestamp bits
-  const r = takeRandom(8);
+  const r = drawRandom(8);
   return (
     HEX[(high >>> 24) & 0xff]! + HEX[(high >>> 16) & 0xff]! + HEX[(high >>> 8) & 0xff]! + HEX[high & 0xff]! +
     '-' + HEX[(ms >>> 8) & 0xff]! + HEX[ms & 0xff]! +

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { randomBytes } from './random';
 
 /**
  * Keyed hashing, signing and encryption under the service's master key. Sub-keys are derived per
@@ -24,7 +25,7 @@ export class Secrets {
 
   /** AES-256-GCM; returns `iv.tag.ciphertext` in base64url. */
   encrypt(purpose: string, plaintext: string): string {
-    const iv = crypto.randomBytes(12);
+    const iv = randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', this.key(`enc:${purpose}`), iv);
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
@@ -52,7 +53,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export function randomToken(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of crypto.randomBytes(length * 2)) {
+    for (const byte of randomBytes(length * 2)) {
       if (byte < 248 && out.length < length) out += BASE62[byte % 62];
     }
   }
