@@ -18,6 +18,7 @@ import * as passkeys from './migrations/0017-passkeys';
 import * as appointments from './migrations/0020-appointments';
 import * as checkoutEmbedding from './migrations/0016-checkout-embedding';
 import * as patientFinancing from './migrations/0018-patient-financing';
+import * as preapprovalExpiryIndex from './migrations/0021-preapproval-expiry-index';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -50,6 +51,7 @@ const migrations: Record<string, MigrationModule> = {
   '0020-appointments': appointments,
   '0016-checkout-embedding': checkoutEmbedding,
   '0018-patient-financing': patientFinancing,
+  '0021-preapproval-expiry-index': preapprovalExpiryIndex,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -5,7 +5,7 @@ import { ensureAccount, newAccount, postTransaction } from '../ledger/ledger';
 import { transitionLoan } from '../loans/loan';
 import type { LoanContext } from '../loans/loan-context';
 import { emitLoanEvent } from '../loans/loan-events';
-import { loadSnapshot, writeSchedule } from '../loans/pricing-snapshot';
+import { loadSnapshot, redateSchedule } from '../loans/pricing-snapshot';
 import { FINANCING_LENDER_ID, FINANCING_POOL_CODE } from './financing-lender';
 
 type DisbursePlatform = LoanContext['platform'] & Pick<Platform, 'logger'>;
@@ -45,7 +45,7 @@ export async function disburseFinancingIfReady(db: Db, platform: DisbursePlatfor
         { status: 'active', disbursedAt: at, disbursedAmountKobo: loan.principalKobo, disbursementReference: reference },
         now,
       );
-      await writeSchedule(ctx, disbursed, await loadSnapshot(trx, loan.pricingSnapshotId!), now);
+      await redateSchedule(ctx, disbursed, await loadSnapshot(trx, loan.pricingSnapshotId!), now);
       const partner = { organisationId: loan.organisationId, mode: loan.mode };
       const receivable = newAccount({ ...partner, kind: 'loan_receivable', code: loan.id }, now);
       const cash = await ensureAccount(trx, { ...partner, kind: 'settlement_cash', code: 'tenant_wallet' }, now);

@@ -5,7 +5,7 @@ import { getLoanRow, transitionLoan } from './loan';
 import type { LoanContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 import { insureLoan } from './insurance';
-import { loadSnapshot, writeSchedule } from './pricing-snapshot';
+import { loadSnapshot, redateSchedule } from './pricing-snapshot';
 import { FROM } from './transitions';
 import { isFinancingLoan } from '../financing/financing-lender';
 import { updatePreapprovalStatus } from './respond-to-offer';
@@ -61,7 +61,7 @@ export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<Lo
     ctx.now,
   );
   const snapshot = await loadSnapshot(ctx.db, loan.pricingSnapshotId!);
-  await writeSchedule(ctx, disbursed, snapshot, ctx.now);
+  await redateSchedule(ctx, disbursed, snapshot, ctx.now);
   if (loan.preapprovalId) {
     await updatePreapprovalStatus(ctx.db, { status: 'disbursed', updatedAt: at, id: loan.preapprovalId });
   }

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/database';
 import type { LoanProductsTable, LoansTable } from '../../db/schema';
 import { newId } from '../ids';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { LoanScheduleItemsTable, PricingSnapshotsTable } from '../../db/schema';
 import { precompiled } from '../../db/precompiled';
 import { priceLoan, type PricedLoan, type RepaymentFrequency } from '../pricing/price-loan';
@@ -138,6 +138,42 @@ export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot
   for (let i = 0; i < rows.length; i += 60) await insertScheduleRows(ctx.db, { rows: rows.slice(i, i + 60) });
 }
 
+/**
+ * Moves the loan's schedule to due dates counted from `start` (disbursement) in place. The rows
+ * are the snapshot's, written when its offer was issued, so only their dates change: one UPDATE
+ * per 60 instalments instead of deleting and re-inserting every row (and every index entry).
+ * Should any of the snapshot's instalments be missing, the rows are rewritten instead.
+ */
+export async function redateSchedule(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date): Promise<void> {
+  const instalments = snapshot.priced.instalments;
+  const dates = dueDates(start, instalments);
+  const updatedAt = ctx.now.toISOString();
+  let moved = 0;
+  for (let i = 0; i < instalments.length; i += 60) {
+    const rows = instalments.slice(i, i + 60).map((item, j) => ({ number: item.installmentNumber, dueDate: dates[i + j]! }));
+    const result = await redateScheduleRows(ctx.db, { loanId: loan.id, updatedAt, first: rows[0]!.number, last: rows.at(-1)!.number, rows });
+    moved += Number(result.numAffectedRows);
+  }
+  // Every instalment number is unique per loan, so this many rows moved means every instalment was there.
+  if (moved !== instalments.length) await writeSchedule(ctx, loan, snapshot, start);
+}
+
+// `else due_date` keeps the column's type for PostgreSQL's CASE (its parameters would otherwise be text).
+const redateScheduleRows = precompiled(
+  (db, a: { loanId: string; updatedAt: string; first: number; last: number; rows: { number: number; dueDate: string }[] }) =>
+    db
+      .updateTable('loanScheduleItems')
+      .set({
+        dueDate: sql<string>`case ${sql.ref('installmentNumber')} ${sql.join(
+          a.rows.map((row) => sql`when ${row.number} then ${row.dueDate}`),
+          sql` `,
+        )} else ${sql.ref('dueDate')} end`,
+        updatedAt: a.updatedAt,
+      })
+      .where('loanId', '=', a.loanId)
+      .where('installmentNumber', '>=', a.first)
+      .where('installmentNumber', '<=', a.last),
+);
 const insertSnapshot = precompiled((db, row: Insertable<PricingSnapshotsTable>) => db.insertInto('pricingSnapshots').values(row));
 const deleteSchedule = precompiled((db, a: { loanId: string }) => db.deleteFrom('loanScheduleItems').where('loanId', '=', a.loanId));
 const insertScheduleRows = precompiled((db, a: { rows: Insertable<LoanScheduleItemsTable>[] }) => db.insertInto('loanScheduleItems').values(a.rows));

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { enqueueEvent } from '../events/enqueue-event';
 import { toPreapproval } from './preapproval';
@@ -12,7 +13,8 @@ export async function expirePreapprovals(db: Db, now: Date, batchSize = 200): Pr
   const due = await db
     .selectFrom('preapprovals')
     .selectAll()
-    .where('status', '=', 'received')
+    // A literal, so the partial index (status = 'received' and loan_id is null) applies.
+    .where('status', '=', sql.lit('received'))
     .where('loanId', 'is', null)
     .where('expiresAt', '<=', at)
     .orderBy('expiresAt')
