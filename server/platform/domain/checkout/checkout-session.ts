@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database';
 import type { CheckoutSessionsTable, LoansTable, Mode } from '../../db/schema';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { APPLICATION_TOKEN_PURPOSE, type Scope } from '../loans/loan';
+import { sealApplicationToken, type Scope } from '../loans/loan';
 import { randomToken, type Secrets } from '../secrets';
 import { findOwned } from '../../db/find-owned';
 
@@ -115,7 +115,7 @@ export async function mintApplicationSession(
   options: { secrets: Pick<Secrets, 'hmac' | 'encrypt'>; lifetime: SessionLifetime; baseUrl: string; loan: LoansTable; now: Date },
 ): Promise<Pick<LoansTable, 'applicationUrl' | 'applicationTokenSealed'>> {
   const minted = await mintCheckoutSession(db, { ...options, source: 'offer_issued' });
-  return { applicationUrl: checkoutUrlPrefix(options.baseUrl), applicationTokenSealed: options.secrets.encrypt(APPLICATION_TOKEN_PURPOSE, minted.token) };
+  return { applicationUrl: checkoutUrlPrefix(options.baseUrl), applicationTokenSealed: sealApplicationToken(options.secrets, minted.token) };
 }
 
 /** The live session a token names. Unknown → 401 UNAUTHENTICATED; revoked or expired → their own 401 codes. */

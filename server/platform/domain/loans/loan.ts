@@ -6,12 +6,40 @@ import { AppError, notFound } from '../errors';
 import type { Secrets } from '../secrets';
 
 /** Sealing purpose of the auto-minted checkout session's token kept on the loan. */
-export const APPLICATION_TOKEN_PURPOSE = 'checkout-application-token';
+const APPLICATION_TOKEN_PURPOSE = 'checkout-application-token';
+
+/**
+ * Application tokens sealed or unsealed lately, per `Secrets` (bounded, oldest out). A loan's view
+ * carries its `applicationUrl`, and a view is built for every answer and every event about the
+ * loan: remembering the pair saves an AES-GCM unseal each time. The tokens are the ones those
+ * answers carry anyway.
+ */
+const recentTokens = new WeakMap<object, Map<string, string>>();
+const MAX_RECENT_TOKENS = 2_000;
+
+function remember(secrets: object, sealed: string, token: string): void {
+  let recent = recentTokens.get(secrets);
+  if (!recent) recentTokens.set(secrets, (recent = new Map()));
+  if (recent.size >= MAX_RECENT_TOKENS) recent.delete(recent.keys().next().value!);
+  recent.set(sealed, token);
+}
+
+/** Seals the token of the loan's auto-minted checkout session for `applicationTokenSealed`. */
+export function sealApplicationToken(secrets: Pick<Secrets, 'encrypt'>, token: string): string {
+  const sealed = secrets.encrypt(APPLICATION_TOKEN_PURPOSE, token);
+  remember(secrets, sealed, token);
+  return sealed;
+}
 
 /** The hosted checkout URL: the stored prefix joined with the unsealed token of the auto-minted session. */
 export function applicationUrlOf(row: Pick<LoansTable, 'applicationUrl' | 'applicationTokenSealed'>, secrets: Pick<Secrets, 'decrypt'>): string | null {
   if (!row.applicationUrl || !row.applicationTokenSealed) return null;
-  return `${row.applicationUrl}${secrets.decrypt(APPLICATION_TOKEN_PURPOSE, row.applicationTokenSealed)}`;
+  let token = recentTokens.get(secrets)?.get(row.applicationTokenSealed);
+  if (token === undefined) {
+    token = secrets.decrypt(APPLICATION_TOKEN_PURPOSE, row.applicationTokenSealed);
+    remember(secrets, row.applicationTokenSealed, token);
+  }
+  return `${row.applicationUrl}${token}`;
 }
 
 export const LOAN_STATUSES = [
