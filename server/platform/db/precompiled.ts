@@ -26,6 +26,8 @@ class Placeholder {
 }
 
 interface Template {
+  /** The shape key it was compiled for (`shapeOf`). */
+  shape: string;
   sql: string;
   query: CompiledQuery['query'];
   /** Per compiled parameter: where its value comes from in the arguments, or the constant the build put there. */
@@ -56,6 +58,33 @@ function rowShape(row: Row): string {
   let shape = '';
   for (const key in row) if (row[key] !== undefined) shape += `${key},`;
   return shape;
+}
+
+/** Where `token` ends if `shape` has it at `at`, else -1. */
+const follow = (shape: string, at: number, token: string): number => (at >= 0 && shape.startsWith(token, at) ? at + token.length : -1);
+
+function followRow(shape: string, at: number, row: Row): number {
+  at = follow(shape, at, '{');
+  for (const key in row) if (row[key] !== undefined) at = follow(shape, follow(shape, at, key), ',');
+  return follow(shape, at, '}');
+}
+
+/** Whether `shapeOf(args) === shape`, read token by token without building the key (the common, repeated call). */
+function hasShape(args: PrecompiledArgs, shape: string): boolean {
+  let at = 0;
+  for (const key in args) {
+    const value = args[key];
+    if (value === undefined) continue;
+    at = follow(shape, at, key);
+    if (Array.isArray(value)) {
+      at = follow(shape, follow(shape, at, '['), String(value.length));
+      for (const row of value as readonly Row[]) at = followRow(shape, at, row);
+      at = follow(shape, at, ']');
+    } else if (isRow(value)) at = followRow(shape, at, value);
+    at = follow(shape, at, ';');
+    if (at < 0) return false;
+  }
+  return at === shape.length;
 }
 
 function placeholderRow(row: Row, path: readonly (string | number)[]): Record<string, Placeholder> {
@@ -97,25 +126,34 @@ function valueAt(args: PrecompiledArgs, path: readonly (string | number)[]): unk
 export function precompiled<A extends object, R = unknown>(
   build: (db: Executor, args: A) => Compilable<R>,
 ): (db: Executor, args: A) => Promise<QueryResult<R>> {
-  // Per dialect adapter (one per database handle; transactions share their handle's adapter).
-  const templates = new WeakMap<object, Map<string, Template>>();
+  // Per dialect adapter (one per database handle; transactions share their handle's adapter), with
+  // the template used last checked first: most statements are always called with one shape.
+  const templates = new WeakMap<object, { byShape: Map<string, Template>; last?: Template }>();
   return (db, typed) => {
     const args = typed as PrecompiledArgs;
     const adapter = db.getExecutor().adapter;
-    let byShape = templates.get(adapter);
-    if (!byShape) templates.set(adapter, (byShape = new Map()));
-    const shape = shapeOf(args);
-    let template = byShape.get(shape);
-    if (!template) {
-      const { values, count } = placeholders(args);
-      const compiled = build(db, values as unknown as A).compile();
-      // Every argument value must have become a parameter (one may be used more than once).
-      const found = new Set(compiled.parameters.filter((p) => p instanceof Placeholder)).size;
-      if (found !== count) throw new Error(`precompiled statement placed ${found} of ${count} argument values as parameters: ${compiled.sql}`);
-      template = { sql: compiled.sql, query: compiled.query, parameters: compiled.parameters };
-      byShape.set(shape, template);
+    let known = templates.get(adapter);
+    if (!known) templates.set(adapter, (known = { byShape: new Map() }));
+    let template = known.last;
+    if (!template || !hasShape(args, template.shape)) {
+      const shape = shapeOf(args);
+      template = known.byShape.get(shape);
+      if (!template) {
+        const { values, count } = placeholders(args);
+        const compiled = build(db, values as unknown as A).compile();
+        // Every argument value must have become a parameter (one may be used more than once).
+        const found = new Set(compiled.parameters.filter((p) => p instanceof Placeholder)).size;
+        if (found !== count) throw new Error(`precompiled statement placed ${found} of ${count} argument values as parameters: ${compiled.sql}`);
+        template = { shape, sql: compiled.sql, query: compiled.query, parameters: compiled.parameters };
+        known.byShape.set(shape, template);
+      }
+      known.last = template;
     }
-    const parameters = template.parameters.map((p) => (p instanceof Placeholder ? valueAt(args, p.path) : p));
+    const parameters = new Array<unknown>(template.parameters.length);
+    for (let i = 0; i < parameters.length; i++) {
+      const p = template.parameters[i];
+      parameters[i] = p instanceof Placeholder ? valueAt(args, p.path) : p;
+    }
     return db.executeQuery<R>({ sql: template.sql, query: template.query, parameters, queryId: { queryId: '' } });
   };
 }
