@@ -1,13 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import ipaddr from 'ipaddr.js';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { loadWebAuthn } from '../shared/webauthn';
 import { offerSigningChallenge } from '../shared/offer-signing-challenge';
 
 /**
@@ -119,7 +113,7 @@ export function createPasskeyRoutes(deps: Deps): express.Router {
     const answer = await deps.platform('POST', '/v1/checkout/passkeys/registration-challenge', token(res), { rpId: rp.rpId });
     if (answer.status !== 201) return relay(res, answer);
     const issued = data<RegistrationChallenge>(answer);
-    const options = await generateRegistrationOptions({
+    const options = await (await loadWebAuthn()).generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpId,
       userID: new Uint8Array(Buffer.from(issued.user.id, 'base64url')),
@@ -141,6 +135,7 @@ export function createPasskeyRoutes(deps: Deps): express.Router {
     if (!response || typeof response !== 'object') return fail(res, [400, 'invalid_request', 'response: send the passkey registration response.']);
     // As relying party: origin, RP id, user verification and the attestation. The challenge's issue and
     // single use are the platform's to check (it verifies the whole response again against the challenge it issued).
+    const { verifyRegistrationResponse } = await loadWebAuthn();
     const refused = await refusal(() =>
       verifyRegistrationResponse({
         response: response!,
@@ -160,7 +155,7 @@ export function createPasskeyRoutes(deps: Deps): express.Router {
     const answer = await deps.platform('POST', '/v1/checkout/passkeys/sign-challenge', token(res), { rpId: rp.rpId });
     if (answer.status !== 201) return relay(res, answer);
     const issued = data<SignChallenge>(answer);
-    const options = await generateAuthenticationOptions({
+    const options = await (await loadWebAuthn()).generateAuthenticationOptions({
       rpID: rp.rpId,
       challenge: new Uint8Array(Buffer.from(issued.challenge, 'base64url')),
       allowCredentials: issued.allowCredentials,
@@ -207,6 +202,7 @@ export async function passkeySignature(
   const credential = passkeys.find((p) => p.credentialId === given.response!.id);
   if (!credential) return { error: [422, 'passkey_verification_failed', 'This passkey is not registered for you on this site. Sign with your typed name, or add the passkey first.'] };
   const expected = offerSigningChallenge({ loanId, documentReference, nonce: given.nonce });
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
   const refused = await refusal(() =>
     verifyAuthenticationResponse({
       response: given.response!,

@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Secrets } from '../platform/domain/secrets';
 import { signPath } from '../platform/domain/appointments/signed-link';
 
@@ -79,28 +78,42 @@ export interface S3Options {
   forcePathStyle: boolean;
 }
 
-/** An S3-compatible bucket; links are the store's own presigned GET URLs (the platform serves nothing). */
+/**
+ * An S3-compatible bucket; links are the store's own presigned GET URLs (the platform serves nothing).
+ * The AWS SDK (some 20 MB of a process's memory) is loaded on first use, so processes that store
+ * nothing in S3 never load it.
+ */
 export class S3FileStorage implements FileStorage {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
-  constructor(private readonly options: S3Options) {
-    this.client = new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      forcePathStyle: options.forcePathStyle,
-      credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
-    });
+  private sdk?: Promise<{ client: S3Client; s3: typeof import('@aws-sdk/client-s3'); getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl }>;
+  constructor(private readonly options: S3Options) {}
+
+  private load() {
+    return (this.sdk ??= (async () => {
+      const s3 = await import('@aws-sdk/client-s3');
+      const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+      const { region, endpoint, forcePathStyle, accessKeyId, secretAccessKey } = this.options;
+      const client = new s3.S3Client({
+        region,
+        endpoint,
+        forcePathStyle,
+        credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+      });
+      return { client, s3, getSignedUrl };
+    })());
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     assertSafeKey(key);
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }));
+    const { client, s3 } = await this.load();
+    await client.send(new s3.PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
   async get(key: string): Promise<Buffer | null> {
     assertSafeKey(key);
+    const { client, s3 } = await this.load();
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
       return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
     } catch (error) {
       if ((error as { name?: string }).name === 'NoSuchKey') return null;
@@ -111,14 +124,16 @@ export class S3FileStorage implements FileStorage {
   async delete(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     keys.forEach(assertSafeKey);
+    const { client, s3 } = await this.load();
     for (let i = 0; i < keys.length; i += 1000) {
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
+      await client.send(new s3.DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
     }
   }
 
   /** The store's own presigned URL; its expiry runs on the real clock (the SDK signs with the system time). */
   async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string> {
     assertSafeKey(key);
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: key, ResponseContentType: options.contentType }), { expiresIn: options.ttlSeconds });
+    const { client, s3, getSignedUrl } = await this.load();
+    return getSignedUrl(client, new s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key, ResponseContentType: options.contentType }), { expiresIn: options.ttlSeconds });
   }
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -36,19 +36,18 @@ export class SandboxMailer implements Mailer {
   }
 }
 
-/** SMTP through nodemailer (`SMTP_URL`, e.g. `smtps://user:pass@smtp.example.com`). */
+/** SMTP through nodemailer (`SMTP_URL`, e.g. `smtps://user:pass@smtp.example.com`), loaded on the first message. */
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  private transport?: Promise<Transporter>;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport(url);
-  }
+  ) {}
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+    const transport = await (this.transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(this.url)));
+    await transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
   }
 }
 

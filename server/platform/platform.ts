@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../integrations/clock';
 import { openDatabase, type Db, type Dialect } from './db/database';
@@ -110,7 +110,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   });
   await migrateToLatest(handle.db, handle.dialect, overrides.pgSchema);
   const secrets = new Secrets(resolveMasterKey(config, logger));
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
+  // ioredis is loaded only when Redis is configured.
+  const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
   if (redis) await waitUntilReady(redis, 5_000, logger);
   const usage = new UsageMeter(handle.db, clock);

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { toWinAnsi } from './format-offer-letter';
 
 /**
@@ -24,12 +23,18 @@ export interface LetterPdfOptions {
   footer: (page: number, pages: number) => string;
 }
 
+/** pdfkit (with its font metrics, some 6 MB of heap) is loaded with the first document, not at startup. */
+type PdfKit = new (options?: PDFKit.PDFDocumentOptions) => Pdf;
+let pdfkit: Promise<PdfKit> | undefined;
+const loadPdfKit = () => (pdfkit ??= import('pdfkit').then((module) => (module as unknown as { default: PdfKit }).default));
+
 /**
  * Creates an A4 document, lets `draw` fill it, stamps the footer on every page and resolves with
  * the bytes. `CreationDate` comes from the caller, and pdfkit derives the file ID from the info
  * dictionary, so the same input gives the same bytes.
  */
-export function renderLetterPdf(options: LetterPdfOptions, draw: (doc: Pdf) => void): Promise<Buffer> {
+export async function renderLetterPdf(options: LetterPdfOptions, draw: (doc: Pdf) => void): Promise<Buffer> {
+  const PDFDocument = await loadPdfKit();
   return new Promise<Buffer>((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',

@@ -1,4 +1,5 @@
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { loadWebAuthn } from '../../../shared/webauthn';
 import type { Executor } from '../../db/database';
 import { toJson } from '../../db/database';
 import { AppError } from '../errors';
@@ -98,7 +99,7 @@ export async function registerPasskey(db: Executor, scope: CheckoutScope, input:
   requireLiveChallenge(row, now);
   let info;
   try {
-    const verified = await verifyRegistrationResponse({
+    const verified = await (await loadWebAuthn()).verifyRegistrationResponse({
       response: input.response,
       expectedChallenge: row.challenge,
       expectedOrigin: input.origin,

@@ -1,4 +1,5 @@
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { loadWebAuthn } from '../../../shared/webauthn';
 import type { Executor } from '../../db/database';
 import type { LoanConsentPasskeysTable, LoansTable } from '../../db/schema';
 import { OFFER_CHALLENGE_VERSION, offerSigningChallenge } from '../../../shared/offer-signing-challenge';
@@ -111,7 +112,7 @@ export async function verifyOfferPasskey(db: Executor, scope: CheckoutScope, loa
   const passkey = toPasskey(stored);
   let info;
   try {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await (await loadWebAuthn()).verifyAuthenticationResponse({
       response: signature.response,
       expectedChallenge: challenge,
       expectedOrigin: signature.origin,
