@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { loadOnce } from '../shared/load-once';
 import type { Secrets } from '../platform/domain/secrets';
 import { signPath } from '../platform/domain/appointments/signed-link';
 
@@ -78,6 +79,12 @@ export interface S3Options {
   forcePathStyle: boolean;
 }
 
+interface S3Sdk {
+  client: S3Client;
+  s3: typeof import('@aws-sdk/client-s3');
+  getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
+}
+
 /**
  * An S3-compatible bucket; links are the store's own presigned GET URLs (the platform serves nothing).
  * The AWS SDK (some 20 MB of a process's memory) is loaded on first use, so processes that store
@@ -85,23 +92,20 @@ export interface S3Options {
  */
 export class S3FileStorage implements FileStorage {
   readonly kind = 's3' as const;
-  private sdk?: Promise<{ client: S3Client; s3: typeof import('@aws-sdk/client-s3'); getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl }>;
   constructor(private readonly options: S3Options) {}
 
-  private load() {
-    return (this.sdk ??= (async () => {
-      const s3 = await import('@aws-sdk/client-s3');
-      const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
-      const { region, endpoint, forcePathStyle, accessKeyId, secretAccessKey } = this.options;
-      const client = new s3.S3Client({
-        region,
-        endpoint,
-        forcePathStyle,
-        credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
-      });
-      return { client, s3, getSignedUrl };
-    })());
-  }
+  private readonly load = loadOnce(async (): Promise<S3Sdk> => {
+    const s3 = await import('@aws-sdk/client-s3');
+    const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+    const { region, endpoint, forcePathStyle, accessKeyId, secretAccessKey } = this.options;
+    const client = new s3.S3Client({
+      region,
+      endpoint,
+      forcePathStyle,
+      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    });
+    return { client, s3, getSignedUrl };
+  });
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     assertSafeKey(key);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
+import { loadOnce } from '../shared/load-once';
 
 export interface MailMessage {
   to: string;
@@ -38,15 +39,17 @@ export class SandboxMailer implements Mailer {
 
 /** SMTP through nodemailer (`SMTP_URL`, e.g. `smtps://user:pass@smtp.example.com`), loaded on the first message. */
 export class SmtpMailer implements Mailer {
-  private transport?: Promise<Transporter>;
+  private readonly transport: () => Promise<Transporter>;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly from: string,
-  ) {}
+  ) {
+    this.transport = loadOnce(() => import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(url)));
+  }
 
   async send(message: MailMessage): Promise<void> {
-    const transport = await (this.transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(this.url)));
+    const transport = await this.transport();
     await transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
   }
 }

@@ -25,7 +25,7 @@ interface Row {
 }
 
 /** Offers a loan on the test clock, then accepts and disburses it `daysLater`; returns both schedules. */
-async function offerThenDisburse(frequency: string, daysLater: number) {
+async function offerThenDisburse(frequency: string, daysLater: number, beforeDisbursing?: (loanId: string) => Promise<void>) {
   const api = client(app, tenant.test);
   const body = pushBody({ amount: '90000' });
   body.decision.decision.conditions.repayment_frequency = frequency;
@@ -35,6 +35,7 @@ async function offerThenDisburse(frequency: string, daysLater: number) {
   const offered: Row[] = (await api.get(`/v1/loans/${loan.id}/schedule`)).body.data;
   clock.advance(daysLater * DAY);
   expect((await api.post(`/v1/loans/${loan.id}/accept-terms`, { consent: consentFor(loan.documentReference) })).status).toBe(200);
+  await beforeDisbursing?.(loan.id);
   const disbursed = await api.post(`/v1/loans/${loan.id}/disburse`);
   expect(disbursed.status).toBe(200);
   const active: Row[] = (await api.get(`/v1/loans/${loan.id}/schedule`)).body.data;
@@ -60,5 +61,15 @@ describe('schedule due dates', () => {
     expect(active).toHaveLength(90);
     expect(active.map((r) => r.id)).toEqual(offered.map((r) => r.id));
     expect(active.map((r) => new Date(r.dueDate).getTime() - disbursedAt)).toEqual(Array.from({ length: 90 }, (_, i) => (i + 1) * DAY));
+  });
+
+  it('rewrites the schedule from the snapshot should a row be missing at disbursement', async () => {
+    const { disbursedAt, offered, active, loan } = await offerThenDisburse('monthly', 3, async (loanId) => {
+      await app.platform.db.deleteFrom('loanScheduleItems').where('loanId', '=', loanId).where('installmentNumber', '=', 2).execute();
+    });
+    expect(active.map((r) => r.installmentNumber)).toEqual([1, 2, 3]);
+    expect(active.map((r) => new Date(r.dueDate).getTime() - disbursedAt)).toEqual([30 * DAY, 60 * DAY, 90 * DAY]);
+    expect(active.map((r) => r.totalKobo)).toEqual(offered.map((r) => r.totalKobo));
+    expect(active.reduce((sum, r) => sum + r.totalKobo, 0)).toBe(loan.outstandingKobo);
   });
 });

@@ -165,6 +165,11 @@ describe('after the patient leaves: the partner polls, the mandate collects', ()
     clock.advance(app.platform.config.RAIL_CONFIRMATION_LAG_MS + 1000);
     expect((await poll()).body.data).toMatchObject({ applicationStatus: 'disbursed', stage: 'active', mandate: { status: 'active' } });
     expect((await poll()).body.data.applicationStatus).toBe('disbursed');
+    // The schedule's due dates count from disbursement (the clock moved on since the offer).
+    const loan = await app.platform.db.selectFrom('loans').select(['disbursedAt', 'tenorDays']).where('id', '=', initiation.sdkReference).executeTakeFirstOrThrow();
+    const rows = await app.platform.db.selectFrom('loanScheduleItems').select('dueDate').where('loanId', '=', initiation.sdkReference).orderBy('installmentNumber').execute();
+    const days = rows.map((r) => (new Date(r.dueDate).getTime() - new Date(loan.disbursedAt!).getTime()) / 86_400_000);
+    expect(days).toEqual([30, 60, loan.tenorDays]);
     const events = await eventsFor(initiation.sdkReference);
     expect(events.filter((e) => e.event === 'loan.disbursed')).toHaveLength(1);
   });

@@ -24,7 +24,9 @@ const STEPS = ['push', 'issue-offer', 'accept-terms', 'disburse'] as const;
 /** The process's user + system CPU time in ms (all threads), or NaN where /proc is missing. */
 function cpuMs(pid: number): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After the command name (which may itself hold ") "): state, then utime and stime at 12 and 13, in clock ticks (100 per second on Linux).
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return Number.NaN;

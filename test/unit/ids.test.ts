@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isUuid, newId, newOrderedId } from '../../server/platform/domain/ids';
-import { randomBytes } from '../../server/platform/domain/random';
+import { drawRandom, randomBytes, randomPool } from '../../server/platform/domain/random';
 
 const timestampOf = (id: string) => parseInt(id.replaceAll('-', '').slice(0, 12), 16);
 
@@ -30,6 +30,24 @@ describe('ids', () => {
 });
 
 describe('pooled random bytes', () => {
+  it('draws consecutive, never overlapping ranges, and refills the pool instead of running past its end', () => {
+    let at = drawRandom(100);
+    for (let i = 0; i < 200; i++) {
+      const next = drawRandom(100);
+      if (next !== 0) expect(next).toBe(at + 100); // a refill starts again at 0
+      else expect(at + 200).toBeGreaterThan(randomPool.length);
+      at = next;
+    }
+  });
+
+  it('wipes the bytes it hands out from the pool', () => {
+    const before = drawRandom(0);
+    const bytes = randomBytes(16);
+    const at = before + 16 <= randomPool.length ? before : 0;
+    expect(bytes.some((b) => b !== 0)).toBe(true);
+    expect(randomPool.subarray(at, at + 16).every((b) => b === 0)).toBe(true);
+  });
+
   it('hands every byte out once: draws never overlap, also across a refill', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 2000; i++) {

@@ -19,9 +19,11 @@ export function drawRandom(count: number): number {
   return at;
 }
 
-/** `count` fresh random bytes in a buffer of their own. */
+/** `count` fresh random bytes in a buffer of their own (wiped from the pool once copied). */
 export function randomBytes(count: number): Buffer {
   if (count > 256) return crypto.randomBytes(count);
   const at = drawRandom(count);
-  return Buffer.from(randomPool.subarray(at, at + count));
+  const bytes = Buffer.from(randomPool.subarray(at, at + count));
+  randomPool.fill(0, at, at + count);
+  return bytes;
 }

@@ -1,3 +1,4 @@
+import { loadOnce } from '../../../shared/load-once';
 import { toWinAnsi } from './format-offer-letter';
 
 /**
@@ -25,8 +26,7 @@ export interface LetterPdfOptions {
 
 /** pdfkit (with its font metrics, some 6 MB of heap) is loaded with the first document, not at startup. */
 type PdfKit = new (options?: PDFKit.PDFDocumentOptions) => Pdf;
-let pdfkit: Promise<PdfKit> | undefined;
-const loadPdfKit = () => (pdfkit ??= import('pdfkit').then((module) => (module as unknown as { default: PdfKit }).default));
+const loadPdfKit = loadOnce(() => import('pdfkit').then((module) => (module as unknown as { default: PdfKit }).default));
 
 /**
  * Creates an A4 document, lets `draw` fill it, stamps the footer on every page and resolves with
