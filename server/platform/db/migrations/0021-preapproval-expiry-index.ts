@@ -6,7 +6,9 @@ import { sql, type Kysely } from 'kysely';
  * pre-approval's entry on every status change (offer issued, accepted, declined, disbursed), one
  * more index page written by each of those transactions, and kept every pre-approval ever pushed.
  * Queries reach it with the status as a literal (`'received'`), so both databases can prove the
- * index's condition.
+ * index's condition. On PostgreSQL the new index is built under a lock that holds writes to
+ * `preapprovals` for the build (quick at today's sizes; a very large table would want
+ * `create index concurrently`, which cannot run inside the migration's transaction).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`drop index preapprovals_expiry_idx`.execute(db);
