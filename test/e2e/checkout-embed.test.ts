@@ -1,5 +1,4 @@
 import http from 'node:http';
-import AxeBuilder from '@axe-core/playwright';
 import express from 'express';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, tokenOf, uniquePhone } from '../support/checkout';
 import { buildWidgetCopy } from '../support/widget-build';
+import { axeViolationsWithFrames } from '../support/browser';
 
 /**
  * The embedded checkout in the machine's Chromium. Three loopback origins play the parts:
@@ -159,7 +159,7 @@ describe('the embedded checkout on a partner page of another origin', () => {
       await frame.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
       // The snippet's queued calls ran, the unknown one was only logged.
       expect(warnings.some((w) => w.includes('unknown call "bogus"'))).toBe(true);
-      expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+      expect(await axeViolationsWithFrames(page)).toEqual([]);
 
       // A foreign frame inside the partner page tells the checkout to exit: dropped (its origin is not allowed).
       await frame.evaluate((src) => {
