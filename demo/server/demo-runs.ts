@@ -48,18 +48,13 @@ export interface DemoRun {
   title: string;
   borrower: { name: string; phone: string };
   preapproval: { id: string; status: string } | null;
-  loan: {
-    id: string;
-    status: string;
-    kycTier: string;
-    principalKobo: number;
-    outstandingKobo: number;
-    amountPaidKobo: number;
-    hasActiveMandate: boolean;
-    instalmentCount: number;
-    instalmentsPaid: number;
-    nextInstalment: { number: number; dueDate: string; amountKobo: number } | null;
-  } | null;
+  loan:
+    | (Omit<PlatformLoan, 'applicationUrl'> & {
+        instalmentCount: number;
+        instalmentsPaid: number;
+        nextInstalment: { number: number; dueDate: string; amountKobo: number } | null;
+      })
+    | null;
   /** Same-origin path of the borrower's hosted checkout link (`/checkout/c/<token>`), once there is one. */
   checkoutPath: string | null;
   actions: DemoAction[];

@@ -36,15 +36,17 @@ export async function axeViolationsWithFrames(page: Page, attempts = 3): Promise
   for (let attempt = 1; ; attempt++) {
     const results = await new AxeBuilder({ page }).analyze();
     const inFrame = [...results.passes, ...results.violations, ...results.incomplete].some((rule) => rule.nodes.some((node) => node.target.length > 1));
-    if (inFrame) return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    if (inFrame) return described(results.violations);
     if (attempt === attempts) throw new Error(`axe did not reach the page's frames in ${attempts} attempts`);
   }
 }
 
 export async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return described((await new AxeBuilder({ page }).analyze()).violations);
 }
+
+type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
+const described = (violations: AxeResults['violations']) => violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
 /** The viewport as the borrower sees it (360×640 in these tests). */
 export async function screenshot(page: Page, name: string): Promise<void> {

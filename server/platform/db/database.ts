@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema';
+import { BoundedMap } from '../../shared/bounded-map';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -58,12 +59,11 @@ const STATEMENT_CACHE_SIZE = 500;
  * by SQL text (Kysely prepares on every query otherwise; the cache is bounded, oldest out first).
  */
 function wrapSqlite(database: SQLite.Database, onCommit: () => void) {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new BoundedMap<string, SQLite.Statement>(STATEMENT_CACHE_SIZE);
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) {
       statement = database.prepare(sql);
-      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       statements.set(sql, statement);
     }
     return statement;

@@ -7,6 +7,7 @@ import { SECRET_HASH_PURPOSE, findApiKeyByPublicKey, modeOfKey } from '../domain
 import { findOrganisation, type Organisation } from '../domain/organisations/organisation';
 import { safeEqual, type Secrets } from '../domain/secrets';
 import { resolveCheckoutToken, type CheckoutScope } from '../domain/checkout/checkout-session';
+import { BoundedMap } from '../../shared/bounded-map';
 
 /** Who is calling, taken only from the credential. Every query of a tenant's data filters on both fields. */
 export interface AuthContext {
@@ -35,7 +36,7 @@ const MAX_CACHE_ENTRIES = 10_000;
  * call, in constant time, against its keyed hash.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache = new BoundedMap<string, CacheEntry>(MAX_CACHE_ENTRIES);
 
   constructor(
     private readonly db: Db,
@@ -111,7 +112,6 @@ export class Authenticator {
       organisation,
     };
     if (this.ttlMs > 0) {
-      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(publicKey, entry);
     }
     return entry;

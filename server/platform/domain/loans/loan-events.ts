@@ -5,6 +5,7 @@ import type { LoanContext } from './loan-context';
 import { signOfferLetterLink } from './offer-letter-link';
 import { isFinancingLoan } from '../financing/financing-lender';
 import { followFinancingLoanEvent } from '../financing/sync-financing';
+import { BoundedMap } from '../../../shared/bounded-map';
 
 /**
  * Event payloads for loans, built from explicit fields. Every loan event carries the loan id,
@@ -28,12 +29,10 @@ export function loanEventBase(loan: LoansTable, assessmentId: string | null): Re
  * (bounded, oldest out first): the lifecycle's requests each emit loan events and would otherwise
  * read the same id again every time. Ids of rows that never committed are never asked for again.
  */
-const assessmentIds = new Map<string, string>();
-const MAX_ASSESSMENT_IDS = 10_000;
+const assessmentIds = new BoundedMap<string, string>(10_000);
 
 export function rememberAssessmentId(preapprovalId: string, assessmentId: string): void {
   if (assessmentIds.has(preapprovalId)) return;
-  if (assessmentIds.size >= MAX_ASSESSMENT_IDS) assessmentIds.delete(assessmentIds.keys().next().value!);
   assessmentIds.set(preapprovalId, assessmentId);
 }
 

@@ -4,6 +4,7 @@ import { fromJson } from '../../db/database';
 import type { LoansTable, Mode } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import type { Secrets } from '../secrets';
+import { BoundedMap } from '../../../shared/bounded-map';
 
 /** Sealing purpose of the auto-minted checkout session's token kept on the loan. */
 const APPLICATION_TOKEN_PURPOSE = 'checkout-application-token';
@@ -14,13 +15,12 @@ const APPLICATION_TOKEN_PURPOSE = 'checkout-application-token';
  * loan: remembering the pair saves an AES-GCM unseal each time. The tokens are the ones those
  * answers carry anyway.
  */
-const recentTokens = new WeakMap<object, Map<string, string>>();
+const recentTokens = new WeakMap<object, BoundedMap<string, string>>();
 const MAX_RECENT_TOKENS = 2_000;
 
 function remember(secrets: object, sealed: string, token: string): void {
   let recent = recentTokens.get(secrets);
-  if (!recent) recentTokens.set(secrets, (recent = new Map()));
-  if (recent.size >= MAX_RECENT_TOKENS) recent.delete(recent.keys().next().value!);
+  if (!recent) recentTokens.set(secrets, (recent = new BoundedMap(MAX_RECENT_TOKENS)));
   recent.set(sealed, token);
 }
 

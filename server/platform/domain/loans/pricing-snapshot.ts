@@ -8,6 +8,7 @@ import { precompiled } from '../../db/precompiled';
 import { priceLoan, type PricedLoan, type RepaymentFrequency } from '../pricing/price-loan';
 import { dueDates } from '../pricing/schedule-dates';
 import type { LoanContext } from './loan-context';
+import { BoundedMap } from '../../../shared/bounded-map';
 
 /** The product terms a loan was priced with, frozen so later product edits never change it. */
 export interface FrozenTerms {
@@ -91,11 +92,9 @@ export async function freezeSnapshot(ctx: LoanContext, loan: LoansTable, terms: 
  * (bounded, oldest out first); disbursement and insurance then need no read. One that never
  * committed is never asked for: no committed loan references its id. Callers must not mutate them.
  */
-const snapshots = new Map<string, PricingSnapshot>();
-const MAX_SNAPSHOTS = 2_000;
+const snapshots = new BoundedMap<string, PricingSnapshot>(2_000);
 
 function rememberSnapshot(snapshot: PricingSnapshot): void {
-  if (snapshots.size >= MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
   snapshots.set(snapshot.id, snapshot);
 }
 
