@@ -16,7 +16,7 @@ export const MANAGED_PRODUCT_CODE = 'DEMO_TENANT_MANAGED_4PM_FLAT';
 
 const productIds = new Map<string, string>();
 
-export async function ensureManagedProduct(platform: Pick<Platform, 'db' | 'clock'>, organisationId: string): Promise<string> {
+export async function ensureManagedProduct(platform: Pick<Platform, 'db' | 'clock' | 'products'>, organisationId: string): Promise<string> {
   const known = productIds.get(organisationId);
   if (known) return known;
   const find = () =>
@@ -43,6 +43,8 @@ export async function ensureManagedProduct(platform: Pick<Platform, 'db' | 'cloc
       if (!(error instanceof AppError && error.code === 'ALREADY_EXISTS')) throw error;
       product = await find();
     }
+    // The API's product reads (GET /v1/products/{id}, which the run view makes) go through the catalogue's cache.
+    platform.products.invalidate(organisationId);
   }
   productIds.set(organisationId, product!.id);
   return product!.id;
