@@ -164,7 +164,7 @@ export function preapprovalText(run: DemoRun): string {
 export function directDebitText(run: DemoRun): string {
   const mandate = run.mandate;
   const status = run.loan?.status ?? '';
-  if (!mandate) return LENT_NOTHING.has(status) ? 'None' : 'Not set up yet';
+  if (!mandate) return LENT_NOTHING.has(status) || status === 'under_review' ? 'None' : 'Not set up yet';
   if (MANDATE_WAITING.has(mandate.status)) return 'Waiting for the borrower’s approval at the bank';
   if (mandate.status === 'failed') return 'Refused by the borrower';
   if (mandate.status !== 'active') return STATUS_LABELS[mandate.status] ?? mandate.status;

@@ -78,7 +78,7 @@ export interface DemoRun {
   checkoutPath: string | null;
   /** The steps the page may take now: only those the platform (and the partner's own rule of waiting for the mandate) would accept. */
   actions: DemoAction[];
-  /** The next step the partner cannot take yet, and what it waits for. */
+  /** The next step the partner cannot take yet, and what it waits for (a clause that reads after "once"). */
   waiting: { action: DemoAction; needs: string } | null;
 }
 
@@ -104,17 +104,17 @@ export function nextSteps(loan: { status: string; hasActiveMandate: boolean }, i
   switch (loan.status) {
     case 'kyc_required':
     case 'kyc_pending':
-      return { actions: [], waiting: { action: 'approve', needs: 'the borrower to confirm their phone and verify their BVN in the checkout' } };
+      return { actions: [], waiting: { action: 'approve', needs: 'the borrower has confirmed their phone and verified their BVN in the checkout' } };
     case 'kyc_completed':
       return { actions: ['approve'], waiting: null };
     case 'under_review':
       return { actions: ['reject'], waiting: null };
     case 'awaiting_acceptance':
-      return { actions: [], waiting: { action: 'disburse', needs: 'the borrower to sign the offer, then approve the direct debit' } };
+      return { actions: [], waiting: { action: 'disburse', needs: 'the borrower has signed the offer and approved the direct debit' } };
     case 'terms_accepted':
       return loan.hasActiveMandate
         ? { actions: ['disburse'], waiting: null }
-        : { actions: [], waiting: { action: 'disburse', needs: 'the borrower’s direct debit to be active (“mandate.active”)' } };
+        : { actions: [], waiting: { action: 'disburse', needs: 'the borrower’s direct debit is active (“mandate.active”)' } };
     case 'active':
       return { actions: instalmentDue ? ['repay'] : [], waiting: null };
     default:

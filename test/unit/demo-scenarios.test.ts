@@ -136,7 +136,7 @@ describe('demo next steps', () => {
     expect(nextSteps({ status: 'awaiting_acceptance', hasActiveMandate: false }, false)).toMatchObject({ actions: [], waiting: { action: 'disburse' } });
     expect(nextSteps({ status: 'terms_accepted', hasActiveMandate: false }, false)).toEqual({
       actions: [],
-      waiting: { action: 'disburse', needs: 'the borrower’s direct debit to be active (“mandate.active”)' },
+      waiting: { action: 'disburse', needs: 'the borrower’s direct debit is active (“mandate.active”)' },
     });
     expect(nextSteps({ status: 'terms_accepted', hasActiveMandate: true }, false)).toEqual({ actions: ['disburse'], waiting: null });
     expect(nextSteps({ status: 'kyc_pending', hasActiveMandate: false }, false)).toMatchObject({ actions: [], waiting: { action: 'approve' } });

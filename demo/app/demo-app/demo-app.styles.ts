@@ -20,7 +20,8 @@ export const appStyles = css`
   .top > div { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 1rem; }
   h1 { margin: 0; font-size: 1.0625rem; }
   .top p { margin: 0; font-size: .8125rem; }
-  .grid { display: grid; grid-template-columns: minmax(270px, 360px) auto minmax(270px, 1fr); gap: .75rem; padding: .75rem 1rem; align-items: start; }
+  .grid { display: grid; grid-template-columns: minmax(0, 380px) auto minmax(0, 1fr); gap: .75rem; padding: .75rem 1rem; align-items: start; }
+  .grid > * { min-width: 0; }
   .story { box-sizing: border-box; background: #fff; border: 1px solid #d5dae1; border-radius: 12px; padding: .875rem 1rem 1rem; max-height: var(--column-height); overflow: auto; }
   .phone-col { display: flex; justify-content: center; }
   .side { display: grid; grid-template-rows: minmax(0, 36%) minmax(0, 1fr); gap: .75rem; height: var(--column-height); }
@@ -41,7 +42,7 @@ export const appStyles = css`
   .primary[disabled] { opacity: .6; cursor: progress; }
   .start { position: sticky; bottom: -1rem; margin: 0 -1rem -1rem; padding: .75rem 1rem 1rem; background: #fff; border-top: 1px solid #e4e8ee; }
   .waiting { margin: 0 0 1rem; padding: .5rem .75rem; border-left: 4px solid #8a6d00; border-radius: 6px; background: #fff8e1; font-size: .875rem; }
-  .secondary { border: 1px solid #fff; background: transparent; color: #fff; font-weight: 600; }
+  .secondary { flex: none; min-height: 36px; padding: .25rem .875rem; border: 1px solid #fff; background: transparent; color: #fff; font-weight: 600; white-space: nowrap; }
   .actions { display: grid; gap: .5rem; margin: 0 0 1rem; }
   .alert { margin: 0 0 1rem; padding: .5rem .75rem; border-radius: 8px; background: #fdecec; color: #8a1c1c; }
   dl { margin: 0; border-top: 1px solid #e4e8ee; font-size: .875rem; }
@@ -54,6 +55,9 @@ export const appStyles = css`
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   @media (max-width: 1279px), (max-height: 819px) {
     :host { --phone-scale: .86; }
+  }
+  @media (max-width: 1279px) {
+    .grid { grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr); }
   }
   @media (max-height: 679px) {
     :host { --phone-scale: .75; }
