@@ -108,8 +108,8 @@ export function captionFor(run: DemoRun | undefined, bvnHint: string): Caption {
           step: 'Step 2',
           title: 'Rejected by compliance',
           text:
-            'Compliance confirmed the match and the loan moved from “Under review” to “Rejected”: nothing was lent, nothing is owed, and the borrower was never sent a link. ' +
-            'The API sends no webhook for a rejection, so the feed stays as it was: the partner’s own reject call (and GET /v1/loans/{id}) is its record.',
+            'Compliance confirmed the match: the loan moved from “Under review” to “Rejected”. Nothing was lent, nothing is owed, and the borrower was never sent a link. ' +
+            'The API sends no webhook for a rejection, so the feed does not change: the partner’s reject call (and GET /v1/loans/{id}) is its record.',
         }
       : {
           step: 'Step 1',
@@ -182,10 +182,8 @@ export function termsText(loan: NonNullable<DemoRun['loan']>): { rate: string; r
   const count = loan.instalmentCount;
   const every = loan.repaymentFrequency === 'monthly' ? ' monthly' : ` ${loan.repaymentFrequency}`;
   const last = loan.totalRepayableKobo - loan.instalmentKobo * (count - 1);
-  const repayment =
-    last === loan.instalmentKobo || count === 1
-      ? `${count} × ${formatKobo(loan.instalmentKobo)}${every}`
-      : `${count - 1} × ${formatKobo(loan.instalmentKobo)}, then ${formatKobo(last)}${every}`;
+  // The last instalment absorbs the rounding residue (a few kobo): said in brackets, not as a separate amount.
+  const repayment = `${count} × ${formatKobo(loan.instalmentKobo)}${every}${last === loan.instalmentKobo || count === 1 ? '' : ` (last ${formatKobo(last)})`}`;
   return { rate, repayment, total: formatKobo(loan.totalRepayableKobo) };
 }
 

@@ -171,7 +171,8 @@ export class DemoApp extends LitElement {
     const terms = loan ? termsText(loan) : undefined;
     const money = loan ? moneyText(loan) : undefined;
     const waiting = run.waiting;
-    return html`<p class="step">${caption.step}</p>
+    const disbursed = loan?.disbursedAmountKobo != null;
+    return html`<p class="step">${caption.step} <span class="scenario-name">· ${run.title}</span></p>
       <h2 id="story-title" tabindex="-1">${caption.title}</h2>
       <p class="caption" aria-live="polite">${caption.text}</p>
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
@@ -187,27 +188,24 @@ export class DemoApp extends LitElement {
       ${waiting
         ? html`<p class="waiting" data-testid="waiting"><strong>Next: ${this.actionLabel(waiting.action)}</strong> — once ${waiting.needs}.</p>`
         : nothing}
-      <dl>
-        <div><dt>Borrower</dt><dd>${run.borrower.name}</dd></div>
-        ${run.preapproval ? html`<div><dt>Pre-approval</dt><dd data-testid="preapproval-status">${preapprovalText(run)}</dd></div>` : nothing}
+      <dl aria-label="The run as the platform reports it">
         <div>
           <dt>${loan ? 'Loan' : 'Status'}</dt>
           <dd><span class="status" data-status=${status} data-testid="loan-status">${STATUS_LABELS[status] ?? status}</span></dd>
         </div>
         ${loan && terms && money
-          ? html`<div><dt>Amount</dt><dd>${formatKobo(loan.principalKobo)}</dd></div>
+          ? html`<div><dt>Direct debit</dt><dd data-testid="direct-debit">${directDebitText(run)}</dd></div>
+              <div><dt>Lent</dt><dd data-testid="lent">${money.lent}</dd></div>
+              ${money.outstanding ? html`<div><dt>Outstanding</dt><dd data-testid="outstanding">${money.outstanding}</dd></div>` : nothing}
+              ${disbursed ? html`<div><dt>Paid</dt><dd>${formatKobo(loan.amountPaidKobo)}</dd></div>` : nothing}
+              ${disbursed && loan.instalmentCount ? html`<div><dt>Instalments paid</dt><dd>${loan.instalmentsPaid} of ${loan.instalmentCount}</dd></div>` : nothing}
+              <div><dt>Amount</dt><dd>${formatKobo(loan.principalKobo)}</dd></div>
               <div><dt>Rate</dt><dd data-testid="rate">${terms.rate}</dd></div>
               ${terms.repayment ? html`<div><dt>Repayments</dt><dd>${terms.repayment}</dd></div>` : nothing}
-              ${terms.total ? html`<div><dt>Total to repay</dt><dd>${terms.total}</dd></div>` : nothing}
-              <div><dt>Lent</dt><dd data-testid="lent">${money.lent}</dd></div>
-              ${loan.disbursedAmountKobo !== null ? html`<div><dt>Paid</dt><dd>${formatKobo(loan.amountPaidKobo)}</dd></div>` : nothing}
-              ${money.outstanding ? html`<div><dt>Outstanding</dt><dd data-testid="outstanding">${money.outstanding}</dd></div>` : nothing}
-              ${loan.disbursedAmountKobo !== null && loan.instalmentCount
-                ? html`<div><dt>Instalments paid</dt><dd>${loan.instalmentsPaid} of ${loan.instalmentCount}</dd></div>`
-                : nothing}
-              <div><dt>Direct debit</dt><dd data-testid="direct-debit">${directDebitText(run)}</dd></div>`
+              ${terms.total ? html`<div><dt>Total to repay</dt><dd>${terms.total}</dd></div>` : nothing}`
           : nothing}
-        <div><dt>Scenario</dt><dd>${run.title}</dd></div>
+        <div><dt>Borrower</dt><dd>${run.borrower.name}</dd></div>
+        ${run.preapproval ? html`<div><dt>Pre-approval</dt><dd data-testid="preapproval-status">${preapprovalText(run)}</dd></div>` : nothing}
       </dl>`;
   }
 

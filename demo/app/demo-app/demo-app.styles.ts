@@ -28,7 +28,8 @@ export const appStyles = css`
   h2 { margin: 0 0 .5rem; font-size: 1.125rem; line-height: 1.3; }
   h2:focus { outline: none; }
   .step { margin: 0 0 .125rem; font-size: .75rem; font-weight: 700; letter-spacing: .06em; text-transform: uppercase; color: var(--brand); }
-  .caption { margin: 0 0 1rem; }
+  .scenario-name { font-weight: 600; letter-spacing: 0; text-transform: none; color: #4a5360; }
+  .caption { margin: 0 0 .75rem; }
   fieldset { margin: 0 0 1rem; padding: 0; border: 0; display: grid; gap: .5rem; }
   legend { padding: 0; margin-bottom: .5rem; font-weight: 600; }
   .scenario { display: flex; gap: .625rem; align-items: flex-start; padding: .5rem .75rem; border: 1px solid #d5dae1; border-radius: 10px; cursor: pointer; }
@@ -45,19 +46,23 @@ export const appStyles = css`
   .secondary { flex: none; min-height: 36px; padding: .25rem .875rem; border: 1px solid #fff; background: transparent; color: #fff; font-weight: 600; white-space: nowrap; }
   .actions { display: grid; gap: .5rem; margin: 0 0 1rem; }
   .alert { margin: 0 0 1rem; padding: .5rem .75rem; border-radius: 8px; background: #fdecec; color: #8a1c1c; }
-  dl { margin: 0; border-top: 1px solid #e4e8ee; font-size: .875rem; }
-  dl div { display: flex; justify-content: space-between; gap: 1rem; padding: .375rem 0; border-bottom: 1px solid #e4e8ee; }
-  dt { color: #4a5360; }
-  dd { margin: 0; font-weight: 600; text-align: right; overflow-wrap: anywhere; }
+  /* The run's facts as tiles, two a row: what changes (loan, direct debit, money) first. */
+  dl { display: grid; grid-template-columns: repeat(auto-fill, minmax(7.25rem, 1fr)); column-gap: .75rem; margin: 0; border-top: 1px solid #e4e8ee; font-size: .875rem; }
+  dl div { padding: .3125rem 0; border-bottom: 1px solid #e4e8ee; }
+  dt { font-size: .75rem; color: #4a5360; }
+  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
   .status { display: inline-block; padding: 0 .5rem; border-radius: 999px; background: #e6ecf5; color: #0a3d5c; }
   .status[data-status='completed'], .status[data-status='active'] { background: #e6f4ec; color: var(--brand); }
   .status[data-status='rejected'], .status[data-status='under_review'], .status[data-status='declined'], .status[data-status='terms_declined'] { background: #fdecec; color: #8a1c1c; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   @media (max-width: 1279px), (max-height: 819px) {
-    :host { --phone-scale: .86; }
+    :host { --phone-scale: .92; }
   }
   @media (max-width: 1279px) {
     .grid { grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr); }
+  }
+  @media (max-height: 739px) {
+    :host { --phone-scale: .86; }
   }
   @media (max-height: 679px) {
     :host { --phone-scale: .75; }
