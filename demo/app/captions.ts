@@ -1,5 +1,5 @@
 import type { DemoRun, ScenarioId } from './demo-api';
-import { formatKobo, formatMonthlyRate } from './format';
+import { formatBps, formatKobo, formatMonthlyRate } from './format';
 
 /** The narrative the salesperson reads out: one caption per step of each scenario. */
 export interface Caption {
@@ -177,7 +177,8 @@ export function directDebitText(run: DemoRun): string {
 /** The loan's price and repayments the way the checkout's offer shows them: the rate a month, the instalments. */
 export function termsText(loan: NonNullable<DemoRun['loan']>): { rate: string; repayment: string | null; total: string | null } {
   const model = loan.interestModel === 'reducing_balance' ? 'reducing balance' : loan.interestModel.replace(/_/g, ' ');
-  const rate = `${formatMonthlyRate(loan.interestRateBps)} a month (${model})`;
+  // A month first, as Nigerian lenders quote it; a year too, as the platform stores it (and the checkout shows it unless the product says a month).
+  const rate = `${formatMonthlyRate(loan.interestRateBps)} a month (${model}) · ${formatBps(loan.interestRateBps)} a year`;
   if (loan.instalmentKobo === null || loan.totalRepayableKobo === null || loan.instalmentCount === 0) return { rate, repayment: null, total: null };
   const count = loan.instalmentCount;
   const every = loan.repaymentFrequency === 'monthly' ? ' monthly' : ` ${loan.repaymentFrequency}`;

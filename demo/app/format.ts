@@ -12,3 +12,6 @@ export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-
 
 /** A rate the platform stores a year (basis points) as Nigerian lenders quote it: a month, e.g. 4800 → `4%`. Display only. */
 export const formatMonthlyRate = (annualBps: number) => `${(annualBps / 1200).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;
+
+/** Basis points as a percentage, e.g. 4800 → `48%`. Display only. */
+export const formatBps = (bps: number) => `${(bps / 100).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;

@@ -104,7 +104,11 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   await shot(page, `${prefix}-bank`);
   await phone.getByRole('button', { name: 'This is my account' }).click();
   await phone.getByRole('button', { name: 'Set up direct debit' }).click();
-  // The rail's authorisation page opens inside the phone frame (same origin), then returns to the checkout.
+  // The rail's authorisation page opens inside the phone frame (same origin), then returns to the checkout; it names the direct debit in plain words.
+  await phone.getByRole('button', { name: 'Approve' }).waitFor();
+  await phone.locator('.bank', { hasText: 'Direct debit mandate' }).waitFor();
+  expect(await phone.getByText(/Rail A/).count()).toBe(0);
+  await shot(page, `${prefix}-direct-debit-page`);
   await phone.getByRole('button', { name: 'Approve' }).click();
   await phone.getByRole('heading', { name: "You're all set" }).waitFor({ timeout: 30_000 });
   await caption(page, 'Direct debit active: ready to pay out');
@@ -146,7 +150,7 @@ describe('sales demo in a browser', () => {
       await phone.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
       await page.locator('demo-feed li.event[data-event="loan.offer.issued"]').waitFor();
       // The price as Nigerian lenders quote it, nothing lent yet, and Disburse not offered before the borrower has signed.
-      expect(await panelText(page, 'rate')).toBe('4% a month (flat)');
+      expect(await panelText(page, 'rate')).toBe('4% a month (flat) · 48% a year');
       expect(await panelText(page, 'lent')).toBe('Nothing yet');
       expect(await page.getByRole('button', { name: /Disburse/ }).count()).toBe(0);
       expect(await panelText(page, 'waiting')).toMatch(/^Next: Disburse ₦250,000\.00 — once the borrower has signed/);
@@ -207,7 +211,7 @@ describe('sales demo in a browser', () => {
       await phone.getByRole('button', { name: 'Verify my identity' }).click();
       await phone.getByRole('heading', { name: 'Waiting for the lender' }).waitFor();
       await caption(page, 'Identity verified: the lender’s turn');
-      expect(await panelText(page, 'rate')).toBe('4% a month (flat)');
+      expect(await panelText(page, 'rate')).toBe('4% a month (flat) · 48% a year');
       await expectOneScreen(page);
       await shot(page, '10-managed-waiting-for-lender');
       await page.getByRole('button', { name: 'Approve as the lender' }).click();

@@ -122,12 +122,12 @@ describe('demo captions', () => {
 
   it('shows the price the way the checkout does: a rate a month, the instalments, the total', () => {
     expect(termsText(run('delegated', 'awaiting_acceptance', false, { instalmentCount: 3, instalmentKobo: 9_333_333, totalRepayableKobo: 28_000_000 }).loan!)).toEqual({
-      rate: '4% a month (flat)',
+      rate: '4% a month (flat) · 48% a year',
       repayment: '3 × ₦93,333.33 monthly (last ₦93,333.34)',
       total: '₦280,000.00',
     });
     expect(termsText(run('delegated', 'awaiting_acceptance', false, { instalmentCount: 2, instalmentKobo: 100, totalRepayableKobo: 200 }).loan!).repayment).toBe('2 × ₦1.00 monthly');
-    expect(termsText(run('aml', 'under_review').loan!)).toEqual({ rate: '4% a month (flat)', repayment: null, total: null });
+    expect(termsText(run('aml', 'under_review').loan!)).toEqual({ rate: '4% a month (flat) · 48% a year', repayment: null, total: null });
   });
 });
 
