@@ -62,8 +62,8 @@ const afterOffer = (run: DemoRun, first: number): Caption | undefined => {
             step: n(1),
             title: 'Signed: now the bank account and the direct debit',
             text:
-              '“loan.offer.accepted” went to the partner; the signature was recorded server side with the borrower’s device and IP. In the phone, choose a bank and ' +
-              'account number (the sandbox resolves the name), then set up the direct debit and approve it on the bank’s page. Disburse unlocks when the direct debit is active.',
+              '“loan.offer.accepted” went to the partner, the signature recorded server side with the borrower’s device and IP. In the phone: pick a bank and account number ' +
+              '(the sandbox resolves the name), set up the direct debit and approve it on the bank’s page.',
           };
     case 'active':
       return {

@@ -108,6 +108,8 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   await phone.getByRole('button', { name: 'Approve' }).waitFor();
   await phone.locator('.bank', { hasText: 'Direct debit mandate' }).waitFor();
   expect(await phone.getByText(/Rail A/).count()).toBe(0);
+  // The panel follows the platform's mandate: set up, waiting for the borrower at the bank.
+  await page.getByTestId('direct-debit').filter({ hasText: 'Waiting for the borrower’s approval at the bank' }).waitFor();
   await shot(page, `${prefix}-direct-debit-page`);
   await phone.getByRole('button', { name: 'Approve' }).click();
   await phone.getByRole('heading', { name: "You're all set" }).waitFor({ timeout: 30_000 });

@@ -51,7 +51,7 @@ export const appStyles = css`
   dl div { padding: .3125rem 0; border-bottom: 1px solid #e4e8ee; }
   dt { font-size: .75rem; color: #4a5360; }
   dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
-  .status { display: inline-block; padding: 0 .5rem; border-radius: 999px; background: #e6ecf5; color: #0a3d5c; }
+  .status { display: inline-block; padding: 0 .5rem; border-radius: 999px; background: #e6ecf5; color: #0a3d5c; font-size: .8125rem; white-space: nowrap; }
   .status[data-status='completed'], .status[data-status='active'] { background: #e6f4ec; color: var(--brand); }
   .status[data-status='rejected'], .status[data-status='under_review'], .status[data-status='declined'], .status[data-status='terms_declined'] { background: #fdecec; color: #8a1c1c; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
