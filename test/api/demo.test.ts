@@ -101,6 +101,8 @@ describe('demo routes: scenarios', () => {
     expect(served.headers.get('content-security-policy')).toContain("frame-src 'self'");
     const html = await served.text();
     expect(html).toContain('<demo-app api="/demo/api">');
+    // The tab says the name the page's header says (demo/shared/demo-name.ts).
+    expect(html).toContain('<title>Lending platform · live demo</title>');
     expect(html).not.toMatch(SECRET_KEY);
     const checkout = await fetch(`${app.url}/checkout/`);
     expect(checkout.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
