@@ -34,6 +34,7 @@ interface PlatformLoan {
   outstandingKobo: number;
   amountPaidKobo: number;
   hasActiveMandate: boolean;
+  activeMandateId: string | null;
   applicationUrl: string | null;
 }
 
@@ -61,7 +62,7 @@ export interface DemoRun {
   /** The pre-approval as the platform answers it (`GET /v1/preapprovals/{id}`); `hasLoan`: a loan was created from it. */
   preapproval: { id: string; status: string; hasLoan: boolean } | null;
   loan:
-    | (Omit<PlatformLoan, 'applicationUrl' | 'loanProductId'> & {
+    | (Omit<PlatformLoan, 'applicationUrl' | 'loanProductId' | 'activeMandateId'> & {
         /** The product's interest model (`flat`, `reducing_balance`): how the rate reads, as in the checkout's offer. */
         interestModel: string;
         instalmentCount: number;
@@ -195,34 +196,23 @@ export class DemoRuns {
     const { scenario, preapproval: preapprovalRow, loan: loanRow, borrowerId } = await this.records(runId);
     const borrower = await this.platform.db.selectFrom('borrowers').select(['firstName', 'lastName', 'phone']).where('id', '=', borrowerId).executeTakeFirstOrThrow();
     const preapproval = preapprovalRow ? await this.api.expect<{ id: string; status: string; loanId: string | null }>([200], 'GET', `/v1/preapprovals/${preapprovalRow.id}`) : undefined;
-    const loan = loanRow ? await this.api.expect<PlatformLoan & { activeMandateId: string | null }>([200], 'GET', `/v1/loans/${loanRow.id}`) : undefined;
-    if (!loan) {
-      return {
-        id: runId,
-        scenario,
-        title: SCENARIOS[scenario].title,
-        borrower: { name: `${borrower.firstName} ${borrower.lastName}`, phone: borrower.phone },
-        preapproval: preapproval ? { id: preapproval.id, status: preapproval.status, hasLoan: preapproval.loanId !== null } : null,
-        loan: null,
-        mandate: null,
-        checkoutPath: null,
-        actions: [],
-        waiting: null,
-      };
-    }
+    const loan = loanRow ? await this.api.expect<PlatformLoan>([200], 'GET', `/v1/loans/${loanRow.id}`) : undefined;
+    const base = {
+      id: runId,
+      scenario,
+      title: SCENARIOS[scenario].title,
+      borrower: { name: `${borrower.firstName} ${borrower.lastName}`, phone: borrower.phone },
+      preapproval: preapproval ? { id: preapproval.id, status: preapproval.status, hasLoan: preapproval.loanId !== null } : null,
+    };
+    if (!loan) return { ...base, loan: null, mandate: null, checkoutPath: null, actions: [], waiting: null };
     const [schedule, product, mandate] = await Promise.all([
       this.api.expect<ScheduleItem[]>([200], 'GET', `/v1/loans/${loan.id}/schedule`),
       this.api.expect<{ interestModel: string }>([200], 'GET', `/v1/products/${loan.loanProductId}`),
       this.mandateOf(loan),
     ]);
     const next = schedule.find((item) => item.status !== 'paid' && item.status !== 'waived');
-    const { actions, waiting } = nextSteps(loan, Boolean(next));
     return {
-      id: runId,
-      scenario,
-      title: SCENARIOS[scenario].title,
-      borrower: { name: `${borrower.firstName} ${borrower.lastName}`, phone: borrower.phone },
-      preapproval: preapproval ? { id: preapproval.id, status: preapproval.status, hasLoan: preapproval.loanId !== null } : null,
+      ...base,
       loan: {
         id: loan.id,
         status: loan.status,
@@ -244,8 +234,7 @@ export class DemoRuns {
       },
       mandate,
       checkoutPath: checkoutPathOf(loan.applicationUrl),
-      actions,
-      waiting,
+      ...nextSteps(loan, Boolean(next)),
     };
   }
 
