@@ -1,4 +1,5 @@
 import type { DemoRun, ScenarioId } from './demo-api';
+import { formatBps, formatKobo, formatMonthlyRate } from './format';
 
 /** The narrative the salesperson reads out: one caption per step of each scenario. */
 export interface Caption {
@@ -54,27 +55,31 @@ const afterOffer = (run: DemoRun, first: number): Caption | undefined => {
       return loan.hasActiveMandate
         ? {
             step: n(2),
-            title: 'Mandate active: ready to pay out',
-            text: '“mandate.active” arrived, so instalments can be collected by direct debit. Press “Disburse”: the money leaves the capital pool in the same transaction that activates the loan.',
+            title: 'Direct debit active: ready to pay out',
+            text: '“mandate.active” arrived: the bank confirmed the direct debit, so instalments can be collected. Press “Disburse”: the money leaves the capital pool in the same transaction that activates the loan.',
           }
         : {
             step: n(1),
             title: 'Signed: now the bank account and the direct debit',
             text:
-              '“loan.offer.accepted” went to the partner; the signature was recorded server side with the borrower’s device and IP. In the phone, choose a bank and ' +
-              'account number (the sandbox resolves the name), then set up the direct debit and approve it on the bank’s page.',
+              '“loan.offer.accepted” went to the partner, the signature recorded server side with the borrower’s device and IP. In the phone: pick a bank and account number ' +
+              '(the sandbox resolves the name), set up the direct debit and approve it on the bank’s page.',
           };
     case 'active':
       return {
         step: n(3),
         title: 'Disbursed: now the repayments',
-        text: '“loan.disbursed” went out. Record each instalment as it is collected: it is allocated fee → interest → principal and announced with “loan.repayment.completed”.',
+        text:
+          '“loan.disbursed” went out. On each due date the platform debits the borrower’s account through the mandate; the demo cannot wait a month, so press “Record repayment” ' +
+          'to book each instalment as received. It is allocated fee → interest → principal and announced with “loan.repayment.completed”.',
       };
     case 'completed':
       return {
         step: n(4),
         title: 'Fully repaid: the loan is completed',
-        text: 'The last instalment completed the loan (“loan.completed”). Decision, checkout, mandate, disbursement and repayment — every step a webhook, every amount in kobo.',
+        text:
+          'The last instalment completed the loan (“loan.completed”) and nothing more will be debited. The decision, the offer, the signature, the direct debit, the payout and each repayment ' +
+          'reached the partner as a webhook (see the feed); every amount is in kobo.',
       };
     case 'terms_declined':
       return { step: n(1), title: 'The borrower declined', text: 'The decline and its reason were recorded as evidence and “loan.offer.declined” went to the partner. Nothing was lent.' };
@@ -99,13 +104,19 @@ export function captionFor(run: DemoRun | undefined, bvnHint: string): Caption {
   }
   if (scenario === 'aml') {
     return status === 'rejected'
-      ? { step: 'Step 2', title: 'Rejected by compliance', text: 'Compliance confirmed the match. Nothing was lent and the borrower was never sent a link.' }
+      ? {
+          step: 'Step 2',
+          title: 'Rejected by compliance',
+          text:
+            'Compliance confirmed the match: the loan moved from “Under review” to “Rejected”. Nothing was lent, nothing is owed, and the borrower was never sent a link. ' +
+            'The API sends no webhook for a rejection, so the feed does not change: the partner’s reject call (and GET /v1/loans/{id}) is its record.',
+        }
       : {
           step: 'Step 1',
           title: 'AML screen hit: held for review',
           text:
             'The platform screened the borrower before issuing the offer and the sanctions list matched (the sandbox’s magic surname “Sanctioned”). ' +
-            'No offer, no link: “loan.kyc.attested” reports the hit. Compliance decides — press “Reject: confirmed match”.',
+            'No offer, no link: “loan.kyc.attested” reports the hit and the loan waits under review. Compliance decides — press “Reject: confirmed match”.',
         };
   }
   if (scenario === 'managed') {
@@ -134,4 +145,52 @@ export function captionFor(run: DemoRun | undefined, bvnHint: string): Caption {
       text: 'The platform received the decision and is issuing the offer.',
     }
   );
+}
+
+const LENT_NOTHING = new Set(['rejected', 'cancelled', 'terms_declined']);
+const MANDATE_WAITING = new Set(['initiated', 'pending']);
+
+/** The pre-approval in words, from the platform's status and whether a loan came of it (a screen hit leaves it `received`). */
+export function preapprovalText(run: DemoRun): string {
+  const p = run.preapproval!;
+  if (p.status === 'received' && p.hasLoan) return 'No offer issued (AML hold)';
+  return STATUS_LABELS[p.status] ?? p.status;
+}
+
+/**
+ * The direct debit in words, from the platform's mandate and loan: the platform debits an active
+ * mandate only while the loan is active (or defaulted), so a repaid loan's mandate takes nothing more.
+ */
+export function directDebitText(run: DemoRun): string {
+  const mandate = run.mandate;
+  const status = run.loan?.status ?? '';
+  if (!mandate) return LENT_NOTHING.has(status) || status === 'under_review' ? 'None' : 'Not set up yet';
+  if (MANDATE_WAITING.has(mandate.status)) return 'Waiting for the borrower’s approval at the bank';
+  if (mandate.status === 'failed') return 'Refused by the borrower';
+  if (mandate.status !== 'active') return STATUS_LABELS[mandate.status] ?? mandate.status;
+  if (status === 'completed') return 'Completed — no more debits';
+  if (status === 'active' || status === 'defaulted') return 'Active — debits each instalment when due';
+  if (status === 'terms_accepted') return 'Active — first debit after the payout';
+  return `Not debited (loan ${(STATUS_LABELS[status] ?? status).toLowerCase()})`;
+}
+
+/** The loan's price and repayments the way the checkout's offer shows them: the rate a month, the instalments. */
+export function termsText(loan: NonNullable<DemoRun['loan']>): { rate: string; repayment: string | null; total: string | null } {
+  const model = loan.interestModel === 'reducing_balance' ? 'reducing balance' : loan.interestModel.replace(/_/g, ' ');
+  // A month first, as Nigerian lenders quote it; a year too, as the platform stores it (and the checkout shows it unless the product says a month).
+  const rate = `${formatMonthlyRate(loan.interestRateBps)} a month (${model}) · ${formatBps(loan.interestRateBps)} a year`;
+  if (loan.instalmentKobo === null || loan.totalRepayableKobo === null || loan.instalmentCount === 0) return { rate, repayment: null, total: null };
+  const count = loan.instalmentCount;
+  const every = loan.repaymentFrequency === 'monthly' ? ' monthly' : ` ${loan.repaymentFrequency}`;
+  const last = loan.totalRepayableKobo - loan.instalmentKobo * (count - 1);
+  // The last instalment absorbs the rounding residue (a few kobo): said in brackets, not as a separate amount.
+  const repayment = `${count} × ${formatKobo(loan.instalmentKobo)}${every}${last === loan.instalmentKobo || count === 1 ? '' : ` (last ${formatKobo(last)})`}`;
+  return { rate, repayment, total: formatKobo(loan.totalRepayableKobo) };
+}
+
+/** What has been lent and what is owed: nothing for a loan that was never disbursed. */
+export function moneyText(loan: NonNullable<DemoRun['loan']>): { lent: string; outstanding: string | null } {
+  if (loan.disbursedAmountKobo !== null) return { lent: formatKobo(loan.disbursedAmountKobo), outstanding: formatKobo(loan.outstandingKobo) };
+  if (LENT_NOTHING.has(loan.status)) return { lent: 'Nothing', outstanding: `${formatKobo(0)} — nothing was lent` };
+  return { lent: 'Nothing yet', outstanding: null };
 }

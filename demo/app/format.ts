@@ -9,3 +9,9 @@ export function formatKobo(kobo: number): string {
 export const formatTime = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-NG', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** A rate the platform stores a year (basis points) as Nigerian lenders quote it: a month, e.g. 4800 → `4%`. Display only. */
+export const formatMonthlyRate = (annualBps: number) => `${(annualBps / 1200).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;
+
+/** Basis points as a percentage, e.g. 4800 → `48%`. Display only. */
+export const formatBps = (bps: number) => `${(bps / 100).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;

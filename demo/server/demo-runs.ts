@@ -25,11 +25,23 @@ interface PlatformLoan {
   id: string;
   status: string;
   kycTier: string;
+  loanProductId: string;
+  tenorDays: number;
+  repaymentFrequency: string;
+  interestRateBps: number;
   principalKobo: number;
+  disbursedAmountKobo: number | null;
   outstandingKobo: number;
   amountPaidKobo: number;
   hasActiveMandate: boolean;
+  activeMandateId: string | null;
   applicationUrl: string | null;
+}
+
+interface PlatformMandate {
+  id: string;
+  provider: string;
+  status: string;
 }
 
 interface ScheduleItem {
@@ -47,17 +59,28 @@ export interface DemoRun {
   scenario: ScenarioId;
   title: string;
   borrower: { name: string; phone: string };
-  preapproval: { id: string; status: string } | null;
+  /** The pre-approval as the platform answers it (`GET /v1/preapprovals/{id}`); `hasLoan`: a loan was created from it. */
+  preapproval: { id: string; status: string; hasLoan: boolean } | null;
   loan:
-    | (Omit<PlatformLoan, 'applicationUrl'> & {
+    | (Omit<PlatformLoan, 'applicationUrl' | 'loanProductId' | 'activeMandateId'> & {
+        /** The product's interest model (`flat`, `reducing_balance`): how the rate reads, as in the checkout's offer. */
+        interestModel: string;
         instalmentCount: number;
         instalmentsPaid: number;
+        /** The first instalment and the schedule's total, once the offer is priced (null before). */
+        instalmentKobo: number | null;
+        totalRepayableKobo: number | null;
         nextInstalment: { number: number; dueDate: string; amountKobo: number } | null;
       })
     | null;
+  /** The loan's direct debit as the platform answers it (`GET /v1/mandates/{id}`): the active one, else the latest one set up. */
+  mandate: { provider: string; status: string } | null;
   /** Same-origin path of the borrower's hosted checkout link (`/checkout/c/<token>`), once there is one. */
   checkoutPath: string | null;
+  /** The steps the page may take now: only those the platform (and the partner's own rule of waiting for the mandate) would accept. */
   actions: DemoAction[];
+  /** The next step the partner cannot take yet, and what it waits for (a clause that reads after "once"). */
+  waiting: { action: DemoAction; needs: string } | null;
 }
 
 export interface DemoEvent {
@@ -72,6 +95,33 @@ const checkoutPathOf = (url: string | null | undefined) => {
   const path = new URL(url).pathname;
   return /^\/checkout\/c\/cs_test_[0-9A-Za-z]+$/.test(path) ? path : null;
 };
+
+/**
+ * What the page may do next, and the next step it must wait for. The platform accepts a
+ * disbursement as soon as the offer is signed; the demo's partner also waits for the direct debit
+ * ("mandate.active"), as a lender collecting by direct debit does, so Disburse is offered only then.
+ */
+export function nextSteps(loan: { status: string; hasActiveMandate: boolean }, instalmentDue: boolean): Pick<DemoRun, 'actions' | 'waiting'> {
+  switch (loan.status) {
+    case 'kyc_required':
+    case 'kyc_pending':
+      return { actions: [], waiting: { action: 'approve', needs: 'the borrower has confirmed their phone and verified their BVN in the checkout' } };
+    case 'kyc_completed':
+      return { actions: ['approve'], waiting: null };
+    case 'under_review':
+      return { actions: ['reject'], waiting: null };
+    case 'awaiting_acceptance':
+      return { actions: [], waiting: { action: 'disburse', needs: 'the borrower has signed the offer and approved the direct debit' } };
+    case 'terms_accepted':
+      return loan.hasActiveMandate
+        ? { actions: ['disburse'], waiting: null }
+        : { actions: [], waiting: { action: 'disburse', needs: 'the borrower’s direct debit is active (“mandate.active”)' } };
+    case 'active':
+      return { actions: instalmentDue ? ['repay'] : [], waiting: null };
+    default:
+      return { actions: [], waiting: null };
+  }
+}
 
 /**
  * The demo's use cases. Partner steps (push, issue the offer, approve, reject, disburse, record a
@@ -143,39 +193,59 @@ export class DemoRuns {
   }
 
   async read(runId: string): Promise<DemoRun> {
-    const { scenario, preapproval, loan: loanRow, borrowerId } = await this.records(runId);
+    const { scenario, preapproval: preapprovalRow, loan: loanRow, borrowerId } = await this.records(runId);
     const borrower = await this.platform.db.selectFrom('borrowers').select(['firstName', 'lastName', 'phone']).where('id', '=', borrowerId).executeTakeFirstOrThrow();
+    const preapproval = preapprovalRow ? await this.api.expect<{ id: string; status: string; loanId: string | null }>([200], 'GET', `/v1/preapprovals/${preapprovalRow.id}`) : undefined;
     const loan = loanRow ? await this.api.expect<PlatformLoan>([200], 'GET', `/v1/loans/${loanRow.id}`) : undefined;
-    const schedule = loan && ['active', 'completed', 'defaulted'].includes(loan.status) ? await this.api.expect<ScheduleItem[]>([200], 'GET', `/v1/loans/${loan.id}/schedule`) : [];
-    const next = schedule.find((item) => item.status !== 'paid' && item.status !== 'waived');
-    const actions: DemoAction[] = [];
-    if (loan?.status === 'kyc_completed') actions.push('approve');
-    if (loan?.status === 'under_review') actions.push('reject');
-    if (loan?.status === 'terms_accepted') actions.push('disburse');
-    if (loan?.status === 'active' && next) actions.push('repay');
-    return {
+    const base = {
       id: runId,
       scenario,
       title: SCENARIOS[scenario].title,
       borrower: { name: `${borrower.firstName} ${borrower.lastName}`, phone: borrower.phone },
-      preapproval: preapproval ? { id: preapproval.id, status: preapproval.status } : null,
-      loan: loan
-        ? {
-            id: loan.id,
-            status: loan.status,
-            kycTier: loan.kycTier,
-            principalKobo: loan.principalKobo,
-            outstandingKobo: loan.outstandingKobo,
-            amountPaidKobo: loan.amountPaidKobo,
-            hasActiveMandate: loan.hasActiveMandate,
-            instalmentCount: schedule.length,
-            instalmentsPaid: schedule.filter((item) => item.status === 'paid').length,
-            nextInstalment: next ? { number: next.installmentNumber, dueDate: next.dueDate, amountKobo: next.totalKobo + next.lateFeeKobo - next.amountPaidKobo } : null,
-          }
-        : null,
-      checkoutPath: checkoutPathOf(loan?.applicationUrl),
-      actions,
+      preapproval: preapproval ? { id: preapproval.id, status: preapproval.status, hasLoan: preapproval.loanId !== null } : null,
     };
+    if (!loan) return { ...base, loan: null, mandate: null, checkoutPath: null, actions: [], waiting: null };
+    const [schedule, product, mandate] = await Promise.all([
+      this.api.expect<ScheduleItem[]>([200], 'GET', `/v1/loans/${loan.id}/schedule`),
+      this.api.expect<{ interestModel: string }>([200], 'GET', `/v1/products/${loan.loanProductId}`),
+      this.mandateOf(loan),
+    ]);
+    const next = schedule.find((item) => item.status !== 'paid' && item.status !== 'waived');
+    return {
+      ...base,
+      loan: {
+        id: loan.id,
+        status: loan.status,
+        kycTier: loan.kycTier,
+        tenorDays: loan.tenorDays,
+        repaymentFrequency: loan.repaymentFrequency,
+        interestRateBps: loan.interestRateBps,
+        interestModel: product.interestModel,
+        principalKobo: loan.principalKobo,
+        disbursedAmountKobo: loan.disbursedAmountKobo,
+        outstandingKobo: loan.outstandingKobo,
+        amountPaidKobo: loan.amountPaidKobo,
+        hasActiveMandate: loan.hasActiveMandate,
+        instalmentCount: schedule.length,
+        instalmentsPaid: schedule.filter((item) => item.status === 'paid').length,
+        instalmentKobo: schedule[0]?.totalKobo ?? null,
+        totalRepayableKobo: schedule.length ? schedule.reduce((sum, item) => sum + item.totalKobo, 0) : null,
+        nextInstalment: next ? { number: next.installmentNumber, dueDate: next.dueDate, amountKobo: next.totalKobo + next.lateFeeKobo - next.amountPaidKobo } : null,
+      },
+      mandate,
+      checkoutPath: checkoutPathOf(loan.applicationUrl),
+      ...nextSteps(loan, Boolean(next)),
+    };
+  }
+
+  /** The loan's active mandate, else the latest one set up for it (awaiting the borrower, or refused), as the platform answers it. */
+  private async mandateOf(loan: { id: string; activeMandateId: string | null }): Promise<DemoRun['mandate']> {
+    const id =
+      loan.activeMandateId ??
+      (await this.platform.db.selectFrom('loanMandates').select('id').where('loanId', '=', loan.id).orderBy('createdAt', 'desc').orderBy('id', 'desc').executeTakeFirst())?.id;
+    if (!id) return null;
+    const mandate = await this.api.expect<PlatformMandate>([200], 'GET', `/v1/mandates/${id}`);
+    return { provider: mandate.provider, status: mandate.status };
   }
 
   /** The run's events from the platform's outbox, in creation order, after `after` (an event id). */

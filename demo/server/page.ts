@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../server/shared/escape-html';
+import { DEMO_NAME } from '../shared/demo-name';
 
 /**
  * The demo page: a shell with one `<demo-app>` and the demo bundle. No key, no token, no
@@ -12,7 +13,7 @@ export function renderDemoPage(options: { basePath: string }): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
-  <title>Lending platform · sales demo</title>
+  <title>${escapeHtml(DEMO_NAME)}</title>
 </head>
 <body>
   <demo-app api="${base}/api">

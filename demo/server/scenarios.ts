@@ -65,6 +65,14 @@ const demoBvn = () => `3${String(crypto.randomInt(0, 1e10)).padStart(10, '0')}`;
 /** Realistic credit amounts per scenario, in naira (the push API's unit; the platform converts to kobo exactly). */
 export const DEMO_PRINCIPAL_NAIRA = 250_000;
 export const DEMO_TENOR_DAYS = 90;
+/**
+ * The demo's price: 4% a month, flat, as Nigerian consumer and patient lenders quote it (digital
+ * lenders advertise roughly 2.5–30% a month; 3–6% a month flat is usual for a three-month consumer
+ * loan of this size). The platform stores rates a year: 48%, under the sandbox organisation's cap
+ * of 60% a year (`maxInterestRateBps` 6000), which a push above it would break (422, never clamped).
+ */
+export const DEMO_MONTHLY_RATE_PERCENT = 4;
+export const DEMO_ANNUAL_RATE_BPS = DEMO_MONTHLY_RATE_PERCENT * 12 * 100;
 
 /** The body of `POST /v1/preapprovals` a partner's credit engine would send for this scenario. */
 export function pushBodyFor(scenario: Exclude<ScenarioId, 'managed'>, runId: string, phone: string) {
@@ -78,7 +86,7 @@ export function pushBodyFor(scenario: Exclude<ScenarioId, 'managed'>, runId: str
         ? {
             recommendation: 'APPROVE',
             approved_amount: DEMO_PRINCIPAL_NAIRA,
-            conditions: { interest_rate: 4.5, tenor_days: DEMO_TENOR_DAYS, repayment_frequency: 'monthly' },
+            conditions: { interest_rate: DEMO_ANNUAL_RATE_BPS / 100, tenor_days: DEMO_TENOR_DAYS, repayment_frequency: 'monthly' },
           }
         : { recommendation: 'DECLINE', reasons: ['debt-to-income above policy'] },
       confidence: approve ? 'high' : 'medium',

@@ -3,6 +3,7 @@ import { client, startTestApp, type ApiResponse, type TestApp } from '../support
 import { startDemoApp, SECRET_KEY } from '../support/demo';
 import { latestOtp, sessionClient, tokenOf } from '../support/checkout';
 import { consentFor } from '../support/lifecycle';
+import { readBootstrap } from '../../server/platform/domain/bootstrap';
 
 /**
  * The demo's JSON routes on the real app: they play the sandbox partner over the public API, refuse
@@ -100,6 +101,8 @@ describe('demo routes: scenarios', () => {
     expect(served.headers.get('content-security-policy')).toContain("frame-src 'self'");
     const html = await served.text();
     expect(html).toContain('<demo-app api="/demo/api">');
+    // The tab says the name the page's header says (demo/shared/demo-name.ts).
+    expect(html).toContain('<title>Lending platform · live demo</title>');
     expect(html).not.toMatch(SECRET_KEY);
     const checkout = await fetch(`${app.url}/checkout/`);
     expect(checkout.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
@@ -114,7 +117,16 @@ describe('demo routes: scenarios', () => {
     const started = await demo('POST', '/runs', { scenario: 'delegated' });
     expect(started.status).toBe(201);
     const run = started.body.data;
-    expect(run).toMatchObject({ scenario: 'delegated', preapproval: { status: 'offer_issued' }, loan: { status: 'awaiting_acceptance' }, actions: [] });
+    expect(run).toMatchObject({
+      scenario: 'delegated',
+      preapproval: { status: 'offer_issued', hasLoan: true },
+      // 4% a month flat (48% a year), priced into three monthly instalments as the checkout shows them; nothing lent yet.
+      loan: { status: 'awaiting_acceptance', interestRateBps: 4800, interestModel: 'flat', tenorDays: 90, repaymentFrequency: 'monthly', instalmentCount: 3, disbursedAmountKobo: null },
+      mandate: null,
+      actions: [],
+      waiting: { action: 'disburse' },
+    });
+    expect(run.loan.totalRepayableKobo).toBe((await app.platform.db.selectFrom('loanScheduleItems').select('totalKobo').where('loanId', '=', run.loan.id).execute()).reduce((sum, r) => sum + r.totalKobo, 0));
     expect(run.checkoutPath).toMatch(/^\/checkout\/c\/cs_test_[0-9A-Za-z]{40}$/);
     expect(await eventNames(run.id)).toEqual(['preapproval.received', 'loan.kyc.attested', 'loan.approved', 'loan.offer.issued']);
 
@@ -129,11 +141,24 @@ describe('demo routes: scenarios', () => {
     const { ipAddress, userAgent, signatureFullName } = consentFor(documentReference!);
     expect((await session.post('/v1/checkout/accept', { ipAddress, userAgent, signatureFullName, documentReference })).status).toBe(200);
 
+    // Signed, but no direct debit yet: the platform would disburse; the demo's partner waits for "mandate.active".
     const signed = await demo('GET', `/runs/${run.id}`);
-    expect(signed.body.data).toMatchObject({ loan: { status: 'terms_accepted' }, actions: ['disburse'] });
+    expect(signed.body.data).toMatchObject({ loan: { status: 'terms_accepted', hasActiveMandate: false }, mandate: null, actions: [], waiting: { action: 'disburse', needs: expect.stringContaining('mandate.active') } });
+    const early = await demo('POST', `/runs/${run.id}/actions/disburse`);
+    expect(early.status).toBe(409);
+    expect(early.body.error).toBe('action_not_available');
+    expect((await demo('GET', `/runs/${run.id}`)).body.data.loan.status).toBe('terms_accepted');
+
+    // The direct debit, as the partner would set it up and the bank confirm it: waiting, then active.
+    const partner = client(app, (await readBootstrap(app.platform.db, app.platform.secrets))!.keys);
+    const mandate = await partner.post(`/v1/loans/${loan.id}/mandates`, { email: 'amaka@example.com' });
+    expect(mandate.status).toBe(201);
+    expect((await demo('GET', `/runs/${run.id}`)).body.data).toMatchObject({ mandate: { provider: 'rail_a', status: 'initiated' }, actions: [], waiting: { action: 'disburse' } });
+    expect((await partner.post(`/v1/test/mandates/${mandate.body.data.id}/simulate-activation`)).status).toBe(200);
+    expect((await demo('GET', `/runs/${run.id}`)).body.data).toMatchObject({ mandate: { status: 'active' }, actions: ['disburse'], waiting: null });
     const disbursed = await demo('POST', `/runs/${run.id}/actions/disburse`);
     expect(disbursed.status).toBe(200);
-    expect(disbursed.body.data.loan).toMatchObject({ status: 'active', instalmentCount: 3, instalmentsPaid: 0 });
+    expect(disbursed.body.data.loan).toMatchObject({ status: 'active', instalmentCount: 3, instalmentsPaid: 0, disbursedAmountKobo: 25_000_000 });
     expect(disbursed.body.data.actions).toEqual(['repay']);
 
     let state = disbursed.body.data;
@@ -147,15 +172,17 @@ describe('demo routes: scenarios', () => {
     }
     expect(state.loan).toMatchObject({ status: 'completed', outstandingKobo: 0, nextInstalment: null });
     expect(state.actions).toEqual([]);
+    // The mandate as the platform reports it after the last instalment (the page reads "no more debits" from the loan's status).
+    expect(state.mandate).toEqual({ provider: 'rail_a', status: 'active' });
     expect(state.loan.amountPaidKobo).toBe((await app.platform.db.selectFrom('loanScheduleItems').select('totalKobo').where('loanId', '=', loan.id).execute()).reduce((sum, r) => sum + r.totalKobo, 0));
     expect(await eventNames(run.id)).toEqual([
-      'preapproval.received', 'loan.kyc.attested', 'loan.approved', 'loan.offer.issued', 'loan.offer.accepted',
+      'preapproval.received', 'loan.kyc.attested', 'loan.approved', 'loan.offer.issued', 'loan.offer.accepted', 'mandate.active',
       'loan.disbursed', 'loan.repayment.completed', 'loan.repayment.completed', 'loan.repayment.completed', 'loan.completed',
     ]);
 
     // The feed resumes after a cursor, and another run's events never show up in it.
     const all = (await demo('GET', `/runs/${run.id}/events`)).body.data;
-    const tail = await demo('GET', `/runs/${run.id}/events?after=${all.events[7].id}`);
+    const tail = await demo('GET', `/runs/${run.id}/events?after=${all.events[8].id}`);
     expect(tail.body.data.events.map((e: { event: string }) => e.event)).toEqual(['loan.repayment.completed', 'loan.completed']);
     expect(all.events.every((e: { data: { clientReference: string } }) => e.data.clientReference === run.id)).toBe(true);
   });
@@ -163,22 +190,26 @@ describe('demo routes: scenarios', () => {
   it('decline: the decision is recorded, no loan, no checkout, no step to take', async () => {
     const res = await demo('POST', '/runs', { scenario: 'decline' });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ preapproval: { status: 'declined' }, loan: null, checkoutPath: null, actions: [] });
+    expect(res.body.data).toMatchObject({ preapproval: { status: 'declined', hasLoan: false }, loan: null, mandate: null, checkoutPath: null, actions: [], waiting: null });
     expect(await eventNames(res.body.data.id)).toEqual(['preapproval.received']);
   });
 
   it('AML hit: the loan is held under review with no checkout; compliance rejects it', async () => {
     const res = await demo('POST', '/runs', { scenario: 'aml' });
-    expect(res.body.data).toMatchObject({ loan: { status: 'under_review' }, checkoutPath: null, actions: ['reject'] });
+    expect(res.body.data).toMatchObject({ loan: { status: 'under_review', disbursedAmountKobo: null }, checkoutPath: null, actions: ['reject'] });
     expect(await eventNames(res.body.data.id)).toEqual(['preapproval.received', 'loan.kyc.attested']);
     const rejected = await demo('POST', `/runs/${res.body.data.id}/actions/reject`);
-    expect(rejected.body.data).toMatchObject({ loan: { status: 'rejected' }, actions: [] });
+    // The platform keeps the held pre-approval `received` (with its loan); the loan is rejected, never disbursed, no mandate.
+    expect(rejected.body.data).toMatchObject({ preapproval: { status: 'received', hasLoan: true }, loan: { status: 'rejected', disbursedAmountKobo: null, amountPaidKobo: 0 }, mandate: null, actions: [], waiting: null });
+    // No webhook for a rejection (the API has none): the feed is unchanged.
+    expect(await eventNames(res.body.data.id)).toEqual(['preapproval.received', 'loan.kyc.attested']);
   });
 
   it('managed tier: an application on a managed product with a checkout session; after KYC the lender approves and the offer issues', async () => {
     const res = await demo('POST', '/runs', { scenario: 'managed' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     const run = res.body.data;
-    expect(run).toMatchObject({ loan: { status: 'kyc_required', kycTier: 'managed' }, actions: [] });
+    expect(run).toMatchObject({ loan: { status: 'kyc_required', kycTier: 'managed', interestRateBps: 4800, interestModel: 'flat' }, actions: [], waiting: { action: 'approve' } });
     expect(run.checkoutPath).toMatch(/^\/checkout\/c\/cs_test_/);
     expect((await demo('POST', `/runs/${run.id}/actions/approve`)).status).toBe(409);
 

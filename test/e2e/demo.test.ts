@@ -6,18 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness';
 import { SECRET_KEY, startDemoApp } from '../support/demo';
 import { nubanCheckDigit } from '../support/checkout';
-import { axeViolationsWithFrames } from '../support/browser';
+import { axeViolations, axeViolationsWithFrames } from '../support/browser';
 
 /**
- * The sales demo in the machine's Chromium at a laptop viewport, by clicks alone: push a decision,
- * complete the borrower's checkout in the phone frame with the code read from the inbox the page
- * shows, approve the mandate on the rail's page, disburse, record repayments until the loan is
- * completed, and watch the event feed. Screenshots go to test-artifacts/demo/. The widget and the
- * demo bundle are built once by the e2e project's global setup (test/support/build-bundles.ts).
+ * The sales demo in the machine's Chromium, by clicks alone, on a 1024×768 projector and a
+ * 1440×900 laptop: push a decision, complete the borrower's checkout in the phone frame with the
+ * code read from the inbox the page shows, approve the mandate on the rail's page, disburse, record
+ * repayments until the loan is completed, and watch the event feed; everything on one screen.
+ * Screenshots go to test-artifacts/demo/. The widget and the demo bundle are built once by the e2e
+ * project's global setup (test/support/build-bundles.ts).
  */
 const ARTIFACTS = path.resolve('test-artifacts/demo');
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const LAPTOP = { width: 1366, height: 768 };
+const PROJECTOR = { width: 1024, height: 768 };
+const LAPTOP = { width: 1440, height: 900 };
 
 let app: TestApp;
 let browser: Browser;
@@ -35,10 +37,25 @@ afterAll(async () => {
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 const feedEvents = (page: Page) => page.locator('demo-feed li.event').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.event));
 const caption = (page: Page, title: string) => page.getByRole('heading', { name: title }).waitFor({ timeout: 15_000 });
+const panelText = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent())!.trim();
+
+/** The story, the phone frame (and the checkout in it), the inbox and the feed all lie inside the viewport, and the page does not scroll. */
+async function expectOneScreen(page: Page): Promise<void> {
+  const viewport = page.viewportSize()!;
+  for (const selector of ['section.story', 'demo-phone', 'demo-phone .phone', 'demo-inbox', 'demo-feed', ...((await page.locator('demo-phone iframe').count()) ? ['demo-phone iframe'] : [])]) {
+    const box = (await page.locator(selector).boundingBox())!;
+    expect(box, selector).not.toBeNull();
+    expect(box.x, `${selector} left`).toBeGreaterThanOrEqual(0);
+    expect(box.y, `${selector} top`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${selector} right`).toBeLessThanOrEqual(viewport.width);
+    expect(box.y + box.height, `${selector} bottom`).toBeLessThanOrEqual(viewport.height);
+  }
+  expect(await page.evaluate(() => [document.documentElement.scrollWidth <= innerWidth, document.documentElement.scrollHeight <= innerHeight])).toEqual([true, true]);
+}
 
 /** Opens the demo (through its local alias, which sends the browser to the public origin) and records everything the page receives. */
-async function openDemo(): Promise<{ page: Page; received: string[]; close(): Promise<void> }> {
-  const context = await browser.newContext({ viewport: LAPTOP });
+async function openDemo(viewport = PROJECTOR): Promise<{ page: Page; received: string[]; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const received: string[] = [];
   page.on('response', async (res) => {
@@ -73,6 +90,11 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   await phone.getByRole('button', { name: 'Sign and accept' }).click();
   await phone.getByRole('heading', { name: 'Your bank account' }).waitFor();
   await caption(page, 'Signed: now the bank account and the direct debit');
+  // Signed but no direct debit yet: Disburse is not offered; the panel says what it waits for.
+  expect(await page.getByRole('button', { name: /Disburse/ }).count()).toBe(0);
+  expect(await panelText(page, 'waiting')).toMatch(/^Next: Disburse ₦250,000\.00 — once the borrower’s direct debit is active/);
+  expect(await panelText(page, 'direct-debit')).toBe('Not set up yet');
+  await shot(page, `${prefix}-signed-waiting-for-mandate`);
 
   await phone.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
   await phone.getByLabel('Bank', { exact: true }).selectOption('058');
@@ -82,10 +104,18 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   await shot(page, `${prefix}-bank`);
   await phone.getByRole('button', { name: 'This is my account' }).click();
   await phone.getByRole('button', { name: 'Set up direct debit' }).click();
-  // The rail's authorisation page opens inside the phone frame (same origin), then returns to the checkout.
+  // The rail's authorisation page opens inside the phone frame (same origin), then returns to the checkout; it names the direct debit in plain words.
+  await phone.getByRole('button', { name: 'Approve' }).waitFor();
+  await phone.locator('.bank', { hasText: 'Direct debit mandate' }).waitFor();
+  expect(await phone.getByText(/Rail A/).count()).toBe(0);
+  // The panel follows the platform's mandate: set up, waiting for the borrower at the bank.
+  await page.getByTestId('direct-debit').filter({ hasText: 'Waiting for the borrower’s approval at the bank' }).waitFor();
+  await shot(page, `${prefix}-direct-debit-page`);
   await phone.getByRole('button', { name: 'Approve' }).click();
   await phone.getByRole('heading', { name: "You're all set" }).waitFor({ timeout: 30_000 });
-  await caption(page, 'Mandate active: ready to pay out');
+  await caption(page, 'Direct debit active: ready to pay out');
+  expect(await panelText(page, 'direct-debit')).toBe('Active — first debit after the payout');
+  expect(await page.getByTestId('waiting').count()).toBe(0);
   await shot(page, `${prefix}-mandate-active`);
 }
 
@@ -100,12 +130,19 @@ async function disburseAndRepay(page: Page, prefix: string): Promise<void> {
   await caption(page, 'Fully repaid: the loan is completed');
   expect(await page.getByTestId('loan-status').textContent()).toBe('Completed');
   expect(await page.getByRole('button', { name: /Record repayment/ }).count()).toBe(0);
+  // A repaid loan's direct debit takes nothing more: never "Active" here.
+  expect(await panelText(page, 'direct-debit')).toBe('Completed — no more debits');
+  expect(await panelText(page, 'outstanding')).toBe('₦0.00');
 }
 
 describe('sales demo in a browser', () => {
-  it('delegated tier to completed by clicks alone: push → OTP from the inbox → sign → bank → mandate → disburse → repayments; the feed shows every event in order and nothing holds a secret key', async () => {
-    const { page, received, close } = await openDemo();
+  it('delegated tier to completed by clicks alone on a 1024×768 projector: push → OTP from the inbox → sign → bank → mandate → disburse → repayments, all on one screen; the feed shows every event in order and nothing holds a secret key', async () => {
+    const { page, received, close } = await openDemo(PROJECTOR);
     try {
+      // One name: the tab and the header say the same.
+      expect(await page.title()).toBe('Lending platform · live demo');
+      expect((await page.getByRole('heading', { level: 1 }).textContent())!.trim()).toBe(await page.title());
+      await expectOneScreen(page);
       await shot(page, '01-start');
       expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
 
@@ -114,6 +151,12 @@ describe('sales demo in a browser', () => {
       const phone = page.frameLocator('iframe[title^="Borrower"]');
       await phone.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
       await page.locator('demo-feed li.event[data-event="loan.offer.issued"]').waitFor();
+      // The price as Nigerian lenders quote it, nothing lent yet, and Disburse not offered before the borrower has signed.
+      expect(await panelText(page, 'rate')).toBe('4% a month (flat) · 48% a year');
+      expect(await panelText(page, 'lent')).toBe('Nothing yet');
+      expect(await page.getByRole('button', { name: /Disburse/ }).count()).toBe(0);
+      expect(await panelText(page, 'waiting')).toMatch(/^Next: Disburse ₦250,000\.00 — once the borrower has signed/);
+      await expectOneScreen(page);
       await shot(page, '02-offer-sent');
 
       await verifyPhone(page, phone);
@@ -121,6 +164,7 @@ describe('sales demo in a browser', () => {
       await signBankAndMandate(page, phone, 'Amaka Okafor', '04');
       await disburseAndRepay(page, '05');
       await page.locator('demo-feed li.event[data-event="loan.completed"]').waitFor();
+      await expectOneScreen(page);
       await shot(page, '06-completed');
       // With the borrower's phone framed in the page: axe must reach into the frame.
       expect(await axeViolationsWithFrames(page)).toEqual([]);
@@ -153,9 +197,11 @@ describe('sales demo in a browser', () => {
     }
   }, 120_000);
 
-  it('managed tier: KYC in the phone, the lender approves with one click, the phone moves on to the offer', async () => {
-    const { page, received, close } = await openDemo();
+  it('managed tier on a 1440×900 laptop: KYC in the phone, the lender approves with one click, the phone moves on to the offer', async () => {
+    const { page, received, close } = await openDemo(LAPTOP);
     try {
+      await expectOneScreen(page);
+      await shot(page, '09-start-1440x900');
       await page.getByRole('radio', { name: /Managed tier/ }).check();
       await page.getByRole('button', { name: 'Book the application' }).click();
       await caption(page, 'The platform runs KYC');
@@ -167,20 +213,23 @@ describe('sales demo in a browser', () => {
       await phone.getByRole('button', { name: 'Verify my identity' }).click();
       await phone.getByRole('heading', { name: 'Waiting for the lender' }).waitFor();
       await caption(page, 'Identity verified: the lender’s turn');
+      expect(await panelText(page, 'rate')).toBe('4% a month (flat) · 48% a year');
+      await expectOneScreen(page);
       await shot(page, '10-managed-waiting-for-lender');
       await page.getByRole('button', { name: 'Approve as the lender' }).click();
       await phone.getByRole('heading', { name: 'Review and sign your offer' }).waitFor({ timeout: 15_000 });
       await page.locator('demo-feed li.event[data-event="loan.offer.issued"]').waitFor();
       expect(await feedEvents(page)).toEqual(['loan.approved', 'loan.offer.issued']);
       await shot(page, '11-managed-offer');
+      expect(await axeViolationsWithFrames(page)).toEqual([]);
       expect([await page.content(), ...received].join('\n')).not.toMatch(SECRET_KEY);
     } finally {
       await close();
     }
   }, 90_000);
 
-  it('AML hit and decline: no checkout on the phone; compliance rejects the hit with one click', async () => {
-    const { page, close } = await openDemo();
+  it('AML hit and decline: no checkout on the phone; compliance rejects the hit with one click and the panel shows the loan rejected, nothing owed', async () => {
+    const { page, close } = await openDemo(PROJECTOR);
     try {
       await page.getByRole('radio', { name: /AML hit/ }).check();
       await page.getByRole('button', { name: 'Push pre-approval' }).click();
@@ -190,9 +239,25 @@ describe('sales demo in a browser', () => {
       expect(await page.locator('iframe').count()).toBe(0);
       await page.locator('demo-feed li.event[data-event="loan.kyc.attested"]').waitFor();
       await shot(page, '20-aml-hit');
+      expect(await panelText(page, 'preapproval-status')).toBe('No offer issued (AML hold)');
       await page.getByRole('button', { name: 'Reject: confirmed match' }).click();
       await caption(page, 'Rejected by compliance');
       expect(await page.getByTestId('loan-status').textContent()).toBe('Rejected');
+      // The state change, not a webhook the API does not send: nothing lent, nothing owed, no "Received", no step left.
+      const story = (await page.locator('section.story').innerText()).replace(/\s+/g, ' ');
+      expect(await panelText(page, 'outstanding')).toBe('₦0.00 — nothing was lent');
+      expect(await panelText(page, 'lent')).toBe('Nothing');
+      expect(await panelText(page, 'direct-debit')).toBe('None');
+      expect(story).not.toContain('Received');
+      expect(story).not.toMatch(/Outstanding ₦250,000/);
+      expect(story).not.toMatch(/every step a webhook/i);
+      expect(story).toContain('no webhook for a rejection');
+      expect(await page.getByRole('button', { name: /Reject|Disburse|Approve|Record/ }).count()).toBe(0);
+      await page.getByText('compliance rejected the application').waitFor();
+      expect(await feedEvents(page)).toEqual(['preapproval.received', 'loan.kyc.attested']);
+      await expectOneScreen(page);
+      await shot(page, '20b-aml-rejected');
+      expect(await axeViolations(page)).toEqual([]);
 
       await page.getByRole('button', { name: 'New scenario' }).click();
       await page.getByRole('radio', { name: /Decline/ }).check();
@@ -202,9 +267,19 @@ describe('sales demo in a browser', () => {
       expect(await feedEvents(page)).toEqual(['preapproval.received']);
       expect(await page.getByTestId('loan-status').textContent()).toBe('Declined');
       await shot(page, '21-decline');
-      // A smaller laptop: everything still on one screen.
-      await page.setViewportSize({ width: 1280, height: 720 });
-      await shot(page, '22-decline-1280x720');
+      // Other screens: a 1280×720 laptop and a 1440×900 one still on one screen; a narrow window stacks the columns (and scrolls).
+      for (const viewport of [{ width: 1280, height: 720 }, LAPTOP]) {
+        await page.setViewportSize(viewport);
+        await expectOneScreen(page);
+        await shot(page, `22-decline-${viewport.width}x${viewport.height}`);
+      }
+      await page.setViewportSize({ width: 600, height: 900 });
+      const [phoneBox, storyBox] = [(await page.locator('demo-phone').boundingBox())!, (await page.locator('section.story').boundingBox())!];
+      expect(phoneBox.x + phoneBox.width).toBeLessThanOrEqual(600);
+      expect(phoneBox.y).toBeGreaterThanOrEqual(storyBox.y + storyBox.height);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      await page.screenshot({ path: path.join(ARTIFACTS, '23-decline-600-wide.png'), fullPage: true });
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await close();
     }

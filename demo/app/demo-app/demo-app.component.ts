@@ -1,6 +1,7 @@
 import { html, LitElement, nothing } from 'lit';
-import { BEFORE_RUN, captionFor, STATUS_LABELS } from '../captions';
+import { BEFORE_RUN, captionFor, directDebitText, moneyText, preapprovalText, STATUS_LABELS, termsText } from '../captions';
 import { DemoApi, type DemoAction, type DemoRun, type Scenario, type ScenarioId } from '../demo-api';
+import { DEMO_NAME } from '../../shared/demo-name';
 import { formatKobo } from '../format';
 import { Poller } from '../poller';
 import { appStyles } from './demo-app.styles';
@@ -23,6 +24,11 @@ const PHONE_PLACEHOLDER: Record<ScenarioId | 'none', string> = {
   aml: 'Nothing was sent to the borrower: the loan is held for a compliance review.',
   decline: 'Nothing is sent to the borrower: the decision was a decline.',
 };
+
+function phonePlaceholder(run: DemoRun | undefined): string {
+  if (run?.scenario === 'aml' && run.loan?.status === 'rejected') return 'Nothing was sent to the borrower: compliance rejected the application.';
+  return PHONE_PLACEHOLDER[run?.scenario ?? 'none'];
+}
 
 /**
  * The sales demo: pick a scenario, let the page play the partner (through the demo server, which
@@ -162,37 +168,44 @@ export class DemoApp extends LitElement {
     const caption = captionFor(run, this.bvnHint);
     const loan = run.loan;
     const status = loan?.status ?? run.preapproval?.status ?? '';
-    return html`<p class="step">${caption.step}</p>
+    const terms = loan ? termsText(loan) : undefined;
+    const money = loan ? moneyText(loan) : undefined;
+    const waiting = run.waiting;
+    const disbursed = loan?.disbursedAmountKobo != null;
+    return html`<p class="step">${caption.step} <span class="scenario-name">· ${run.title}</span></p>
       <h2 id="story-title" tabindex="-1">${caption.title}</h2>
       <p class="caption" aria-live="polite">${caption.text}</p>
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       ${run.actions.length
         ? html`<div class="actions">
-            ${run.actions.map((action) => {
-              // The platform lets a partner disburse once the offer is signed; the story waits for the direct debit.
-              const early = action === 'disburse' && !loan?.hasActiveMandate;
-              return html`<button class=${early ? 'quiet' : 'primary'} type="button" ?disabled=${this.busy !== undefined} @click=${() => this.act(action)}>
-                  ${this.busy === action ? 'Working…' : this.actionLabel(action)}
-                </button>
-                ${early ? html`<p class="note">Allowed now; lenders usually wait for “mandate.active”.</p>` : nothing}`;
-            })}
+            ${run.actions.map(
+              (action) => html`<button class="primary" type="button" ?disabled=${this.busy !== undefined} @click=${() => this.act(action)}>
+                ${this.busy === action ? 'Working…' : this.actionLabel(action)}
+              </button>`,
+            )}
           </div>`
         : nothing}
-      <dl>
-        <div><dt>Scenario</dt><dd>${run.title}</dd></div>
-        <div><dt>Borrower</dt><dd>${run.borrower.name}</dd></div>
-        ${run.preapproval ? html`<div><dt>Pre-approval</dt><dd>${STATUS_LABELS[run.preapproval.status] ?? run.preapproval.status}</dd></div>` : nothing}
+      ${waiting
+        ? html`<p class="waiting" data-testid="waiting"><strong>Next: ${this.actionLabel(waiting.action)}</strong> — once ${waiting.needs}.</p>`
+        : nothing}
+      <dl aria-label="The run as the platform reports it">
         <div>
-          <dt>${loan ? 'Loan status' : 'Status'}</dt>
+          <dt>${loan ? 'Loan' : 'Status'}</dt>
           <dd><span class="status" data-status=${status} data-testid="loan-status">${STATUS_LABELS[status] ?? status}</span></dd>
         </div>
-        ${loan
-          ? html`<div><dt>Principal</dt><dd>${formatKobo(loan.principalKobo)}</dd></div>
-              <div><dt>Paid</dt><dd>${formatKobo(loan.amountPaidKobo)}</dd></div>
-              <div><dt>Outstanding</dt><dd>${formatKobo(loan.outstandingKobo)}</dd></div>
-              ${loan.instalmentCount ? html`<div><dt>Instalments paid</dt><dd>${loan.instalmentsPaid} of ${loan.instalmentCount}</dd></div>` : nothing}
-              <div><dt>Direct debit</dt><dd>${loan.hasActiveMandate ? 'Active' : 'Not yet'}</dd></div>`
+        ${loan && terms && money
+          ? html`<div><dt>Direct debit</dt><dd data-testid="direct-debit">${directDebitText(run)}</dd></div>
+              <div><dt>Lent</dt><dd data-testid="lent">${money.lent}</dd></div>
+              ${money.outstanding ? html`<div><dt>Outstanding</dt><dd data-testid="outstanding">${money.outstanding}</dd></div>` : nothing}
+              ${disbursed ? html`<div><dt>Paid</dt><dd>${formatKobo(loan.amountPaidKobo)}</dd></div>` : nothing}
+              ${disbursed && loan.instalmentCount ? html`<div><dt>Instalments paid</dt><dd>${loan.instalmentsPaid} of ${loan.instalmentCount}</dd></div>` : nothing}
+              <div><dt>Amount</dt><dd>${formatKobo(loan.principalKobo)}</dd></div>
+              <div><dt>Rate</dt><dd data-testid="rate">${terms.rate}</dd></div>
+              ${terms.repayment ? html`<div><dt>Repayments</dt><dd>${terms.repayment}</dd></div>` : nothing}
+              ${terms.total ? html`<div><dt>Total to repay</dt><dd>${terms.total}</dd></div>` : nothing}`
           : nothing}
+        <div><dt>Borrower</dt><dd>${run.borrower.name}</dd></div>
+        ${run.preapproval ? html`<div><dt>Pre-approval</dt><dd data-testid="preapproval-status">${preapprovalText(run)}</dd></div>` : nothing}
       </dl>`;
   }
 
@@ -200,15 +213,15 @@ export class DemoApp extends LitElement {
     const run = this.run;
     return html`<header class="top">
         <div>
-          <h1>Lending platform · live demo</h1>
-          <p>Sandbox (test mode): realistic data, no real money, the partner’s keys stay on the server.</p>
+          <h1>${DEMO_NAME}</h1>
+          <p>Sandbox (test mode): realistic data, no real money; the partner’s keys stay on the server.</p>
         </div>
         ${run ? html`<button class="secondary" type="button" @click=${() => this.reset()}>New scenario</button>` : nothing}
       </header>
-      <main class="grid" aria-label="Sales demo">
+      <main class="grid" aria-label="Live demo">
         <section class="story" aria-label="The story">${run ? this.renderRun(run) : this.renderPicker()}</section>
         <section class="phone-col" aria-label="The borrower’s phone">
-          <demo-phone .src=${this.checkoutPath} placeholder=${PHONE_PLACEHOLDER[run?.scenario ?? 'none']}></demo-phone>
+          <demo-phone .src=${this.checkoutPath} placeholder=${phonePlaceholder(run)}></demo-phone>
         </section>
         <section class="side" aria-label="What the borrower and the partner receive">
           <demo-inbox

@@ -38,7 +38,7 @@ function summary(event: DemoEvent): string {
     case 'loan.offer.accepted':
       return `signed ${d.documentReference}`;
     case 'mandate.active':
-      return `provider ${d.provider}`;
+      return d.provider === 'rail_c' ? 'the partner’s own direct debit (a status marker)' : 'the bank confirmed the direct debit (sandbox provider)';
     case 'loan.disbursed':
       return `${kobo(d.disbursedAmountKobo)} to ${String(d.settlementDestination).replace(/_/g, ' ')}`;
     case 'loan.repayment.completed':

@@ -3,7 +3,8 @@ import { css } from 'lit';
 export const feedStyles = css`
   li { padding: .4375rem 0; border-bottom: 1px solid #eef1f5; animation: arrive .6s ease-out; }
   li:last-child { border-bottom: 0; }
-  .row { display: flex; align-items: baseline; gap: .5rem; }
+  .row { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: .5rem; }
+  .name { overflow-wrap: anywhere; }
   time { font-size: .75rem; color: #4a5360; font-variant-numeric: tabular-nums; }
   .name { font-weight: 600; font-size: .875rem; color: #0a3d5c; }
   .label { font-size: .8125rem; color: #1b1f24; }

@@ -10,7 +10,8 @@ import { escapeHtml } from '../../shared/escape-html';
  * targets, visible focus). The authorisation code never appears here.
  */
 
-const RAIL_LABELS: Record<RailName, string> = { rail_a: 'Rail A Direct Debit', rail_b: 'Rail B DirectPay' };
+// Plain words a bank's staff and a borrower recognise; both rails are sandbox stand-ins for direct-debit providers (the badge says "Sandbox").
+const RAIL_LABELS: Record<RailName, string> = { rail_a: 'Direct debit mandate', rail_b: 'Direct debit mandate (second provider)' };
 
 export interface Page {
   html: string;
