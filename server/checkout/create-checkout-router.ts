@@ -1,11 +1,15 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import ipaddr from 'ipaddr.js';
 import type { CheckoutTheme } from '../../widget/theme';
 import { renderCheckoutPage, type PageState } from './page';
 import { createPasskeyRoutes, passkeySignature, relyingPartyFor, type PasskeyOptions } from './passkeys';
+import { BoundedMap } from '../shared/bounded-map';
+import { staticAssets } from './static-assets';
 
 /**
  * The checkout server (BFF): an Express sub-application a partner mounts in its own app
@@ -35,7 +39,11 @@ export interface CheckoutRouterOptions {
   cookieName?: string;
   /** Public URL of the mount point (e.g. `https://shop.example/checkout`), used for the rail's return address; default: from the request. */
   publicUrl?: string;
-  /** The built widget bundle served at `/widget.js`. */
+  /**
+   * The built widget bundle served at `/widget.js` (default: this package's `dist/widget/checkout.js`).
+   * The build's content-hashed, precompressed copies next to it (`asset-manifest.json`) are served
+   * under `/assets/` and picked by `Accept-Encoding`.
+   */
   widgetFile?: string;
   /** Brand colour, radius and font of the hosted page (text contrast is kept AA whatever the colour). */
   theme?: CheckoutTheme;
@@ -52,10 +60,18 @@ export interface CheckoutRouterOptions {
    * Embedding: the exact origins of your pages that embed `<lc-checkout>` (script tag or ES module)
    * and call this server cross-origin, e.g. `['https://shop.example']`. Requests from these origins get
    * CORS answers and must authenticate with `Authorization: CheckoutSession <token>` (never the cookie);
-   * any other foreign origin gets 403 `origin_not_allowed`. They are also the widget's `postMessage`
-   * targets, together with the organisation's `allowedOrigins` (`PATCH /v1/checkout-settings`).
+   * any other foreign origin gets 403 `origin_not_allowed` (readable by the page, so the widget can say
+   * why). They are also the widget's `postMessage` targets, together with the organisation's
+   * `allowedOrigins` (`PATCH /v1/checkout-settings`).
    */
   allowedOrigins?: string[];
+  /**
+   * Also answer CORS for the origins the session's organisation lists in its checkout settings
+   * (`PATCH /v1/checkout-settings` `allowedOrigins`), looked up with the session token and cached
+   * for a minute per session. The platform's own hosted checkout turns this on; a partner that
+   * mounts its own router usually lists its pages in `allowedOrigins` instead. Default false.
+   */
+  organisationOrigins?: boolean;
   /** Overrides the organisation's `returnUrl` for the hosted page served by this router. */
   returnUrl?: string;
 }
@@ -78,7 +94,21 @@ export type CheckoutRouter = express.Express & {
 };
 
 const TOKEN = /^cs_(test|live)_[0-9A-Za-z]{40}$/;
-const DEFAULT_WIDGET = path.resolve('dist/widget/checkout.js');
+
+/**
+ * The widget this code was built with: `dist/widget/` beside the built server (`dist/server/main.js`)
+ * or package entry (`dist/checkout-server/index.js`); run from source, the project's `dist/widget/`.
+ */
+function defaultWidgetFile(): string {
+  const besideBuild = fileURLToPath(new URL('../widget/checkout.js', import.meta.url));
+  return fs.existsSync(besideBuild) ? besideBuild : path.resolve('dist/widget/checkout.js');
+}
+
+/** How long an organisation's allowed origins are trusted once looked up for a session (changes apply within this). */
+export const ORGANISATION_ORIGINS_TTL_MS = 60_000;
+/** A refused origin looks again after this long, so a page allowed a moment ago works on the borrower's retry. */
+const REFUSED_RECHECK_MS = 5_000;
+const ORIGINS_CACHE_ENTRIES = 10_000;
 
 function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -127,7 +157,9 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   const apiBase = options.apiBaseUrl.replace(/\/$/, '');
   const cookieName = options.cookieName ?? 'lc_checkout';
   const doFetch = options.fetch ?? fetch;
-  const widgetFile = options.widgetFile ?? DEFAULT_WIDGET;
+  const widgetFile = options.widgetFile ?? defaultWidgetFile();
+  const widgetAssets = staticAssets(path.dirname(widgetFile));
+  const widgetName = path.basename(widgetFile);
   const allowedOrigins = checkOrigins(options.allowedOrigins ?? []);
   const app = express() as CheckoutRouter;
   app.disable('x-powered-by');
@@ -151,6 +183,39 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       };
     }
   }
+
+  /** The organisation's allowed origins per session (keyed by the token's hash: no token rests in memory). */
+  const organisationOrigins = new BoundedMap<string, { origins: string[]; fetchedAt: number }>(ORIGINS_CACHE_ENTRIES);
+
+  /**
+   * Whether a page of `origin` may call with this Authorization header: one of this router's
+   * `allowedOrigins`, or (with `organisationOrigins`) one of the session's organisation's, looked up
+   * through the platform with the session token and cached. A failed lookup returns its answer.
+   */
+  async function originAllowed(origin: string, authorization: string | undefined): Promise<boolean | { status: number; body: Record<string, unknown> }> {
+    if (allowedOrigins.has(origin)) return true;
+    const token = authorization === undefined ? undefined : SESSION_HEADER.exec(authorization)?.[1];
+    if (!options.organisationOrigins || !token) return false;
+    const key = crypto.createHash('sha256').update(token).digest('base64url');
+    const now = Date.now();
+    const known = organisationOrigins.get(key);
+    const age = known ? now - known.fetchedAt : Infinity;
+    if (known && age < ORGANISATION_ORIGINS_TTL_MS && (known.origins.includes(origin) || age < REFUSED_RECHECK_MS)) return known.origins.includes(origin);
+    const answer = await platform('GET', '/v1/checkout/settings', token);
+    const data = answer.body.data as { allowedOrigins?: string[] } | undefined;
+    if (answer.status !== 200) return { status: answer.status, body: answer.body };
+    if (!Array.isArray(data?.allowedOrigins)) return { status: 502, body: { status: 502, success: false, message: 'The lending service gave an unexpected answer; it is safe to retry.', error: 'platform_unavailable' } };
+    organisationOrigins.delete(key);
+    organisationOrigins.set(key, { origins: data.allowedOrigins, fetchedAt: now });
+    return data.allowedOrigins.includes(origin);
+  }
+
+  /** What a refused page is told: the setting that would let it in. */
+  const refusal = (origin: string) =>
+    `This page's origin (${origin}) may not call this checkout server: ` +
+    (options.organisationOrigins
+      ? `add it to the organisation's allowedOrigins (PATCH /v1/checkout-settings; it applies within a minute)${allowedOrigins.size ? ' or to the allowedOrigins option of createCheckoutRouter' : ''}.`
+      : 'add it to the allowedOrigins option of createCheckoutRouter.');
 
   // Where this router is mounted, as the request reached it (nested routers see a longer baseUrl).
   app.use((req, res, next) => {
@@ -211,13 +276,23 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
               ? 'expired'
               : 'unavailable';
     }
-    res.status(state === 'ready' || state === 'missing' || state === 'returned' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme }));
+    const hashedWidget = widgetAssets.hashed(widgetName);
+    const widgetSrc = hashedWidget ? `${basePath(res)}/assets/${hashedWidget}` : undefined;
+    res.status(state === 'ready' || state === 'missing' || state === 'returned' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme, widgetSrc }));
   });
 
-  app.get('/widget.js', (_req, res) => {
-    // Partner pages on other origins load it with a script tag (or as a module, which needs CORS).
+  // Public files, the same for everyone: readable from any origin (script tags, ES module imports, fetch).
+  const publicFile = (res: Response) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  };
+
+  // The script tag's stable URL serves the bundle itself, short-cached: on a slow link a tiny loader
+  // would cost one more round trip before the bundle even starts. The hosted page uses the hashed URL.
+  app.get('/widget.js', (req, res) => {
+    publicFile(res);
+    const hashed = widgetAssets.hashed(widgetName);
+    if (hashed) return widgetAssets.send(req, res, hashed, 'short');
     if (!fs.existsSync(widgetFile)) {
       res.status(404).type('application/javascript').send('// The checkout widget is not built yet.\n');
       return;
@@ -225,33 +300,51 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     res.sendFile(widgetFile, { maxAge: '5m', headers: { 'content-type': 'application/javascript; charset=utf-8' } });
   });
 
-  // The widget's texts other than English (built next to the bundle by the locales plugin): public,
-  // the same for everyone, fetched only when a borrower picks the language, readable from any origin.
-  const localesDir = path.join(path.dirname(widgetFile), 'locales');
+  // Content-hashed files of the build (the bundle the hosted page loads): immutable.
+  app.get('/assets/:file', (req, res) => {
+    const name = String(req.params.file);
+    if (!widgetAssets.isHashed(name)) return fail(res, 404, 'NOT_FOUND', 'No such file (an older build\'s file is gone: reload the page).');
+    publicFile(res);
+    widgetAssets.send(req, res, name, 'immutable');
+  });
+
+  // The widget's texts other than English (built next to the bundle by the locales plugin), fetched
+  // only when a borrower picks the language: `pcm.json` short-cached, `pcm.<hash>.json` (what the
+  // script-tag bundle asks for) immutable.
   app.get('/api/locales/:file', (req, res) => {
-    const locale = /^(pcm|yo|ha|ig)\.json$/.exec(String(req.params.file))?.[1];
-    const file = locale && path.join(localesDir, `${locale}.json`);
-    if (!file || !fs.existsSync(file)) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
-    res.setHeader('Access-Control-Allow-Origin', '*');
+    const match = /^(pcm|yo|ha|ig)(\.[0-9a-f]{10})?\.json$/.exec(String(req.params.file));
+    const stable = match && `locales/${match[1]}.json`;
+    if (!stable) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
+    const hashed = match[2] ? `locales/${match[0]}` : widgetAssets.hashed(stable);
+    if (hashed && widgetAssets.isHashed(hashed)) {
+      publicFile(res);
+      return widgetAssets.send(req, res, hashed, match[2] ? 'immutable' : 'short');
+    }
+    const file = path.join(path.dirname(widgetFile), stable);
+    if (match[2] || !fs.existsSync(file)) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
+    publicFile(res);
     res.sendFile(file, { maxAge: '5m', headers: { 'content-type': 'application/json; charset=utf-8' } });
   });
 
   // JSON endpoints for the components. POSTs must be JSON: with SameSite=Lax that keeps other sites from posting with the cookie.
   const api = express.Router();
-  // CORS for the embedding origins only. A foreign origin that is not allowed is refused before anything runs;
-  // an allowed one must present the token in the Authorization header (no credentials cross-origin, so no cookie).
-  api.use((req, res, next) => {
+  // CORS for embedding pages (see originAllowed). Preflights carry no credentials, so they cannot
+  // tell whose session a call is for: every well-formed foreign origin gets one (nothing runs on a
+  // preflight), and the decision is made on the real request, which carries the session token, before
+  // anything runs. A refusal is readable by the page (Access-Control-Allow-Origin on the 403), so the
+  // widget can say which setting to change instead of "could not reach the server".
+  api.use(async (req, res, next) => {
     const origin = req.get('origin');
     if (origin === undefined) return next();
-    let sameHost = false;
+    let parsed: URL | undefined;
     try {
-      sameHost = new URL(origin).host === req.get('host');
+      parsed = new URL(origin);
     } catch {
-      /* "null" or garbage: foreign */
+      /* "null" or garbage */
     }
-    if (sameHost) return next();
-    if (!allowedOrigins.has(origin)) return fail(res, 403, 'origin_not_allowed', 'This page\'s origin may not call this checkout server: add it to the allowedOrigins of createCheckoutRouter.');
-    res.locals.crossOrigin = true;
+    if (parsed?.host === req.get('host')) return next();
+    // An opaque origin ("null": sandboxed frames, file pages) is never granted anything, not even a readable refusal.
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) return fail(res, 403, 'origin_not_allowed', 'Calls from an opaque or malformed origin are not allowed.');
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
     res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
@@ -262,7 +355,17 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       res.status(204).end();
       return;
     }
-    next();
+    const verdict = await originAllowed(origin, req.get('authorization'));
+    if (verdict === true) {
+      res.locals.crossOrigin = true;
+      return next();
+    }
+    if (verdict !== false) {
+      // The lookup failed (the session is over, or the platform is unreachable): that answer, readable.
+      res.status(verdict.status).json(verdict.body);
+      return;
+    }
+    fail(res, 403, 'origin_not_allowed', refusal(origin));
   });
   api.use((req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
