@@ -52,9 +52,10 @@ export interface StaticAssets {
   isHashed(name: string): boolean;
   /**
    * Sends a file of this folder, its precompressed copy when there is one and the browser takes it,
-   * with `Vary: Accept-Encoding`. `immutable`: the one-year cache of a hashed name; else short-cached.
+   * with `Vary: Accept-Encoding`. `immutable`: the one-year cache of a hashed name; `short`: cached for
+   * `STABLE_MAX_AGE`; `revalidate`: checked with the server (ETag) on every use.
    */
-  send(req: Request, res: Response, name: string, cache: 'immutable' | 'short'): void;
+  send(req: Request, res: Response, name: string, cache: 'immutable' | 'short' | 'revalidate'): void;
 }
 
 export function staticAssets(dir: string): StaticAssets {
@@ -84,7 +85,7 @@ export function staticAssets(dir: string): StaticAssets {
       const encoding = chooseEncoding(req.get('accept-encoding'));
       const compressed = encoding && fs.existsSync(`${file}.${encoding === 'br' ? 'br' : 'gz'}`) ? `${file}.${encoding === 'br' ? 'br' : 'gz'}` : undefined;
       res.setHeader('Vary', 'Accept-Encoding');
-      res.setHeader('Cache-Control', cache === 'immutable' ? IMMUTABLE : `public, max-age=${STABLE_MAX_AGE}`);
+      res.setHeader('Cache-Control', cache === 'immutable' ? IMMUTABLE : cache === 'short' ? `public, max-age=${STABLE_MAX_AGE}` : 'no-cache');
       const headers: Record<string, string> = { 'content-type': type };
       if (compressed) headers['content-encoding'] = encoding!;
       // A byte range of a compressed body is meaningless to a client that asked for the plain file: no ranges.
