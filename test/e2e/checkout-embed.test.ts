@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import express from 'express';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -484,4 +486,21 @@ LoanCheckout('mount', '#checkout', { session: ${JSON.stringify(hostedTokens.get(
       await context.close();
     }
   }, 60_000);
+
+  it('the meeting bundle (built by the global setup) is served precompressed too, by Accept-Encoding', async () => {
+    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip']] as const) {
+      const res = await new Promise<http.IncomingMessage & { body: Buffer }>((resolve, reject) => {
+        http.get(`${app.url}/meet/meeting.js`, { headers: { 'accept-encoding': accept } }, (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => resolve(Object.assign(r, { body: Buffer.concat(chunks) })));
+        }).on('error', reject);
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['vary']).toContain('Accept-Encoding');
+      const plain = encoding === 'br' ? zlib.brotliDecompressSync(res.body) : zlib.gunzipSync(res.body);
+      expect(plain).toEqual(fs.readFileSync('dist/meeting/meeting.js'));
+    }
+  });
 });
