@@ -315,10 +315,16 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     const match = /^(pcm|yo|ha|ig)(\.[0-9a-f]{10})?\.json$/.exec(String(req.params.file));
     const stable = match && `locales/${match[1]}.json`;
     if (!stable) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
-    const hashed = match[2] ? `locales/${match[0]}` : widgetAssets.hashed(stable);
-    if (hashed && widgetAssets.isHashed(hashed)) {
+    const current = widgetAssets.hashed(stable);
+    if (match[2] && widgetAssets.isHashed(`locales/${match[0]}`)) {
       publicFile(res);
-      return widgetAssets.send(req, res, hashed, match[2] ? 'immutable' : 'short');
+      return widgetAssets.send(req, res, `locales/${match[0]}`, 'immutable');
+    }
+    // The stable name, or a hash of an older build (a script-tag bundle cached from before a deploy): today's
+    // texts, not cached as that hash (keys it lacks show in English, which beats the whole page in English).
+    if (current) {
+      publicFile(res);
+      return widgetAssets.send(req, res, current, match[2] ? 'revalidate' : 'short');
     }
     const file = path.join(path.dirname(widgetFile), stable);
     if (match[2] || !fs.existsSync(file)) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
