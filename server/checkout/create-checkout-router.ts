@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +7,8 @@ import ipaddr from 'ipaddr.js';
 import type { CheckoutTheme } from '../../widget/theme';
 import { renderCheckoutPage, type PageState } from './page';
 import { createPasskeyRoutes, passkeySignature, relyingPartyFor, type PasskeyOptions } from './passkeys';
-import { BoundedMap } from '../shared/bounded-map';
-import { staticAssets } from './static-assets';
+import { embeddingCors, SESSION_HEADER } from './embedding-cors';
+import { widgetFileRoutes } from './widget-files';
 
 /**
  * The checkout server (BFF): an Express sub-application a partner mounts in its own app
@@ -104,11 +103,6 @@ function defaultWidgetFile(): string {
   return fs.existsSync(besideBuild) ? besideBuild : path.resolve('dist/widget/checkout.js');
 }
 
-/** How long an organisation's allowed origins are trusted once looked up for a session (changes apply within this). */
-export const ORGANISATION_ORIGINS_TTL_MS = 60_000;
-/** A refused origin looks again after this long, so a page allowed a moment ago works on the borrower's retry. */
-const REFUSED_RECHECK_MS = 5_000;
-const ORIGINS_CACHE_ENTRIES = 10_000;
 
 function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -142,8 +136,6 @@ function checkOrigins(origins: string[]): Set<string> {
   return new Set(origins);
 }
 
-const SESSION_HEADER = /^CheckoutSession (cs_(?:test|live)_[0-9A-Za-z]{40})$/;
-
 const pick = (body: unknown, keys: string[]) => {
   const source = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
@@ -158,8 +150,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   const cookieName = options.cookieName ?? 'lc_checkout';
   const doFetch = options.fetch ?? fetch;
   const widgetFile = options.widgetFile ?? defaultWidgetFile();
-  const widgetAssets = staticAssets(path.dirname(widgetFile));
-  const widgetName = path.basename(widgetFile);
+  const widgetFiles = widgetFileRoutes(widgetFile);
   const allowedOrigins = checkOrigins(options.allowedOrigins ?? []);
   const app = express() as CheckoutRouter;
   app.disable('x-powered-by');
@@ -183,39 +174,6 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       };
     }
   }
-
-  /** The organisation's allowed origins per session (keyed by the token's hash: no token rests in memory). */
-  const organisationOrigins = new BoundedMap<string, { origins: string[]; fetchedAt: number }>(ORIGINS_CACHE_ENTRIES);
-
-  /**
-   * Whether a page of `origin` may call with this Authorization header: one of this router's
-   * `allowedOrigins`, or (with `organisationOrigins`) one of the session's organisation's, looked up
-   * through the platform with the session token and cached. A failed lookup returns its answer.
-   */
-  async function originAllowed(origin: string, authorization: string | undefined): Promise<boolean | { status: number; body: Record<string, unknown> }> {
-    if (allowedOrigins.has(origin)) return true;
-    const token = authorization === undefined ? undefined : SESSION_HEADER.exec(authorization)?.[1];
-    if (!options.organisationOrigins || !token) return false;
-    const key = crypto.createHash('sha256').update(token).digest('base64url');
-    const now = Date.now();
-    const known = organisationOrigins.get(key);
-    const age = known ? now - known.fetchedAt : Infinity;
-    if (known && age < ORGANISATION_ORIGINS_TTL_MS && (known.origins.includes(origin) || age < REFUSED_RECHECK_MS)) return known.origins.includes(origin);
-    const answer = await platform('GET', '/v1/checkout/settings', token);
-    const data = answer.body.data as { allowedOrigins?: string[] } | undefined;
-    if (answer.status !== 200) return { status: answer.status, body: answer.body };
-    if (!Array.isArray(data?.allowedOrigins)) return { status: 502, body: { status: 502, success: false, message: 'The lending service gave an unexpected answer; it is safe to retry.', error: 'platform_unavailable' } };
-    organisationOrigins.delete(key);
-    organisationOrigins.set(key, { origins: data.allowedOrigins, fetchedAt: now });
-    return data.allowedOrigins.includes(origin);
-  }
-
-  /** What a refused page is told: the setting that would let it in. */
-  const refusal = (origin: string) =>
-    `This page's origin (${origin}) may not call this checkout server: ` +
-    (options.organisationOrigins
-      ? `add it to the organisation's allowedOrigins (PATCH /v1/checkout-settings; it applies within a minute)${allowedOrigins.size ? ' or to the allowedOrigins option of createCheckoutRouter' : ''}.`
-      : 'add it to the allowedOrigins option of createCheckoutRouter.');
 
   // Where this router is mounted, as the request reached it (nested routers see a longer baseUrl).
   app.use((req, res, next) => {
@@ -276,103 +234,24 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
               ? 'expired'
               : 'unavailable';
     }
-    const hashedWidget = widgetAssets.hashed(widgetName);
+    const hashedWidget = widgetFiles.hashedWidget();
     const widgetSrc = hashedWidget ? `${basePath(res)}/assets/${hashedWidget}` : undefined;
     res.status(state === 'ready' || state === 'missing' || state === 'returned' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme, widgetSrc }));
   });
 
-  // Public files, the same for everyone: readable from any origin (script tags, ES module imports, fetch).
-  const publicFile = (res: Response) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-  };
-
-  // The script tag's stable URL serves the bundle itself, short-cached: on a slow link a tiny loader
-  // would cost one more round trip before the bundle even starts. The hosted page uses the hashed URL.
-  app.get('/widget.js', (req, res) => {
-    publicFile(res);
-    const hashed = widgetAssets.hashed(widgetName);
-    if (hashed) return widgetAssets.send(req, res, hashed, 'short');
-    if (!fs.existsSync(widgetFile)) {
-      res.status(404).type('application/javascript').send('// The checkout widget is not built yet.\n');
-      return;
-    }
-    res.sendFile(widgetFile, { maxAge: '5m', headers: { 'content-type': 'application/javascript; charset=utf-8' } });
-  });
-
-  // Content-hashed files of the build (the bundle the hosted page loads): immutable.
-  app.get('/assets/:file', (req, res) => {
-    const name = String(req.params.file);
-    if (!widgetAssets.isHashed(name)) return fail(res, 404, 'NOT_FOUND', 'No such file (an older build\'s file is gone: reload the page).');
-    publicFile(res);
-    widgetAssets.send(req, res, name, 'immutable');
-  });
-
-  // The widget's texts other than English (built next to the bundle by the locales plugin), fetched
-  // only when a borrower picks the language: `pcm.json` short-cached, `pcm.<hash>.json` (what the
-  // script-tag bundle asks for) immutable.
-  app.get('/api/locales/:file', (req, res) => {
-    const match = /^(pcm|yo|ha|ig)(\.[0-9a-f]{10})?\.json$/.exec(String(req.params.file));
-    const stable = match && `locales/${match[1]}.json`;
-    if (!stable) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
-    const current = widgetAssets.hashed(stable);
-    if (match[2] && widgetAssets.isHashed(`locales/${match[0]}`)) {
-      publicFile(res);
-      return widgetAssets.send(req, res, `locales/${match[0]}`, 'immutable');
-    }
-    // The stable name, or a hash of an older build (a script-tag bundle cached from before a deploy): today's
-    // texts, not cached as that hash (keys it lacks show in English, which beats the whole page in English).
-    if (current) {
-      publicFile(res);
-      return widgetAssets.send(req, res, current, match[2] ? 'revalidate' : 'short');
-    }
-    const file = path.join(path.dirname(widgetFile), stable);
-    if (match[2] || !fs.existsSync(file)) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
-    publicFile(res);
-    res.sendFile(file, { maxAge: '5m', headers: { 'content-type': 'application/json; charset=utf-8' } });
-  });
+  // The widget bundle, its content-hashed copies and the locale files (precompressed, cached; see widget-files.ts).
+  app.use(widgetFiles.router);
 
   // JSON endpoints for the components. POSTs must be JSON: with SameSite=Lax that keeps other sites from posting with the cookie.
   const api = express.Router();
-  // CORS for embedding pages (see originAllowed). Preflights carry no credentials, so they cannot
-  // tell whose session a call is for: every well-formed foreign origin gets one (nothing runs on a
-  // preflight), and the decision is made on the real request, which carries the session token, before
-  // anything runs. A refusal is readable by the page (Access-Control-Allow-Origin on the 403), so the
-  // widget can say which setting to change instead of "could not reach the server".
-  api.use(async (req, res, next) => {
-    const origin = req.get('origin');
-    if (origin === undefined) return next();
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      /* "null" or garbage */
-    }
-    if (parsed?.host === req.get('host')) return next();
-    // An opaque origin ("null": sandboxed frames, file pages) is never granted anything, not even a readable refusal.
-    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) return fail(res, 403, 'origin_not_allowed', 'Calls from an opaque or malformed origin are not allowed.');
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
-      res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, idempotency-key');
-      res.setHeader('Access-Control-Max-Age', '600');
-      res.status(204).end();
-      return;
-    }
-    const verdict = await originAllowed(origin, req.get('authorization'));
-    if (verdict === true) {
-      res.locals.crossOrigin = true;
-      return next();
-    }
-    if (verdict !== false) {
-      // The lookup failed (the session is over, or the platform is unreachable): that answer, readable.
-      res.status(verdict.status).json(verdict.body);
-      return;
-    }
-    fail(res, 403, 'origin_not_allowed', refusal(origin));
-  });
+  // CORS for pages of other origins that embed the checkout (see embeddingCors): decided before anything runs.
+  api.use(
+    embeddingCors({
+      allowedOrigins,
+      organisationOrigins: options.organisationOrigins ?? false,
+      settings: (token) => platform('GET', '/v1/checkout/settings', token),
+    }),
+  );
   api.use((req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'POST' && !req.is('application/json')) return fail(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');

@@ -9,7 +9,8 @@
  * app.use('/checkout', createCheckoutRouter({ apiBaseUrl, publicKey, secretKey, allowedOrigins: ['https://shop.example'] }));
  * ```
  */
-export { createCheckoutRouter, clientIp, ORGANISATION_ORIGINS_TTL_MS } from './create-checkout-router';
+export { createCheckoutRouter, clientIp } from './create-checkout-router';
+export { ORGANISATION_ORIGINS_TTL_MS } from './embedding-cors';
 export type { CheckoutRouter, CheckoutRouterOptions, MintedSession } from './create-checkout-router';
 export type { PasskeyOptions } from './passkeys';
 export type { CheckoutTheme } from '../../widget/theme';
