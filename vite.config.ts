@@ -1,16 +1,19 @@
 import { defineConfig } from 'vite';
 import { localesPlugin } from './widget/i18n/vite-locales.ts';
+import { staticAssetsPlugin } from './widget/vite-static-assets.ts';
 
 /**
  * The checkout widget for the script tag: one IIFE with Lit and every `lc-*` element bundled in,
  * installing the `LoanCheckout` global, served by the checkout server at `/widget.js` (built to
- * dist/widget/checkout.js; the hosted page loads the same file, as a module script, which an IIFE also is). The ES module and React builds
+ * dist/widget/checkout.js; the hosted page loads the same file under its content-hashed name from
+ * `/assets/`, as a module script, which an IIFE also is). The ES module and React builds
  * for bundlers are `vite.lib.config.ts`.
  */
 export default defineConfig({
   // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
   resolve: { conditions: ['module', 'browser', 'production'] },
-  plugins: [localesPlugin()],
+  // The locale files and the bundle also get content-hashed, precompressed (brotli, gzip) copies and a manifest.
+  plugins: [localesPlugin(), staticAssetsPlugin()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vite';
+import { staticAssetsPlugin } from '../widget/vite-static-assets.ts';
 
 /**
  * The sales demo page: one ES module with Lit bundled in, served by the demo router at
@@ -9,6 +10,8 @@ export default defineConfig({
   // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
   resolve: { conditions: ['module', 'browser', 'production'] },
   root: path.resolve(import.meta.dirname, '..'),
+  // Precompressed (brotli, gzip) copies and a manifest, served by Accept-Encoding.
+  plugins: [staticAssetsPlugin()],
   build: {
     outDir: 'dist/demo',
     emptyOutDir: true,

@@ -198,6 +198,8 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
         rpName: platform.config.CHECKOUT_PASSKEY_RP_NAME,
       },
       frameAncestors: framedByDemo,
+      // Partner pages embed this hosted checkout with the script tag: CORS for each organisation's own allowedOrigins.
+      organisationOrigins: true,
     }),
   );
   if (demoEnabled) app.use('/demo', createDemoRouter({ platform, apiBaseUrl: options.internalUrl ?? options.baseUrl }));

@@ -99,6 +99,24 @@ export interface EmbeddingSettings {
   returnUrl: string | null;
 }
 
+let refusalReported = false;
+
+/**
+ * The checkout server refused this page's origin (403 `origin_not_allowed`): tell the page's developer,
+ * once per page, which setting lets it in. The borrower sees `error.origin_not_allowed`.
+ */
+function reportRefusedOrigin(base: string, detail: string | undefined): void {
+  if (refusalReported) return;
+  refusalReported = true;
+  const origin = typeof location === 'undefined' ? 'this page' : location.origin;
+  console.error(
+    `[LoanCheckout] origin_not_allowed: the checkout server at ${base} refuses calls from ${origin}. ` +
+      `Embedding the platform's hosted checkout: add ${origin} to your organisation's allowedOrigins with PATCH /v1/checkout-settings {"allowedOrigins": ["${origin}"]} (per mode: use the key of the session's mode). ` +
+      `Your own mounted checkout server: add it to the allowedOrigins option of createCheckoutRouter. ` +
+      (detail ? `The server said: ${detail}` : ''),
+  );
+}
+
 export class CheckoutApiError extends Error {
   constructor(
     readonly status: number,
@@ -245,6 +263,7 @@ export class CheckoutApi {
     if (!res.ok || !envelope?.success) {
       const code = envelope?.error as (typeof SESSION_ENDED_CODES)[number] | undefined;
       if (code && SESSION_ENDED_CODES.includes(code)) this.onSessionEnded?.(code);
+      if (envelope?.error === 'origin_not_allowed') reportRefusedOrigin(this.base, envelope.message);
       throw new CheckoutApiError(res.status, envelope?.error ?? 'unexpected_response', envelope?.message ?? 'Something went wrong. Please try again.');
     }
     return envelope.data as T;

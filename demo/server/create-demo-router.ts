@@ -10,6 +10,7 @@ import { DEMO_ACTIONS, DemoError, DemoRuns, type DemoAction } from './demo-runs'
 import { DemoStepFailed, PlatformUnavailable } from './partner-api';
 import { renderDemoPage } from './page';
 import { SCENARIO_IDS, SCENARIOS } from './scenarios';
+import { staticAssets } from '../../server/checkout/static-assets';
 
 export interface DemoRouterOptions {
   platform: Platform;
@@ -84,7 +85,11 @@ export function createDemoRouter(options: DemoRouterOptions): express.Router {
     res.type('html').send(renderDemoPage({ basePath: req.baseUrl }));
   });
 
-  router.get('/assets/demo.js', (_req, res) => {
+  const assets = staticAssets(path.dirname(bundleFile));
+  router.get('/assets/demo.js', (req, res) => {
+    // Precompressed at build (brotli, gzip) when the build wrote them; always revalidated (a demo is rebuilt often).
+    const hashed = assets.hashed(path.basename(bundleFile));
+    if (hashed) return assets.send(req, res, hashed, 'revalidate');
     if (!fs.existsSync(bundleFile)) {
       res.status(404).type('application/javascript').send('// The demo is not built yet: npm run build:demo\n');
       return;

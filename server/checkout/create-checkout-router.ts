@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import ipaddr from 'ipaddr.js';
 import type { CheckoutTheme } from '../../widget/theme';
 import { renderCheckoutPage, type PageState } from './page';
 import { createPasskeyRoutes, passkeySignature, relyingPartyFor, type PasskeyOptions } from './passkeys';
+import { embeddingCors, SESSION_HEADER } from './embedding-cors';
+import { widgetFileRoutes } from './widget-files';
 
 /**
  * The checkout server (BFF): an Express sub-application a partner mounts in its own app
@@ -35,7 +38,11 @@ export interface CheckoutRouterOptions {
   cookieName?: string;
   /** Public URL of the mount point (e.g. `https://shop.example/checkout`), used for the rail's return address; default: from the request. */
   publicUrl?: string;
-  /** The built widget bundle served at `/widget.js`. */
+  /**
+   * The built widget bundle served at `/widget.js` (default: this package's `dist/widget/checkout.js`).
+   * The build's content-hashed, precompressed copies next to it (`asset-manifest.json`) are served
+   * under `/assets/` and picked by `Accept-Encoding`.
+   */
   widgetFile?: string;
   /** Brand colour, radius and font of the hosted page (text contrast is kept AA whatever the colour). */
   theme?: CheckoutTheme;
@@ -52,10 +59,18 @@ export interface CheckoutRouterOptions {
    * Embedding: the exact origins of your pages that embed `<lc-checkout>` (script tag or ES module)
    * and call this server cross-origin, e.g. `['https://shop.example']`. Requests from these origins get
    * CORS answers and must authenticate with `Authorization: CheckoutSession <token>` (never the cookie);
-   * any other foreign origin gets 403 `origin_not_allowed`. They are also the widget's `postMessage`
-   * targets, together with the organisation's `allowedOrigins` (`PATCH /v1/checkout-settings`).
+   * any other foreign origin gets 403 `origin_not_allowed` (readable by the page, so the widget can say
+   * why). They are also the widget's `postMessage` targets, together with the organisation's
+   * `allowedOrigins` (`PATCH /v1/checkout-settings`).
    */
   allowedOrigins?: string[];
+  /**
+   * Also answer CORS for the origins the session's organisation lists in its checkout settings
+   * (`PATCH /v1/checkout-settings` `allowedOrigins`), looked up with the session token and cached
+   * for a minute per session. The platform's own hosted checkout turns this on; a partner that
+   * mounts its own router usually lists its pages in `allowedOrigins` instead. Default false.
+   */
+  organisationOrigins?: boolean;
   /** Overrides the organisation's `returnUrl` for the hosted page served by this router. */
   returnUrl?: string;
 }
@@ -78,7 +93,16 @@ export type CheckoutRouter = express.Express & {
 };
 
 const TOKEN = /^cs_(test|live)_[0-9A-Za-z]{40}$/;
-const DEFAULT_WIDGET = path.resolve('dist/widget/checkout.js');
+
+/**
+ * The widget this code was built with: `dist/widget/` beside the built server (`dist/server/main.js`)
+ * or package entry (`dist/checkout-server/index.js`); run from source, the project's `dist/widget/`.
+ */
+function defaultWidgetFile(): string {
+  const besideBuild = fileURLToPath(new URL('../widget/checkout.js', import.meta.url));
+  return fs.existsSync(besideBuild) ? besideBuild : path.resolve('dist/widget/checkout.js');
+}
+
 
 function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -112,8 +136,6 @@ function checkOrigins(origins: string[]): Set<string> {
   return new Set(origins);
 }
 
-const SESSION_HEADER = /^CheckoutSession (cs_(?:test|live)_[0-9A-Za-z]{40})$/;
-
 const pick = (body: unknown, keys: string[]) => {
   const source = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
@@ -127,7 +149,8 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   const apiBase = options.apiBaseUrl.replace(/\/$/, '');
   const cookieName = options.cookieName ?? 'lc_checkout';
   const doFetch = options.fetch ?? fetch;
-  const widgetFile = options.widgetFile ?? DEFAULT_WIDGET;
+  const widgetFile = options.widgetFile ?? defaultWidgetFile();
+  const widgetFiles = widgetFileRoutes(widgetFile);
   const allowedOrigins = checkOrigins(options.allowedOrigins ?? []);
   const app = express() as CheckoutRouter;
   app.disable('x-powered-by');
@@ -211,59 +234,24 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
               ? 'expired'
               : 'unavailable';
     }
-    res.status(state === 'ready' || state === 'missing' || state === 'returned' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme }));
+    const hashedWidget = widgetFiles.hashedWidget();
+    const widgetSrc = hashedWidget ? `${basePath(res)}/assets/${hashedWidget}` : undefined;
+    res.status(state === 'ready' || state === 'missing' || state === 'returned' ? 200 : state === 'unavailable' ? 502 : 401).type('html').send(renderCheckoutPage({ basePath: basePath(res), state, theme: options.theme, widgetSrc }));
   });
 
-  app.get('/widget.js', (_req, res) => {
-    // Partner pages on other origins load it with a script tag (or as a module, which needs CORS).
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (!fs.existsSync(widgetFile)) {
-      res.status(404).type('application/javascript').send('// The checkout widget is not built yet.\n');
-      return;
-    }
-    res.sendFile(widgetFile, { maxAge: '5m', headers: { 'content-type': 'application/javascript; charset=utf-8' } });
-  });
-
-  // The widget's texts other than English (built next to the bundle by the locales plugin): public,
-  // the same for everyone, fetched only when a borrower picks the language, readable from any origin.
-  const localesDir = path.join(path.dirname(widgetFile), 'locales');
-  app.get('/api/locales/:file', (req, res) => {
-    const locale = /^(pcm|yo|ha|ig)\.json$/.exec(String(req.params.file))?.[1];
-    const file = locale && path.join(localesDir, `${locale}.json`);
-    if (!file || !fs.existsSync(file)) return fail(res, 404, 'locale_not_found', 'No texts for this language.');
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.sendFile(file, { maxAge: '5m', headers: { 'content-type': 'application/json; charset=utf-8' } });
-  });
+  // The widget bundle, its content-hashed copies and the locale files (precompressed, cached; see widget-files.ts).
+  app.use(widgetFiles.router);
 
   // JSON endpoints for the components. POSTs must be JSON: with SameSite=Lax that keeps other sites from posting with the cookie.
   const api = express.Router();
-  // CORS for the embedding origins only. A foreign origin that is not allowed is refused before anything runs;
-  // an allowed one must present the token in the Authorization header (no credentials cross-origin, so no cookie).
-  api.use((req, res, next) => {
-    const origin = req.get('origin');
-    if (origin === undefined) return next();
-    let sameHost = false;
-    try {
-      sameHost = new URL(origin).host === req.get('host');
-    } catch {
-      /* "null" or garbage: foreign */
-    }
-    if (sameHost) return next();
-    if (!allowedOrigins.has(origin)) return fail(res, 403, 'origin_not_allowed', 'This page\'s origin may not call this checkout server: add it to the allowedOrigins of createCheckoutRouter.');
-    res.locals.crossOrigin = true;
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
-      res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, idempotency-key');
-      res.setHeader('Access-Control-Max-Age', '600');
-      res.status(204).end();
-      return;
-    }
-    next();
-  });
+  // CORS for pages of other origins that embed the checkout (see embeddingCors): decided before anything runs.
+  api.use(
+    embeddingCors({
+      allowedOrigins,
+      organisationOrigins: options.organisationOrigins ?? false,
+      settings: (token) => platform('GET', '/v1/checkout/settings', token),
+    }),
+  );
   api.use((req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'POST' && !req.is('application/json')) return fail(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');

@@ -18,7 +18,13 @@ const FALLBACK: Record<PageState, string> = {
  * element gets the JSON endpoints' base and the state the server saw; the text inside it is what
  * shows before (or without) the script. No token, no personal data and no key in the HTML.
  */
-export function renderCheckoutPage(options: { basePath: string; state: PageState; theme?: CheckoutTheme }): string {
+export function renderCheckoutPage(options: {
+  basePath: string;
+  state: PageState;
+  theme?: CheckoutTheme;
+  /** The widget bundle's content-hashed URL (immutable); default the stable `{basePath}/widget.js`. */
+  widgetSrc?: string;
+}): string {
   const base = escapeHtml(options.basePath);
   const theme = options.theme ? ` theme="${escapeHtml(JSON.stringify(options.theme))}"` : '';
   return `<!doctype html>
@@ -36,7 +42,7 @@ export function renderCheckoutPage(options: { basePath: string; state: PageState
       <p role="status">${escapeHtml(FALLBACK[options.state])}</p>
     </lc-checkout>
   </main>
-  <script type="module" src="${base}/widget.js"></script>
+  <script type="module" src="${options.widgetSrc ? escapeHtml(options.widgetSrc) : `${base}/widget.js`}"></script>
 </body>
 </html>`;
 }

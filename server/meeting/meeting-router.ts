@@ -17,6 +17,7 @@ import { FILE_LINK_PURPOSE, LocalFileStorage } from '../integrations/file-storag
 import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import { isUuid } from '../platform/domain/ids';
 import { renderMeetingPage } from './meeting-page';
+import { staticAssets } from '../checkout/static-assets';
 import { roomsOf } from './meeting-rooms';
 import { attachSignalling } from './signalling';
 
@@ -114,7 +115,11 @@ export function createMeetingRouter(platform: Platform) {
     page(res, 200, renderMeetingPage('ready'));
   });
 
-  router.get('/meet/meeting.js', (_req, res) => {
+  const meetingAssets = staticAssets(path.dirname(MEETING_BUNDLE));
+  router.get('/meet/meeting.js', (req, res) => {
+    // Precompressed at build (brotli, gzip), picked by Accept-Encoding.
+    const hashed = meetingAssets.hashed(path.basename(MEETING_BUNDLE));
+    if (hashed) return meetingAssets.send(req, res, hashed, 'short');
     if (!fs.existsSync(MEETING_BUNDLE)) throw new AppError('SERVICE_UNAVAILABLE', 'The meeting page is not built (npm run build:meeting).');
     res.sendFile(MEETING_BUNDLE, { maxAge: '5m', headers: { 'content-type': 'application/javascript; charset=utf-8' } });
   });

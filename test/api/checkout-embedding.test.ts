@@ -135,23 +135,36 @@ describe('the checkout server for embedding (createCheckoutRouter allowedOrigins
     expect(((await withCookie.json()) as { error: string }).error).toBe('checkout_session_missing');
   });
 
-  it('when an origin nobody allowed calls, then 403 origin_not_allowed without CORS headers, and nothing runs', async () => {
-    const { token } = await session();
-    for (const origin of ['https://evil.example', 'null']) {
-      const res = await fetch(`${partner.origin}/checkout/api/otp/send`, {
+  it('when an origin nobody allowed calls, then 403 origin_not_allowed that the page can read (naming the router option), and nothing runs; an opaque origin gets no CORS at all', async () => {
+    const phone = uniquePhone();
+    const { loan } = await offeredLoan(app, tenant, { phone });
+    const token = tokenOf(loan.applicationUrl);
+    const send = (origin: string) =>
+      fetch(`${partner.origin}/checkout/api/otp/send`, {
         method: 'POST',
         headers: { origin, authorization: `CheckoutSession ${token}`, 'content-type': 'application/json' },
         body: '{}',
       });
-      expect(res.status).toBe(403);
-      expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      expect(((await res.json()) as { error: string }).error).toBe('origin_not_allowed');
-    }
+    const refused = await send('https://evil.example');
+    expect(refused.status).toBe(403);
+    // Readable, so the widget can tell the page's developer which setting to change.
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    const body = (await refused.json()) as { error: string; message: string };
+    expect(body.error).toBe('origin_not_allowed');
+    expect(body.message).toContain('allowedOrigins option of createCheckoutRouter');
+    const opaque = await send('null');
+    expect(opaque.status).toBe(403);
+    expect(opaque.headers.get('access-control-allow-origin')).toBeNull();
+    expect(((await opaque.json()) as { error: string }).error).toBe('origin_not_allowed');
+    // The preflight carries no credentials and runs nothing: answered, the real request decides.
     const preflight = await fetch(`${partner.origin}/checkout/api/state`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
-    expect(preflight.status).toBe(403);
-    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-    const sms = await client(app).get(`/sandbox/sms?phone=${encodeURIComponent('+2348000000000')}`);
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    // No code was sent to the borrower.
+    const sms = await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`);
     expect(sms.status).toBe(200);
+    expect(sms.body.data.messages).toEqual([]);
   });
 
   it('when the Authorization header is not a session token, then 401 checkout_session_missing', async () => {

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import express from 'express';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +10,7 @@ import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, tokenOf, uniquePhone } from '../support/checkout';
 import { buildWidgetCopy } from '../support/widget-build';
-import { axeViolationsWithFrames } from '../support/browser';
+import { axeViolations, axeViolationsWithFrames, ensureBundles, PHONE_VIEWPORT, screenshot } from '../support/browser';
 
 /**
  * The embedded checkout in the machine's Chromium. Three loopback origins play the parts:
@@ -365,4 +367,140 @@ describe('the embedded checkout on a partner page of another origin', () => {
       await context.close();
     }
   }, 90_000);
+});
+
+/**
+ * The script tag against the platform's OWN hosted checkout (`<platform>/checkout/widget.js`), no
+ * checkout server of the partner's: the organisation lists its page's origin in its checkout settings
+ * (PATCH /v1/checkout-settings allowedOrigins) and that is all. The partner's page is served at
+ * `http://localhost:<D>` (listed) and `http://127.0.0.1:<D>` (not listed); the platform is `app.url`.
+ */
+describe("the script tag against the platform's hosted checkout", () => {
+  let lender: LendingTenant;
+  let listed: string; // http://localhost:<D>
+  let unlisted: string; // http://127.0.0.1:<D>
+  const hostedTokens = new Map<string, string>();
+
+  beforeAll(async () => {
+    await ensureBundles();
+    const site = express();
+    site.get('/pay/:id', (req, res) => {
+      res.type('html').send(
+        html(
+          'Shop checkout',
+          `<main><h1>Pay in instalments</h1><div id="checkout"></div></main>
+<script>
+(function (w, n) { w[n] = w[n] || function () { (w[n].q = w[n].q || []).push(arguments); }; })(window, 'LoanCheckout');
+window.__events = [];
+LoanCheckout('mount', '#checkout', { session: ${JSON.stringify(hostedTokens.get(req.params.id) ?? '')}, onEvent: (e) => window.__events.push(e) });
+</script>
+<script async src="${app.url}/checkout/widget.js"></script>`,
+        ),
+      );
+    });
+    const port = await listen(site);
+    listed = `http://localhost:${port}`;
+    unlisted = `http://127.0.0.1:${port}`;
+    lender = await lendingTenant(app);
+    const settings = await client(app, lender.test).call('PATCH', '/v1/checkout-settings', { body: { allowedOrigins: [listed] } });
+    expect(settings.status).toBe(200);
+  });
+
+  /** The partner's backend mints a session with its key pair and renders the token into its page. */
+  async function hostedSession(phone: string) {
+    const { loan } = await offeredLoan(app, lender, { phone });
+    const minted = await client(app, lender.test).post(`/v1/loans/${loan.id}/checkout-sessions`);
+    expect(minted.status).toBe(201);
+    hostedTokens.set(minted.body.data.id, minted.body.data.token);
+    return { loan, sessionId: minted.body.data.id as string };
+  }
+
+  it('at 360×640, a page of an origin the organisation allowed runs the checkout through its first steps with only the script tag', async () => {
+    const phone = uniquePhone();
+    const { loan, sessionId } = await hostedSession(phone);
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    const api: string[] = [];
+    let widgetEncoding: string | undefined;
+    page.on('response', async (r) => {
+      if (r.url().startsWith(`${app.url}/checkout/api/`)) api.push(`${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`);
+      if (r.url() === `${app.url}/checkout/widget.js`) widgetEncoding = (await r.allHeaders())['content-encoding'];
+    });
+    try {
+      await page.goto(`${listed}/pay/${sessionId}`);
+      await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'embed-hosted-01-otp');
+      await verifyPhone(page, phone);
+      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      await screenshot(page, 'embed-hosted-02-offer');
+      await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
+      await page.getByLabel('I have read the offer and agree to its terms.').check();
+      await page.getByRole('button', { name: 'Sign and accept' }).click();
+      await page.getByRole('heading', { name: 'Your bank account' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'embed-hosted-03-bank');
+
+      // Every call went cross-origin to the platform's own checkout server, and none was refused.
+      expect(api).toEqual(expect.arrayContaining([`GET /checkout/api/state 200`, `POST /checkout/api/otp/send 200`, `POST /checkout/api/otp/verify 200`, `POST /checkout/api/offer/accept 200`]));
+      expect(api.filter((line) => !/ 2\d\d$/.test(line))).toEqual([]);
+      // The script tag's bundle came compressed.
+      expect(widgetEncoding).toBe('br');
+      const events = (await page.evaluate(() => (window as any).__events)) as CheckoutEvent[];
+      expect(types(events)).toEqual(['ready:otp', 'otp_verified', 'step_changed:offer', 'offer_signed', 'step_changed:bank']);
+      expect(events[0]).toMatchObject({ loanId: loan.id, sessionId });
+      expect((await app.platform.db.selectFrom('loans').select('status').where('id', '=', loan.id).executeTakeFirstOrThrow()).status).toBe('terms_accepted');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it("at 360×640, a page of an origin the organisation did not list: the developer's console names the setting, the borrower gets a way forward, never \"could not reach the server\"", async () => {
+    const { sessionId } = await hostedSession(uniquePhone());
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await page.goto(`${unlisted}/pay/${sessionId}`);
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe("This checkout can't open on this website yet. Go back to the lender's app or website, or contact them for help.");
+      expect(await page.getByText('could not reach the server').count()).toBe(0);
+      await expect.poll(() => errors.filter((e) => e.includes('[LoanCheckout] origin_not_allowed')).length).toBe(1);
+      const logged = errors.find((e) => e.includes('[LoanCheckout] origin_not_allowed'))!;
+      expect(logged).toContain(unlisted);
+      expect(logged).toContain('PATCH /v1/checkout-settings');
+      expect(logged).toContain('allowedOrigins');
+      expect(logged).toContain('allowedOrigins option of createCheckoutRouter');
+      // The host page learns it too, as an error event with the code.
+      await expect.poll(() => page.evaluate(() => (window as any).__events.map((e: CheckoutEvent) => e.type))).toContain('error');
+      expect(JSON.stringify(await page.evaluate(() => (window as any).__events))).toContain('origin_not_allowed');
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'embed-hosted-refused');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('the meeting bundle (built by the global setup) is served precompressed too, by Accept-Encoding', async () => {
+    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip']] as const) {
+      const res = await new Promise<http.IncomingMessage & { body: Buffer }>((resolve, reject) => {
+        http.get(`${app.url}/meet/meeting.js`, { headers: { 'accept-encoding': accept } }, (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => resolve(Object.assign(r, { body: Buffer.concat(chunks) })));
+        }).on('error', reject);
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['vary']).toContain('Accept-Encoding');
+      const plain = encoding === 'br' ? zlib.brotliDecompressSync(res.body) : zlib.gunzipSync(res.body);
+      expect(plain).toEqual(fs.readFileSync('dist/meeting/meeting.js'));
+    }
+  });
 });

@@ -171,7 +171,7 @@ describe('hosted checkout journeys', () => {
 
       // Nothing the browser saw, nor the widget bundle, holds a secret key or the BVN the partner pushed.
       const bundle = fs.readFileSync(WIDGET_BUNDLE, 'utf8');
-      expect(traffic.some((t) => t.includes('/checkout/widget.js'))).toBe(true);
+      expect(traffic.some((t) => /\/checkout\/assets\/checkout\.[0-9a-f]{10}\.js/.test(t))).toBe(true);
       expect(traffic.some((t) => t.includes('/checkout/api/merchant'))).toBe(true);
       for (const [what, text] of [['page HTML', html.join('\n')], ['network traffic', traffic.join('\n')], ['widget bundle', bundle]] as const) {
         expect(text, what).not.toMatch(/sk_(test|live)_/);

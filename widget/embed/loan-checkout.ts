@@ -72,7 +72,7 @@ export function createLoanCheckout(defineElements: () => Promise<unknown>, scrip
   };
 
   function serverBase(options: MountOptions): string | undefined {
-    const server = options.server ?? (scriptUrl ? scriptUrl.replace(/\/widget(\.[\w.-]+)?\.js(\?.*)?$/, '') : undefined);
+    const server = options.server ?? (scriptUrl ? scriptUrl.replace(/\/(?:widget(\.[\w.-]+)?|assets\/checkout\.[0-9a-f]{10})\.js(\?.*)?$/, '') : undefined);
     return server?.replace(/\/$/, '');
   }
 

@@ -232,6 +232,9 @@ export const en = {
   'error.passkeys_unavailable': 'Passkeys are not available here. Sign with your typed name.',
   'error.passkey_challenge_expired': 'That took too long. Try the passkey again, or sign with your typed name.',
   'error.checkout_session_expired': 'This link has expired. Ask the lender who sent it for a new one.',
+
+  // Embedding (EMBED): the checkout server refused the page's origin
+  'error.origin_not_allowed': "This checkout can't open on this website yet. Go back to the lender's app or website, or contact them for help.",
 } as const;
 
 export type MessageKey = keyof typeof en;

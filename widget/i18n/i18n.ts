@@ -67,6 +67,10 @@ export function useMessages(locale: Locale, messages: Messages): void {
 
 const loaded = new Map<string, Promise<Messages>>();
 
+declare const __LC_LOCALE_FILES__: Record<string, string> | undefined;
+/** The tables' content-hashed file names, in the script-tag build (served immutable, next to the bundle); other builds ask for `{locale}.json`. */
+const LOCALE_FILES: Record<string, string> = typeof __LC_LOCALE_FILES__ === 'undefined' ? {} : __LC_LOCALE_FILES__;
+
 /**
  * Switches language: English at once; any other table fetched once per base (and cached), then
  * installed. A table that fails to load leaves English in place and reports it, never throws into
@@ -78,7 +82,7 @@ export async function setLocale(requested: string | readonly string[] | undefine
     useMessages('en', {});
     return 'en';
   }
-  const url = `${base.replace(/\/$/, '')}/locales/${locale}.json`;
+  const url = `${base.replace(/\/$/, '')}/locales/${LOCALE_FILES[locale] ?? `${locale}.json`}`;
   let pending = loaded.get(url);
   if (!pending) {
     pending = fetch(url, { credentials: 'omit' }).then((response) => {

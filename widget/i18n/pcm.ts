@@ -218,4 +218,7 @@ export const pcm: Messages = {
   'error.passkey_verification_failed': 'We no fit check your passkey. Try again, or sign with your typed name.',
   'error.passkeys_unavailable': 'Passkey no dey here. Sign with your typed name.',
   'error.passkey_challenge_expired': 'E don take too long. Try di passkey again, or sign with your typed name.',
+
+  // Embedding (EMBED)
+  'error.origin_not_allowed': 'Dis checkout no fit open for dis website now. Go back to di lender app or website, or contact dem make dem help you.',
 };

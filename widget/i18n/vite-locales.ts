@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { COMPLETE, coverage, coverageReport, TABLES } from './tables.ts';
+import { contentHash, hashedName } from '../vite-static-assets.ts';
 
 /**
  * Writes every non-English table to `locales/{locale}.json` next to the bundle (the checkout server
@@ -12,6 +13,12 @@ export function localesPlugin(): Plugin {
   return {
     name: 'lc-locales',
     apply: 'build',
+    // The bundle asks for each table by its content-hashed name (an immutable URL), known here before
+    // the build: the name the static-assets plugin gives the file is the hash of the same bytes.
+    config() {
+      const files = Object.fromEntries(Object.entries(TABLES).map(([locale, table]) => [locale, hashedName(`${locale}.json`, contentHash(JSON.stringify(table)))]));
+      return { define: { __LC_LOCALE_FILES__: JSON.stringify(files) } };
+    },
     generateBundle() {
       for (const [locale, table] of Object.entries(TABLES)) {
         this.emitFile({ type: 'asset', fileName: `locales/${locale}.json`, source: JSON.stringify(table) });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { staticAssetsPlugin } from '../vite-static-assets.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -13,6 +14,8 @@ export default defineConfig({
   // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
   resolve: { conditions: ['module', 'browser', 'production'] },
   root,
+  // Precompressed (brotli, gzip) copies and a manifest, served by Accept-Encoding.
+  plugins: [staticAssetsPlugin()],
   build: {
     outDir: path.join(root, 'dist/meeting'),
     emptyOutDir: true,
