@@ -102,6 +102,7 @@ beforeAll(async () => {
         `<main><h1>Pay in instalments</h1><div id="checkout"></div></main>
 <script type="module">
 import { LoanCheckout } from '/lib/index.js';
+import { chooseBank } from '../support/bank-picker';
 window.__events = [];
 LoanCheckout.mount('#checkout', { session: ${JSON.stringify(tokens.get(req.params.id) ?? '')}, server: '${backend}/checkout', theme: { '--lc-primary': 'rgb(15, 118, 110)', color: 'red' }, onEvent: (e) => window.__events.push(e.type) });
 </script>`,
@@ -189,8 +190,7 @@ describe('the embedded checkout on a partner page of another origin', () => {
       await frame.getByRole('button', { name: 'Sign and accept' }).click();
 
       await frame.getByRole('heading', { name: 'Your bank account' }).waitFor();
-      await frame.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
-      await frame.getByLabel('Bank', { exact: true }).selectOption('058');
+      await chooseBank(frame, 'Guaranty Trust Bank');
       const accountNumber = `012345678${nubanCheckDigit('058', '012345678')}`;
       await frame.getByLabel('Account number').fill(accountNumber);
       await frame.getByText('Account name:').waitFor();

@@ -7,6 +7,7 @@ import type { TestApp } from '../support/harness';
 import { SECRET_KEY, startDemoApp } from '../support/demo';
 import { nubanCheckDigit } from '../support/checkout';
 import { axeViolationsWithFrames } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The sales demo in the machine's Chromium at a laptop viewport, by clicks alone: push a decision,
@@ -74,8 +75,7 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   await phone.getByRole('heading', { name: 'Your bank account' }).waitFor();
   await caption(page, 'Signed: now the bank account and the direct debit');
 
-  await phone.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
-  await phone.getByLabel('Bank', { exact: true }).selectOption('058');
+  await chooseBank(phone, 'Guaranty Trust Bank');
   const serial = '012345678';
   await phone.getByLabel('Account number').fill(`${serial}${nubanCheckDigit('058', serial)}`);
   await phone.getByText('Account name:').waitFor();
