@@ -9,6 +9,7 @@ import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifec
 import { latestOtp, nubanCheckDigit, tokenOf, uniquePhone } from '../support/checkout';
 import { buildWidgetCopy } from '../support/widget-build';
 import { axeViolationsWithFrames } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The embedded checkout in the machine's Chromium. Three loopback origins play the parts:
@@ -102,7 +103,6 @@ beforeAll(async () => {
         `<main><h1>Pay in instalments</h1><div id="checkout"></div></main>
 <script type="module">
 import { LoanCheckout } from '/lib/index.js';
-import { chooseBank } from '../support/bank-picker';
 window.__events = [];
 LoanCheckout.mount('#checkout', { session: ${JSON.stringify(tokens.get(req.params.id) ?? '')}, server: '${backend}/checkout', theme: { '--lc-primary': 'rgb(15, 118, 110)', color: 'red' }, onEvent: (e) => window.__events.push(e.type) });
 </script>`,
