@@ -96,6 +96,9 @@ describe('ownership checks and paste-tolerant inputs', () => {
       await option.filter({ hasText: 'OPay' }).waitFor();
       expect(await option.allTextContents()).toEqual(['OPay']);
       await expectClean(page, 'ownership-03-bank-search');
+      // Leaving the field with one match left chooses it.
+      await bank.press('Tab');
+      expect(await bank.inputValue()).toBe('OPay');
 
       // The keyboard: Down then Enter chooses the second match; the highlighted one is the active descendant.
       await bank.fill('bank');

@@ -111,6 +111,13 @@ export class LcBank extends LitElement {
     }
   }
 
+  /** Leaving the field closes the list; what was typed names the bank when only one matches ("opay", then Tab). */
+  private blurred() {
+    this.open = false;
+    const only = this.query && !this.bank && this.filtered;
+    if (only && only.length === 1) this.choose(only[0]!);
+  }
+
   override updated(): void {
     this.renderRoot.querySelector('[aria-selected="true"]')?.scrollIntoView?.({ block: 'nearest' });
   }
@@ -148,7 +155,7 @@ export class LcBank extends LitElement {
         <input part="input" id="lc-bank-code" role="combobox" aria-autocomplete="list" aria-controls="lc-bank-list" aria-expanded=${expanded ? 'true' : 'false'}
           aria-activedescendant=${expanded ? `lc-bank-${matches[this.active]!.code}` : nothing} aria-describedby="lc-bank-code-help" autocomplete="off" spellcheck="false"
           .value=${this.query} ?disabled=${!this.list.value} placeholder=${this.list.value ? '' : t('bank.loading')}
-          @input=${(e: Event) => this.search((e.target as HTMLInputElement).value, true)} @keydown=${this.onKey} @click=${() => (this.open = !this.open)} @blur=${() => (this.open = false)} />
+          @input=${(e: Event) => this.search((e.target as HTMLInputElement).value, true)} @keydown=${this.onKey} @click=${() => (this.open = !this.open)} @blur=${this.blurred} />
         <span id="lc-bank-code-help">${t('bank.choose')}</span>
         <ul id="lc-bank-list" role="listbox" aria-label=${t('bank.bank')} ?hidden=${!expanded}>
           ${matches.map(
