@@ -16,7 +16,9 @@ const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
  * with the NUBAN check digit as it is typed (the same pure function the platform uses), the account
  * name looked up and compared with the borrower's name, then kept for the mandate. An account in
  * another name gets a clear warning: use another account, or confirm it is the borrower's own.
- * Fires `lc-bank-captured`.
+ *
+ * @event lc-bank-captured - the account was kept for the mandate step.
+ * @csspart warning - the box that says the account is in another name.
  */
 export class LcBank extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(bankStyles)];
