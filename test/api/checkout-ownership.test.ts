@@ -1,3 +1,4 @@
+import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
 import { client, startTestApp, type TestApp } from '../support/harness';
@@ -123,6 +124,10 @@ describe('signature ownership', () => {
     expect(signed.status).toBe(200);
     expect(await consentRow(loan.id)).toMatchObject({ signatureFullName: 'A. Okafor', signatureNameMatch: 'partial', signatureNameOnRecord: 'Amaka Okafor' });
     expect(Boolean((await consentRow(loan.id))!.signatureNameConfirmed)).toBe(true);
+    // The signed offer letter carries the comparison with the rest of the evidence.
+    const link = await client(app, tenant.test).get(`/v1/loans/${loan.id}/offer-letter`);
+    const { text } = await extractText(new Uint8Array(await (await fetch(link.body.data.url)).arrayBuffer()), { mergePages: true });
+    expect(text.replace(/\s+/g, ' ')).toContain("matches the borrower's name on record (Amaka Okafor) in part; the borrower confirmed it as their name");
   });
 
   it('when the borrower signs with their name in another order, with a title and in capitals, then it signs and the consent records the match', async () => {
