@@ -173,4 +173,32 @@ describe('ownership checks and paste-tolerant inputs', () => {
       await context.close();
     }
   });
+  it('a guarantor\'s phone pasted with spaces and the code they read out pasted as "477 707" keep every digit', async () => {
+    const guarantorLender = await lendingTenant(app, { product: { guarantorsRequired: 1 } });
+    const phone = uniquePhone();
+    const guarantorPhone = uniquePhone();
+    const { loan } = await offeredLoan(app, guarantorLender, { phone });
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    try {
+      await page.goto(appUrl(loan.applicationUrl));
+      await verifyPhone(page, phone);
+      await heading(page, 'Add your guarantors');
+      await page.getByLabel("Guarantor's full name").fill('Chidi Obi');
+      const local = guarantorPhone.replace('+234', '0');
+      await paste(page, '#lc-g-phone', `${local.slice(0, 4)} ${local.slice(4, 7)} ${local.slice(7)}`);
+      expect(await page.locator('#lc-g-phone').inputValue()).toBe(local);
+      await page.getByLabel('Relationship to you').fill('brother');
+      await page.getByRole('button', { name: 'Text them a code' }).click();
+      await page.locator('#lc-g-code').waitFor();
+      const code = await latestOtp(app, guarantorPhone);
+      await paste(page, '#lc-g-code', `${code.slice(0, 3)} ${code.slice(3)}`);
+      expect(await page.locator('#lc-g-code').inputValue()).toBe(code);
+      await expectClean(page, 'ownership-07-guarantor-code-pasted');
+      await page.getByRole('button', { name: 'Confirm guarantor' }).click();
+      await heading(page, 'Review and sign your offer');
+    } finally {
+      await context.close();
+    }
+  });
 });
