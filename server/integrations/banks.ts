@@ -14,7 +14,7 @@
 export type InstitutionType = 'commercial' | 'merchant' | 'non_interest' | 'microfinance' | 'payment_service' | 'mobile_money';
 
 export interface Bank {
-  /** What the checkout sends as `bankCode`: a bank's 3-digit CBN code, otherwise the 6-digit NIP institution code. */
+  /** What the checkout sends as `bankCode`: a bank's 3-digit CBN code where confirmed, otherwise the 6-digit NIP institution code. */
   code: string;
   name: string;
   type: InstitutionType;
@@ -41,7 +41,7 @@ const institution = (nipCode: string, name: string, type: InstitutionType, nuban
 });
 
 export const NIGERIAN_BANKS: readonly Bank[] = [
-  // Commercial banks (CBN 3-digit codes).
+  // Commercial banks: CBN 3-digit codes; the youngest banks by NIP code until their CBN code is confirmed.
   bank('044', '000014', 'Access Bank', 'commercial', ['Diamond']),
   bank('023', '000009', 'Citibank Nigeria', 'commercial', ['Citi']),
   bank('050', '000010', 'Ecobank Nigeria', 'commercial'),
@@ -51,12 +51,12 @@ export const NIGERIAN_BANKS: readonly Bank[] = [
   bank('103', '000027', 'Globus Bank', 'commercial'),
   bank('058', '000013', 'Guaranty Trust Bank', 'commercial', ['GTBank', 'GTB', 'GTCO']),
   bank('082', '000002', 'Keystone Bank', 'commercial'),
-  bank('107', '000036', 'Optimus Bank', 'commercial'),
-  bank('104', '000030', 'Parallex Bank', 'commercial'),
+  institution('000036', 'Optimus Bank', 'commercial', null),
+  institution('000030', 'Parallex Bank', 'commercial', null),
   bank('076', '000008', 'Polaris Bank', 'commercial', ['Skye']),
-  bank('105', '000031', 'PremiumTrust Bank', 'commercial'),
+  institution('000031', 'PremiumTrust Bank', 'commercial', null),
   bank('101', '000023', 'Providus Bank', 'commercial'),
-  bank('106', '000034', 'Signature Bank', 'commercial'),
+  institution('000034', 'Signature Bank', 'commercial', null),
   bank('221', '000012', 'Stanbic IBTC Bank', 'commercial', ['IBTC']),
   bank('068', '000021', 'Standard Chartered Bank', 'commercial', ['StanChart']),
   bank('232', '000001', 'Sterling Bank', 'commercial'),
@@ -69,8 +69,8 @@ export const NIGERIAN_BANKS: readonly Bank[] = [
   bank('057', '000015', 'Zenith Bank', 'commercial'),
   // Non-interest banks.
   bank('301', '000006', 'Jaiz Bank', 'non_interest'),
-  bank('303', '000029', 'Lotus Bank', 'non_interest'),
-  bank('302', '000026', 'TAJBank', 'non_interest', ['TAJ']),
+  institution('000029', 'Lotus Bank', 'non_interest', null),
+  institution('000026', 'TAJBank', 'non_interest', null, ['TAJ']),
   // Merchant banks (corporate accounts mostly; checked by name enquiry).
   institution('060001', 'Coronation Merchant Bank', 'merchant', null),
   institution('060002', 'FBNQuest Merchant Bank', 'merchant', null),

@@ -133,7 +133,7 @@ export const OtpVerifiedSchema = z
 
 export const BankSchema = z
   .object({
-    code: z.string().meta({ description: 'What to send as `bankCode`: a bank\'s 3-digit CBN code, otherwise the institution\'s 6-digit NIP code.' }),
+    code: z.string().meta({ description: 'What to send as `bankCode`: a bank\'s 3-digit CBN code where confirmed, otherwise the institution\'s 6-digit NIP code.' }),
     name: z.string(),
     type: z.enum(['commercial', 'merchant', 'non_interest', 'microfinance', 'payment_service', 'mobile_money']),
     nipCode: z.string().meta({ description: 'NIBSS Instant Payment institution code (6 digits).' }),
