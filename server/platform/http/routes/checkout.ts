@@ -145,7 +145,7 @@ export const checkoutRoutes = [
     tag: 'Checkout',
     summary: 'Bank list',
     description:
-      'The institutions a borrower can name, by name: commercial, merchant and non-interest banks (3-digit CBN codes), microfinance banks, payment service banks and mobile money operators (6-digit NIP codes), ' +
+      'The institutions a borrower can name, by name: commercial, merchant and non-interest banks, microfinance banks, payment service banks and mobile money operators (`code`: a bank\'s 3-digit CBN code where confirmed, otherwise the 6-digit NIP code), ' +
       'with the code the NUBAN check digit uses. Source and date of the list: `docs/banks.md` (Heritage Bank, whose licence the CBN revoked in June 2024, is not in it).',
     access: 'checkoutSession',
     response: { status: 200, description: 'Banks.', data: z.array(BankSchema) },
