@@ -40,6 +40,8 @@ export interface CheckoutState {
   phoneHint: string | null;
   /** Null until the phone is verified. */
   offer: OfferFacts | null;
+  /** The borrower's name on record (what a signature is checked against); null until the phone is verified. */
+  borrower: { firstName: string; lastName: string } | null;
   mandate: Mandate | null;
   guarantorsRequired: number;
   guarantors: Guarantor[] | null;
@@ -50,16 +52,16 @@ export interface CheckoutState {
   financing: FinancingView | null;
 }
 
-export interface Bank {
-  code: string;
-  name: string;
-}
+import type { Bank } from '../server/integrations/banks';
+export type { Bank };
 
+/** A looked-up account, with how its name compares with the borrower's on record. */
 export interface BankAccount {
   bankCode: string;
   bankName: string;
   accountNumber: string;
   accountName: string;
+  nameMatch: { status: 'match' | 'partial' | 'mismatch'; score: number; nameOnRecord: string };
 }
 
 export interface Mandate {
@@ -166,7 +168,7 @@ export class CheckoutApi {
     return this.call('POST', '/bank-account/resolve', account, signal);
   }
 
-  saveBankAccount(account: { bankCode: string; accountNumber: string }, signal?: AbortSignal): Promise<BankAccount> {
+  saveBankAccount(account: { bankCode: string; accountNumber: string; confirmNameMismatch?: boolean }, signal?: AbortSignal): Promise<BankAccount> {
     return this.call('POST', '/bank-account', account, signal);
   }
 
@@ -217,7 +219,7 @@ export class CheckoutApi {
     return this.call('POST', '/financing/tenor', { tenorMonths }, signal);
   }
 
-  acceptOffer(signature: Signature & { passkey?: { nonce: string; response: unknown } }, signal?: AbortSignal): Promise<unknown> {
+  acceptOffer(signature: Signature & { passkey?: { nonce: string; response: unknown }; confirmSignatureName?: boolean }, signal?: AbortSignal): Promise<unknown> {
     return this.call('POST', '/offer/accept', { ...signature, agreed: true }, signal);
   }
 

@@ -305,7 +305,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   api.post('/otp/verify', forward('POST', '/v1/checkout/otp/verify', (req) => ({ body: pick(req.body, ['code']) })));
   api.get('/banks', forward('GET', '/v1/checkout/banks'));
   api.post('/bank-account/resolve', forward('POST', '/v1/checkout/bank-account/resolve', (req) => ({ body: pick(req.body, ['bankCode', 'accountNumber']) })));
-  api.post('/bank-account', forward('POST', '/v1/checkout/bank-account', (req) => ({ body: pick(req.body, ['bankCode', 'accountNumber']) })));
+  api.post('/bank-account', forward('POST', '/v1/checkout/bank-account', (req) => ({ body: pick(req.body, ['bankCode', 'accountNumber', 'confirmNameMismatch']) })));
   api.post('/guarantors', forward('POST', '/v1/checkout/guarantors', (req) => ({ body: pick(req.body, ['fullName', 'phone', 'relationship']) })));
   api.post('/guarantors/resend', forward('POST', '/v1/checkout/guarantors/resend', (req) => ({ body: pick(req.body, ['guarantorId']) })));
   api.post('/guarantors/verify', forward('POST', '/v1/checkout/guarantors/verify', (req) => ({ body: pick(req.body, ['guarantorId', 'code']) })));
@@ -328,7 +328,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       if ((req.body as { agreed?: unknown })?.agreed !== true) return { error: [400, 'agreement_required', 'Tick the box to agree to the offer before signing.'] };
       // Optional: a passkey over this offer, verified here (relying party) and again by the platform.
       const { passkey, error } = await passkeySignature(passkeyDeps, req, res, (req.body as { documentReference?: unknown }).documentReference);
-      return error ? { error } : { body: { ...signature(req), ...(passkey ? { passkey } : {}) } };
+      return error ? { error } : { body: { ...signature(req), ...pick(req.body, ['confirmSignatureName']), ...(passkey ? { passkey } : {}) } };
     }),
   );
   api.use(createPasskeyRoutes(passkeyDeps));

@@ -1,47 +1,29 @@
 import crypto from 'node:crypto';
 import type { Mode } from '../platform/db/schema';
+import { matchNames } from '../shared/name-match';
+import { NIGERIAN_BANKS, type Bank } from './banks';
 
-export interface Bank {
-  /** CBN 3-digit bank code (the NUBAN check digit is computed with it). */
-  code: string;
-  name: string;
-}
+export type { Bank, InstitutionType } from './banks';
 
 export type AccountLookup = { found: true; accountName: string } | { found: false };
+
+export interface AccountLookupRequest {
+  bankCode: string;
+  accountNumber: string;
+  mode: Mode;
+  /**
+   * Sandbox only: the name of the borrower asking, so that the sandbox can answer as if the
+   * borrower typed their own account. Real providers ignore it (the bank's answer is the evidence).
+   */
+  sandboxHolderName?: string;
+}
 
 /** Bank list and account-name enquiry (NIP name enquiry in production). */
 export interface BankLookup {
   listBanks(): readonly Bank[];
   /** Throws when the provider cannot answer (mapped to `bank_lookup_unavailable`). */
-  resolveAccount(request: { bankCode: string; accountNumber: string; mode: Mode }): Promise<AccountLookup>;
+  resolveAccount(request: AccountLookupRequest): Promise<AccountLookup>;
 }
-
-/** Deposit money banks with their CBN codes. */
-export const CBN_BANKS: readonly Bank[] = [
-  { code: '044', name: 'Access Bank' },
-  { code: '023', name: 'Citibank Nigeria' },
-  { code: '050', name: 'Ecobank Nigeria' },
-  { code: '070', name: 'Fidelity Bank' },
-  { code: '011', name: 'First Bank of Nigeria' },
-  { code: '214', name: 'First City Monument Bank' },
-  { code: '103', name: 'Globus Bank' },
-  { code: '058', name: 'Guaranty Trust Bank' },
-  { code: '030', name: 'Heritage Bank' },
-  { code: '301', name: 'Jaiz Bank' },
-  { code: '082', name: 'Keystone Bank' },
-  { code: '076', name: 'Polaris Bank' },
-  { code: '101', name: 'Providus Bank' },
-  { code: '221', name: 'Stanbic IBTC Bank' },
-  { code: '068', name: 'Standard Chartered Bank' },
-  { code: '232', name: 'Sterling Bank' },
-  { code: '100', name: 'SunTrust Bank' },
-  { code: '102', name: 'Titan Trust Bank' },
-  { code: '032', name: 'Union Bank of Nigeria' },
-  { code: '033', name: 'United Bank for Africa' },
-  { code: '215', name: 'Unity Bank' },
-  { code: '035', name: 'Wema Bank' },
-  { code: '057', name: 'Zenith Bank' },
-].slice().sort((a, b) => a.name.localeCompare(b.name));
 
 const FIRST_NAMES = ['Adaeze', 'Babajide', 'Chiamaka', 'Dapo', 'Emeka', 'Funke', 'Garba', 'Halima', 'Ifeanyi', 'Jumoke', 'Kelechi', 'Lola', 'Musa', 'Ngozi', 'Olumide', 'Sade'];
 const LAST_NAMES = ['Adeyemi', 'Bello', 'Chukwu', 'Danjuma', 'Eze', 'Fashola', 'Ibrahim', 'Nwosu', 'Okafor', 'Olawale', 'Onyeka', 'Usman'];
@@ -52,24 +34,44 @@ export const SANDBOX_ACCOUNT_SERIALS = {
   notFound: '999999999',
   /** The lookup provider is unreachable. */
   unavailable: '888888888',
+  /** The account belongs to someone else: "ADEYEMI NGOZI" (or "OKAFOR AMAKA" when the borrower is Ngozi Adeyemi). */
+  someoneElse: '777777777',
+  /** The bank holds only the surname and the first initial of the borrower ("OKAFOR A."): a partial match. */
+  initialOnly: '666666666',
 } as const;
 
+/** What a bank's name enquiry typically answers: SURNAME FIRSTNAME, upper case. */
+const bankStyle = (fullName: string) => {
+  const parts = fullName.trim().split(/\s+/);
+  return [parts.at(-1), ...parts.slice(0, -1)].join(' ').toUpperCase();
+};
+
 /**
- * The sandbox lookup: the CBN bank list, and a deterministic account name derived from a hash of
- * bank code and account number (the same pair always gives the same name). Magic serials: see
- * `SANDBOX_ACCOUNT_SERIALS`. Live mode has no provider configured yet, so live lookups are refused
+ * The sandbox lookup: the bank list, and the borrower's own name (bank style, SURNAME FIRSTNAME)
+ * for any ordinary number, so that a demo shows the happy path; without `sandboxHolderName`, a
+ * deterministic name derived from a hash of bank code and account number. Magic serials (the first
+ * nine digits, whatever the bank): see `SANDBOX_ACCOUNT_SERIALS`. Live mode has no provider configured yet, so live lookups are refused
  * as unavailable rather than answered with invented names.
  */
 export class SandboxBankLookup implements BankLookup {
   listBanks(): readonly Bank[] {
-    return CBN_BANKS;
+    return NIGERIAN_BANKS;
   }
 
-  async resolveAccount(request: { bankCode: string; accountNumber: string; mode: Mode }): Promise<AccountLookup> {
+  async resolveAccount(request: AccountLookupRequest): Promise<AccountLookup> {
     if (request.mode !== 'test') throw new Error('no live bank-lookup provider is configured');
     const serial = request.accountNumber.slice(0, 9);
     if (serial === SANDBOX_ACCOUNT_SERIALS.unavailable) throw new Error('sandbox: lookup provider unavailable');
     if (serial === SANDBOX_ACCOUNT_SERIALS.notFound) return { found: false };
+    const holder = request.sandboxHolderName?.trim();
+    if (serial === SANDBOX_ACCOUNT_SERIALS.someoneElse) {
+      return { found: true, accountName: holder && matchNames('ADEYEMI NGOZI', holder).status !== 'mismatch' ? 'OKAFOR AMAKA' : 'ADEYEMI NGOZI' };
+    }
+    if (holder) {
+      const parts = holder.split(/\s+/);
+      if (serial === SANDBOX_ACCOUNT_SERIALS.initialOnly && parts.length > 1) return { found: true, accountName: `${parts.at(-1)!.toUpperCase()} ${parts[0]![0]!.toUpperCase()}.` };
+      return { found: true, accountName: bankStyle(holder) };
+    }
     const digest = crypto.createHash('sha256').update(`${request.bankCode}:${request.accountNumber}`).digest();
     const first = FIRST_NAMES[digest[0]! % FIRST_NAMES.length]!;
     const last = LAST_NAMES[digest[1]! % LAST_NAMES.length]!;

@@ -171,11 +171,12 @@ describe('steps need a verified phone', () => {
 });
 
 describe('bank details', () => {
-  it('lists CBN banks by name', async () => {
+  it('lists banks, microfinance banks and wallets by name', async () => {
     const { session } = await verifiedSession(app, tenant);
     const res = await session.get('/v1/checkout/banks');
-    expect(res.body.data.length).toBeGreaterThanOrEqual(20);
-    expect(res.body.data).toContainEqual({ code: '058', name: 'Guaranty Trust Bank' });
+    expect(res.body.data.length).toBeGreaterThanOrEqual(50);
+    expect(res.body.data).toContainEqual({ code: '058', name: 'Guaranty Trust Bank', type: 'commercial', nipCode: '000013', nubanCode: '058', aliases: ['GTBank', 'GTB', 'GTCO'] });
+    expect(res.body.data).toContainEqual(expect.objectContaining({ code: '100004', name: 'OPay', type: 'mobile_money', nubanCode: null }));
     expect(res.body.data.map((b: { name: string }) => b.name)).toEqual([...res.body.data.map((b: { name: string }) => b.name)].sort((a, b) => a.localeCompare(b)));
   });
 
@@ -184,11 +185,11 @@ describe('bank details', () => {
     const account = { bankCode: '058', accountNumber: nuban('058', '012345678') };
     const first = await session.post('/v1/checkout/bank-account/resolve', account);
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual({ ...account, bankName: 'Guaranty Trust Bank', accountName: expect.stringMatching(/^[A-Z]+ [A-Z]+$/) });
+    expect(first.body.data).toEqual({ ...account, bankName: 'Guaranty Trust Bank', accountName: 'OBI ADA', nameMatch: { status: 'match', score: 1, nameOnRecord: 'Ada Obi' } });
     expect((await session.post('/v1/checkout/bank-account/resolve', account)).body.data.accountName).toBe(first.body.data.accountName);
     expect((await session.get('/v1/checkout/session')).body.data.bank).toBeNull();
     const saved = await session.post('/v1/checkout/bank-account', account);
-    expect(saved.body.data).toEqual(first.body.data);
+    expect(saved.body.data).toEqual({ ...first.body.data, nameConfirmed: false });
     expect((await session.get('/v1/checkout/session')).body.data.bank).toEqual({
       bankCode: '058',
       bankName: 'Guaranty Trust Bank',

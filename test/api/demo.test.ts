@@ -138,8 +138,9 @@ describe('demo routes: scenarios', () => {
     expect((await session.post('/v1/checkout/otp/verify', { code: await latestOtp(app, run.borrower.phone) })).status).toBe(200);
     const loan = (await client(app).get(`/demo/api/runs/${run.id}`)).body.data.loan;
     const { documentReference } = await app.platform.db.selectFrom('loans').select('documentReference').where('id', '=', loan.id).executeTakeFirstOrThrow();
-    const { ipAddress, userAgent, signatureFullName } = consentFor(documentReference!);
-    expect((await session.post('/v1/checkout/accept', { ipAddress, userAgent, signatureFullName, documentReference })).status).toBe(200);
+    // The borrower signs with their own name (the checkout refuses anyone else's).
+    const { ipAddress, userAgent } = consentFor(documentReference!);
+    expect((await session.post('/v1/checkout/accept', { ipAddress, userAgent, signatureFullName: run.borrower.name, documentReference })).status).toBe(200);
 
     // Signed, but no direct debit yet: the platform would disburse; the demo's partner waits for "mandate.active".
     const signed = await demo('GET', `/runs/${run.id}`);

@@ -11,6 +11,7 @@ import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifec
 import { latestOtp, nubanCheckDigit, tokenOf, uniquePhone } from '../support/checkout';
 import { buildWidgetCopy } from '../support/widget-build';
 import { axeViolations, axeViolationsWithFrames, ensureBundles, PHONE_VIEWPORT, screenshot } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The embedded checkout in the machine's Chromium. Three loopback origins play the parts:
@@ -191,8 +192,7 @@ describe('the embedded checkout on a partner page of another origin', () => {
       await frame.getByRole('button', { name: 'Sign and accept' }).click();
 
       await frame.getByRole('heading', { name: 'Your bank account' }).waitFor();
-      await frame.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
-      await frame.getByLabel('Bank', { exact: true }).selectOption('058');
+      await chooseBank(frame, 'Guaranty Trust Bank');
       const accountNumber = `012345678${nubanCheckDigit('058', '012345678')}`;
       await frame.getByLabel('Account number').fill(accountNumber);
       await frame.getByText('Account name:').waitFor();

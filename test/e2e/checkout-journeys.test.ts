@@ -9,6 +9,7 @@ import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, tokenOf, uniquePhone } from '../support/checkout';
 import { axeViolations, deepContent, ensureBundles, focused, launchChromium, PHONE_VIEWPORT, screenshot, WIDGET_BUNDLE } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * Whole journeys in the machine's Chromium against the real server, on a platform clock the test
@@ -137,8 +138,7 @@ describe('hosted checkout journeys', () => {
       await page.reload();
       await heading(page, 'Your bank account');
       expect(await page.getByText('Step 4 of 5').count()).toBe(1);
-      await page.getByRole('option', { name: 'Access Bank' }).waitFor({ state: 'attached' });
-      await page.getByLabel('Bank', { exact: true }).selectOption('044');
+      await chooseBank(page, 'Access Bank', { typed: 'access' });
       await page.getByLabel('Account number').fill(`100000000${nubanCheckDigit('044', '100000000')}`);
       await page.getByText('Account name:').waitFor();
       await step('25-bank');

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
 import { ARTIFACTS, deepText, ensureBundles, focused, launchChromium } from '../support/browser';
 import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * Languages and theming in the machine's Chromium: a borrower who picks Naijá (Pidgin) sees every
@@ -104,9 +105,9 @@ describe('checkout languages and theme', () => {
       await page.getByRole('button', { name: pcm['offer.sign']! }).click();
 
       await heading(page, 'step.bank').waitFor();
-      await page.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
+      await page.locator('#lc-bank-code:enabled').waitFor();
       await expectAllPidgin(page, 'bank');
-      await page.getByLabel(pcm['bank.bank']!, { exact: true }).selectOption('058');
+      await chooseBank(page, 'Guaranty Trust Bank', { label: pcm['bank.bank']! });
       await page.getByLabel(pcm['bank.number']!).fill(`012345678${nubanCheckDigit('058', '012345678')}`);
       await page.getByText(pcm['bank.accountName']!).waitFor();
       await expectAllPidgin(page, 'bank-confirm');

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp, type Tenant } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan } from '../support/lifecycle';
 import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support/checkout';
 import { ARTIFACTS, axeViolations, deepContent, ensureBundles, focused, launchChromium } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The hosted checkout in the machine's Chromium against the real server: the applicationUrl opens,
@@ -108,9 +109,7 @@ describe('hosted checkout in a browser', () => {
       expect(after.status).toBe('terms_accepted');
 
       // Bank: a number that fails the NUBAN check is flagged as typed; a valid one shows the account name to confirm.
-      const bankCode = page.getByLabel('Bank', { exact: true });
-      await page.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
-      await bankCode.selectOption('058');
+      await chooseBank(page, 'Guaranty Trust Bank', { typed: 'gtb' });
       const number = page.getByLabel('Account number');
       const serial = '012345678';
       const check = nubanCheckDigit('058', serial);

@@ -7,6 +7,7 @@ import type { TestApp } from '../support/harness';
 import { SECRET_KEY, startDemoApp } from '../support/demo';
 import { nubanCheckDigit } from '../support/checkout';
 import { axeViolations, axeViolationsWithFrames } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The sales demo in the machine's Chromium, by clicks alone, on a 1024×768 projector and a
@@ -96,8 +97,7 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   expect(await panelText(page, 'direct-debit')).toBe('Not set up yet');
   await shot(page, `${prefix}-signed-waiting-for-mandate`);
 
-  await phone.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
-  await phone.getByLabel('Bank', { exact: true }).selectOption('058');
+  await chooseBank(phone, 'Guaranty Trust Bank');
   const serial = '012345678';
   await phone.getByLabel('Account number').fill(`${serial}${nubanCheckDigit('058', serial)}`);
   await phone.getByText('Account name:').waitFor();

@@ -11,6 +11,7 @@ import { latestOtp, nubanCheckDigit } from '../support/checkout';
 import { bvnEnding, fundFinancingPool, initiatedApplication } from '../support/financing';
 import { startReceiver, type Receiver } from '../support/webhooks';
 import { deepContent } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The hosted patient-financing application in the machine's Chromium against the real server, for each bureau
@@ -106,8 +107,7 @@ describe('the hosted patient-financing application in a browser', () => {
       await page.getByRole('button', { name: 'Sign and accept' }).click();
 
       await page.getByRole('heading', { name: 'Your bank account' }).waitFor();
-      await page.getByRole('option', { name: 'Guaranty Trust Bank' }).waitFor({ state: 'attached' });
-      await page.getByLabel('Bank', { exact: true }).selectOption('058');
+      await chooseBank(page, 'Guaranty Trust Bank');
       await page.getByLabel('Account number').fill(`012345678${nubanCheckDigit('058', '012345678')}`);
       await page.getByText('Account name:').waitFor();
       await page.getByRole('button', { name: 'This is my account' }).click();

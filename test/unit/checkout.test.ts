@@ -4,7 +4,7 @@ import { checkAccess } from '../../server/platform/http/route';
 import type { AuthContext } from '../../server/platform/http/authenticate';
 import { maskPhone, normalisePhone } from '../../server/platform/domain/users/phone';
 import { HttpSms, SmsGateway, type SmsSender } from '../../server/integrations/sms';
-import { CBN_BANKS, SandboxBankLookup } from '../../server/integrations/bank-lookup';
+import { SandboxBankLookup } from '../../server/integrations/bank-lookup';
 import { isValidNuban, nubanCheckDigit } from '../../server/platform/domain/payouts/nuban';
 import { renderCheckoutPage } from '../../server/checkout/page';
 
@@ -80,21 +80,31 @@ describe('SMS adapters', () => {
 
 describe('sandbox bank lookup', () => {
   const lookup = new SandboxBankLookup();
-  it('lists unique 3-digit CBN codes', () => {
-    expect(CBN_BANKS.length).toBeGreaterThanOrEqual(20);
-    expect(new Set(CBN_BANKS.map((b) => b.code)).size).toBe(CBN_BANKS.length);
-    expect(CBN_BANKS.every((b) => /^\d{3}$/.test(b.code))).toBe(true);
+  it('lists unique codes: 3-digit CBN codes for banks, 6-digit NIP codes for the others', () => {
+    const banks = lookup.listBanks();
+    expect(banks.length).toBeGreaterThanOrEqual(50);
+    expect(new Set(banks.map((b) => b.code)).size).toBe(banks.length);
+    expect(new Set(banks.map((b) => b.nipCode)).size).toBe(banks.length);
+    for (const b of banks) {
+      expect(b.code).toMatch(b.nubanCode && b.nubanCode.length === 3 ? /^\d{3}$/ : /^\d{6}$/);
+      expect(b.nipCode).toMatch(/^\d{6}$/);
+    }
   });
 
-  it('names accounts deterministically and honours the magic serials in test mode only', async () => {
+  it('names ordinary accounts after the borrower asking (bank style), and honours the magic serials in test mode only', async () => {
     const account = `123456789${nubanCheckDigit('058', '123456789')}`;
     expect(isValidNuban('058', account)).toBe(true);
+    expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'test', sandboxHolderName: 'Amaka Okafor' })).toEqual({ found: true, accountName: 'OKAFOR AMAKA' });
+    expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: '7777777770', mode: 'test', sandboxHolderName: 'Amaka Okafor' })).toEqual({ found: true, accountName: 'ADEYEMI NGOZI' });
+    expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: '7777777770', mode: 'test', sandboxHolderName: 'Ngozi Adeyemi' })).toEqual({ found: true, accountName: 'OKAFOR AMAKA' });
+    expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: '6666666660', mode: 'test', sandboxHolderName: 'Amaka Okafor' })).toEqual({ found: true, accountName: 'OKAFOR A.' });
+    // Without the hint (no borrower): a deterministic invented name.
     const a = await lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'test' });
     expect(a).toEqual({ found: true, accountName: expect.stringMatching(/^[A-Z]+ [A-Z]+$/) });
     expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'test' })).toEqual(a);
     expect(await lookup.resolveAccount({ bankCode: '058', accountNumber: '9999999990', mode: 'test' })).toEqual({ found: false });
     await expect(lookup.resolveAccount({ bankCode: '058', accountNumber: '8888888880', mode: 'test' })).rejects.toThrow();
-    await expect(lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'live' })).rejects.toThrow(/live/);
+    await expect(lookup.resolveAccount({ bankCode: '058', accountNumber: account, mode: 'live', sandboxHolderName: 'Amaka Okafor' })).rejects.toThrow(/live/);
   });
 });
 

@@ -30,7 +30,8 @@ describe('NUBAN check digit (CBN algorithm)', () => {
     ['nine digits', '011', '000001457'],
     ['eleven digits', '011', '00000145790'],
     ['letters', '011', '00000145a9'],
-    ['a bank code that is not 3 digits', '50211', '0000014579'],
+    ['an institution code that is not 3, 5 or 6 digits', '5021', '0000014579'],
+    ['an institution code with letters', '05a', '0000014579'],
   ])('refuses %s', (_name, bank, account) => {
     expect(isValidNuban(bank, account)).toBe(false);
   });

@@ -219,6 +219,15 @@ describe('renderOfferLetter', () => {
     expect(text).toContain('Accepted electronically by Chiamaka Okafor');
   });
 
+  it('when the checkout compared the typed name, then the record says how it matched the name on record', async () => {
+    const data = offerLetterData();
+    const matched = { ...data, signature: { ...signature, documentReference: data.documentReference, nameCheck: { status: 'match' as const, nameOnRecord: 'Chiamaka Okafor', confirmed: false } } };
+    expect(compact(await textOf(await renderOfferLetter(matched)))).toContain(compact("Name check The typed name matches the borrower's name on record (Chiamaka Okafor)"));
+    const partial = { ...data, signature: { ...signature, signatureFullName: 'C. Okafor', documentReference: data.documentReference, nameCheck: { status: 'partial' as const, nameOnRecord: 'Chiamaka Okafor', confirmed: true } } };
+    expect(compact(await textOf(await renderOfferLetter(partial)))).toContain(compact('in part; the borrower confirmed it as their name'));
+    expect(await textOf(await renderOfferLetter({ ...data, signature: { ...signature, documentReference: data.documentReference } }))).not.toContain('Name check');
+  });
+
   it('wraps a long user agent inside the page margins', async () => {
     const data = offerLetterData();
     const signed = { ...data, signature: { ...signature, documentReference: data.documentReference } };

@@ -191,7 +191,7 @@ export const en = {
   // Bank account (lc-bank)
   'bank.intro': 'Repayments are collected from this account by direct debit.',
   'bank.bank': 'Bank',
-  'bank.choose': 'Choose your bank',
+  'bank.choose': 'Type to search: GTBank, OPay, Moniepoint, Kuda…',
   'bank.loading': 'Loading banks…',
   'bank.number': 'Account number',
   'bank.numberHelp': '10 digits (NUBAN).',
@@ -200,6 +200,16 @@ export const en = {
   'bank.accountName': 'Account name:',
   'bank.confirm': 'This is my account',
   'bank.saving': 'Saving…',
+
+  // Ownership checks and the bank search (OWNERSHIP: lc-bank, lc-offer)
+  'bank.noMatch': 'No bank matches. Try another name, e.g. GTBank, OPay or Moniepoint.',
+  'bank.nameMismatch': 'This account is in the name {accountName}, not {name}. Loans can only be paid into and collected from your own account.',
+  'bank.useAnother': 'Use another account',
+  'bank.confirmMismatch': 'It is my account: use it',
+  'offer.nameHint': 'Type your own name, as your lender has it: {name}.',
+  'offer.nameMismatch': 'This is not the name on your loan ({name}). Sign with your own full name.',
+  'offer.namePartial': 'Only part of this matches the name on your loan ({name}). Type your full name, or tick the box to confirm it is you.',
+  'offer.nameConfirm': 'This is my name: I am {name}',
 
   // Direct debit (lc-mandate)
   'mandate.intro': "You will approve a direct debit on your bank's page, then come back here. Repayments are collected on their due dates.",

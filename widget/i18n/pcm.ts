@@ -168,7 +168,7 @@ export const pcm: Messages = {
   'decision.submit': 'See my offer',
   'bank.intro': 'Na from dis account dem go dey collect your payment by direct debit.',
   'bank.bank': 'Bank',
-  'bank.choose': 'Choose your bank',
+  'bank.choose': 'Type to search: GTBank, OPay, Moniepoint, Kuda…',
   'bank.loading': 'We dey load di banks…',
   'bank.number': 'Account number',
   'bank.numberHelp': '10 numbers (NUBAN).',
@@ -177,6 +177,16 @@ export const pcm: Messages = {
   'bank.accountName': 'Account name:',
   'bank.confirm': 'Na my account be dis',
   'bank.saving': 'E dey save…',
+
+  // Ownership checks and the bank search (OWNERSHIP: lc-bank, lc-offer)
+  'bank.noMatch': 'No bank match. Try another name, like GTBank, OPay or Moniepoint.',
+  'bank.nameMismatch': 'Dis account na for {accountName} name, no be {name}. Dem fit only pay loan enter your own account and collect am from your own account.',
+  'bank.useAnother': 'Use another account',
+  'bank.confirmMismatch': 'Na my account: use am',
+  'offer.nameHint': 'Type your own name, as your lender get am: {name}.',
+  'offer.nameMismatch': 'Dis no be di name for your loan ({name}). Sign with your own full name.',
+  'offer.namePartial': 'Na only part of dis match di name for your loan ({name}). Type your full name, or tick di box to confirm say na you.',
+  'offer.nameConfirm': 'Na my name be dis: I be {name}',
 
   'mandate.intro': 'You go approve direct debit for your bank page, then come back here. Dem go collect each payment for di day wey e due.',
   'mandate.confirming': 'We dey confirm your direct debit with your bank… E no dey take long.',

@@ -282,7 +282,7 @@ export class LcCheckout extends LitElement {
         ? html`<lc-otp .api=${this.api} phone-hint=${state.phoneHint ?? ''} @lc-otp-verified=${this.otpVerified}></lc-otp>`
         : step === 'offer' && state.offer
           ? html`${this.notice ? html`<p role="status">${this.notice}</p>` : nothing}
-              <lc-offer .api=${this.api} .offer=${state.offer} @lc-offer-signed=${this.refresh} @lc-offer-declined=${this.refresh}
+              <lc-offer .api=${this.api} .offer=${state.offer} borrower-name=${state.borrower ? `${state.borrower.firstName} ${state.borrower.lastName}` : ''} @lc-offer-signed=${this.refresh} @lc-offer-declined=${this.refresh}
                 @lc-offer-changed=${this.offerChanged}></lc-offer>`
           : step === 'bank'
             ? html`<lc-bank .api=${this.api} @lc-bank-captured=${this.refresh}></lc-bank>`

@@ -3,6 +3,7 @@ import { AsyncAction } from '../async-action';
 import type { CheckoutApi, Guarantor, OtpSent } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t, tp } from '../i18n/i18n';
+import { cleanInput, digits, phoneNumber } from '../inputs';
 import { guarantorStyles } from './lc-guarantors.styles';
 
 /**
@@ -79,7 +80,7 @@ export class LcGuarantors extends LitElement {
     return html`
       <form @submit=${this.addGuarantor} novalidate>
         <div class="lc-field"><label part="label" for="lc-g-name">${t('guarantors.name')}</label><input part="input" id="lc-g-name" autocomplete="off" maxlength="200" /></div>
-        <div class="lc-field"><label part="label" for="lc-g-phone">${t('guarantors.phone')}</label><input part="input" id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" /></div>
+        <div class="lc-field"><label part="label" for="lc-g-phone">${t('guarantors.phone')}</label><input part="input" id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" @input=${cleanInput(phoneNumber)} /></div>
         <div class="lc-field">
           <label part="label" for="lc-g-relationship">${t('guarantors.relationship')}</label>
           <input part="input" id="lc-g-relationship" autocomplete="off" maxlength="60" aria-describedby="lc-g-relationship-help" />
@@ -102,7 +103,7 @@ export class LcGuarantors extends LitElement {
       <form @submit=${this.verifyCode} novalidate>
         <div class="lc-field">
           <label part="label" for="lc-g-code">${t('guarantors.codeLabel', { name: guarantor.fullName })}</label>
-          <input part="input" id="lc-g-code" inputmode="numeric" autocomplete="off" maxlength="6" aria-invalid=${error ? 'true' : 'false'}
+          <input part="input" id="lc-g-code" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 6))} aria-invalid=${error ? 'true' : 'false'}
             aria-describedby="lc-g-code-help${error ? ' lc-g-code-error' : ''}" />
           <span id="lc-g-code-help">${t('guarantors.codeHelp', { name: guarantor.fullName })}</span>
           ${error ? html`<span id="lc-g-code-error" class="lc-error" part="error" role="alert">${error}</span>` : nothing}

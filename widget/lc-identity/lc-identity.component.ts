@@ -4,6 +4,7 @@ import type { CheckoutApi, FinancingView } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatKobo, parseNairaToKobo } from '../format';
 import { errorText, LocaleController, t, type MessageKey } from '../i18n/i18n';
+import { cleanInput, digits } from '../inputs';
 import { identityStyles } from './lc-identity.styles';
 
 type Field = 'fullName' | 'bvn' | 'dateOfBirth' | 'income';
@@ -89,7 +90,7 @@ export class LcIdentity extends LitElement {
         ${this.field('lc-identity-name', 'fullName', t('identity.fullName'),
           html`<input part="input" id="lc-identity-name" autocomplete="name" maxlength="150" aria-invalid=${bad('fullName')} aria-describedby="lc-identity-name-error" />`)}
         ${this.field('lc-identity-bvn', 'bvn', t('kyc.bvn'),
-          html`<input part="input" id="lc-identity-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${bad('bvn')}
+          html`<input part="input" id="lc-identity-bvn" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 11))} aria-invalid=${bad('bvn')}
             aria-describedby="lc-identity-bvn-help lc-identity-bvn-error" />`,
           t('kyc.bvnHelp'))}
         ${this.field('lc-identity-dob', 'dateOfBirth', t('identity.dob'),

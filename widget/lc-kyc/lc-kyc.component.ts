@@ -3,6 +3,7 @@ import { AsyncAction } from '../async-action';
 import type { CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
+import { cleanInput, digits } from '../inputs';
 import { kycStyles } from './lc-kyc.styles';
 
 type KycResult = { outcome: 'verified' | 'failed' | 'pending'; loanStatus: string };
@@ -64,14 +65,14 @@ export class LcKyc extends LitElement {
       <form @submit=${this.send} novalidate>
         <div class="lc-field">
           <label part="label" for="lc-kyc-bvn">${t('kyc.bvn')}</label>
-          <input part="input" id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" maxlength="11" aria-invalid=${this.invalidBvn ? 'true' : 'false'}
+          <input part="input" id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 11))} aria-invalid=${this.invalidBvn ? 'true' : 'false'}
             aria-describedby="lc-kyc-bvn-help${this.invalidBvn ? ' lc-kyc-bvn-error' : ''}" />
           <span id="lc-kyc-bvn-help">${t('kyc.bvnHelp')}</span>
           ${this.invalidBvn ? html`<span id="lc-kyc-bvn-error" class="lc-error" part="error">${t('kyc.bvnInvalid')}</span>` : nothing}
         </div>
         <div class="lc-field">
           <label part="label" for="lc-kyc-nin">${t('kyc.nin')}</label>
-          <input part="input" id="lc-kyc-nin" inputmode="numeric" autocomplete="off" maxlength="15" />
+          <input part="input" id="lc-kyc-nin" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 11))} />
         </div>
         <div class="lc-field">
           <label part="label" for="lc-kyc-dob">${t('kyc.dob')}</label>

@@ -17,6 +17,10 @@ import { offerStyles } from './lc-offer.styles';
  * passkey" sits next to "Sign and accept": the typed name and the agreement are required on both
  * paths (the name is the signature; the passkey adds verified evidence bound to this offer). A
  * cancelled or failed passkey prompt leaves the typed-name button as the way on.
+ *
+ * The typed name must be the borrower's own (`borrower-name`, shown as a hint): the platform decides
+ * with its name matcher, and a refusal is shown on the name field, with a box to confirm a name that
+ * matches only in part ("A. Okafor").
  */
 const MODELS = ['flat', 'reducing_balance'] as const;
 const FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
@@ -31,6 +35,8 @@ export class LcOffer extends LitElement {
   static override properties = {
     api: { attribute: false },
     offer: { attribute: false },
+    borrowerName: { attribute: 'borrower-name' },
+    nameCheck: { state: true },
     declining: { state: true },
     missing: { state: true },
     passkeyReady: { state: true },
@@ -39,6 +45,10 @@ export class LcOffer extends LitElement {
 
   declare api: CheckoutApi;
   declare offer: OfferFacts;
+  /** The borrower's name on record, "First Last". */
+  declare borrowerName: string;
+  /** The platform refused the typed name: someone else's, or only part of the borrower's (to confirm). */
+  declare private nameCheck: '' | 'mismatch' | 'partial';
   declare private declining: boolean;
   /** Which required inputs were left empty at the last attempt. */
   declare private missing: { name: boolean; agreed: boolean };
@@ -51,6 +61,8 @@ export class LcOffer extends LitElement {
   constructor() {
     super();
     this.declining = false;
+    this.nameCheck = '';
+    this.borrowerName = '';
     this.missing = { name: false, agreed: false };
     this.passkeyReady = false;
     this.signingWith = 'name';
@@ -81,7 +93,8 @@ export class LcOffer extends LitElement {
       this.renderRoot.querySelector<HTMLElement>(this.missing.name ? '#lc-offer-name' : '#lc-offer-agree')?.focus();
       return undefined;
     }
-    return { signatureFullName: name, signatureEmail: this.value('lc-offer-email') || undefined, documentReference: this.offer.documentReference };
+    const confirmSignatureName = this.renderRoot.querySelector<HTMLInputElement>('#lc-offer-name-confirm')?.checked || undefined;
+    return { signatureFullName: name, signatureEmail: this.value('lc-offer-email') || undefined, documentReference: this.offer.documentReference, confirmSignatureName };
   }
 
   private async sign(event: Event) {
@@ -121,6 +134,9 @@ export class LcOffer extends LitElement {
   }
 
   private finish(done: unknown, event: string) {
+    const code = this.submit.error?.code;
+    this.nameCheck = code === 'signature_name_mismatch' ? 'mismatch' : code === 'signature_name_unconfirmed' ? 'partial' : '';
+    if (this.nameCheck) this.renderRoot.querySelector<HTMLElement>('#lc-offer-name')?.focus();
     if (this.submit.status === 'done' && done !== undefined) {
       this.dispatchEvent(new CustomEvent(event, { bubbles: true, composed: true }));
     } else if (this.submit.error?.code === 'stale_document_reference') {
@@ -131,7 +147,8 @@ export class LcOffer extends LitElement {
   override render() {
     const o = this.offer;
     const pending = this.submit.status === 'pending';
-    const error = this.submit.status === 'error' ? errorText(this.submit.error!) : '';
+    const error = this.submit.status === 'error' && !this.nameCheck ? errorText(this.submit.error!) : '';
+    const nameError = this.missing.name ? t('offer.nameMissing') : this.nameCheck === 'mismatch' ? t('offer.nameMismatch', { name: this.borrowerName }) : this.nameCheck ? t('offer.namePartial', { name: this.borrowerName }) : '';
     return html`
       <dl>
         <dt>${t('offer.receive')}</dt><dd>${formatKobo(o.principalKobo)}</dd>
@@ -156,10 +173,17 @@ export class LcOffer extends LitElement {
       <form @submit=${this.declining ? this.decline : this.sign} novalidate>
         <div class="lc-field">
           <label part="label" for="lc-offer-name">${t('offer.name')}</label>
-          <input part="input" id="lc-offer-name" type="text" autocomplete="name" required aria-invalid=${this.missing.name ? 'true' : 'false'}
-            aria-describedby=${this.missing.name ? 'lc-offer-name-error' : nothing} />
-          ${this.missing.name ? html`<span id="lc-offer-name-error" class="lc-error" part="error">${t('offer.nameMissing')}</span>` : nothing}
+          <input part="input" id="lc-offer-name" type="text" autocomplete="name" required aria-invalid=${nameError ? 'true' : 'false'}
+            aria-describedby="lc-offer-name-help${nameError ? ' lc-offer-name-error' : ''}" @input=${() => (this.nameCheck = '')} />
+          <span id="lc-offer-name-help">${this.borrowerName ? t('offer.nameHint', { name: this.borrowerName }) : nothing}</span>
+          ${nameError ? html`<span id="lc-offer-name-error" class="lc-error" part="error" role="alert">${nameError}</span>` : nothing}
         </div>
+        ${this.nameCheck === 'partial' && !this.declining
+          ? html`<div class="lc-check">
+              <input part="input" id="lc-offer-name-confirm" type="checkbox" />
+              <label part="label" for="lc-offer-name-confirm">${t('offer.nameConfirm', { name: this.borrowerName })}</label>
+            </div>`
+          : nothing}
         ${this.declining
           ? html`<div class="lc-field">
               <label part="label" for="lc-offer-reason">${t('offer.reason')}</label>

@@ -465,6 +465,13 @@ export interface LoanConsentsTable {
   documentReference: string;
   reason: string | null;
   recordedBy: string;
+  /** Checkout signatures: how the typed name compared with the borrower's name on record (migration 0023); null when not compared. */
+  signatureNameMatch: 'match' | 'partial' | 'mismatch' | null;
+  /** The similarity, 0-100. */
+  signatureNameMatchScore: number | null;
+  signatureNameOnRecord: string | null;
+  /** The borrower confirmed a partial match as their signature. */
+  signatureNameConfirmed: Bool | null;
   createdAt: string;
 }
 
@@ -618,6 +625,14 @@ export interface CheckoutSessionsTable {
   accountNumber: string | null;
   accountName: string | null;
   bankCapturedAt: string | null;
+  /** How the bank's account name compared with the borrower's name on record (migration 0023). */
+  accountNameMatch: 'match' | 'partial' | 'mismatch' | null;
+  /** The similarity, 0-100. */
+  accountNameMatchScore: number | null;
+  /** The borrower's name it was compared with. */
+  accountNameOnRecord: string | null;
+  /** When the borrower confirmed a mismatching account as their own. */
+  accountNameConfirmedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -136,6 +136,12 @@ export const ERROR_STATUS = {
   account_not_found: 422,
   /** Bank lookup: the lookup provider could not be reached (or none is configured for live mode); safe to retry. */
   bank_lookup_unavailable: 502,
+  /** Checkout: the bank's name for the account does not match the borrower's name; ask the borrower to confirm it is theirs (`confirmNameMismatch`) or give another account. */
+  account_name_mismatch: 409,
+  /** Checkout: the typed signature is not the borrower's name on record; the borrower must type their own name. */
+  signature_name_mismatch: 422,
+  /** Checkout: the typed signature matches the borrower's name only in part (an initial, one name); ask the borrower to confirm (`confirmSignatureName`) or type it in full. */
+  signature_name_unconfirmed: 422,
   /** Passkeys: the borrower has no passkey for this relying party; register one first, or sign with the typed name alone. */
   passkey_not_registered: 409,
   /** Passkeys: this credential is registered already. */

@@ -131,18 +131,52 @@ export const OtpVerifiedSchema = z
   })
   .meta({ id: 'CheckoutOtpVerified' });
 
-export const BankSchema = z.object({ code: z.string().meta({ description: 'CBN 3-digit bank code.' }), name: z.string() }).meta({ id: 'Bank' });
+export const BankSchema = z
+  .object({
+    code: z.string().meta({ description: 'What to send as `bankCode`: a bank\'s 3-digit CBN code where confirmed, otherwise the institution\'s 6-digit NIP code.' }),
+    name: z.string(),
+    type: z.enum(['commercial', 'merchant', 'non_interest', 'microfinance', 'payment_service', 'mobile_money']),
+    nipCode: z.string().meta({ description: 'NIBSS Instant Payment institution code (6 digits).' }),
+    nubanCode: z
+      .string()
+      .nullable()
+      .meta({ description: 'The CBN code the NUBAN check digit is computed with (3 digits: `000` + code; 5 digits: `9` + code); null: any 10 digits, checked by name enquiry only (wallets numbered by phone).' }),
+    aliases: z.array(z.string()).meta({ description: 'Other names borrowers search by (GTBank, UBA, MoMo…).' }),
+  })
+  .meta({ id: 'Bank' });
+
+export const NameMatchSchema = z
+  .object({
+    status: z.enum(['match', 'partial', 'mismatch']).meta({
+      description:
+        '`match`: the same person\'s name (any order, extra middle names, titles, accents and case ignored); `partial`: initials or one name only ("A. OKAFOR"); `mismatch`: someone else\'s name.',
+    }),
+    score: z.number().min(0).max(1).meta({ description: 'Similarity 0-1 (Jaro-Winkler over the name parts).' }),
+    nameOnRecord: z.string().meta({ description: 'The borrower\'s name on record it was compared with.' }),
+  })
+  .meta({ id: 'CheckoutNameMatch' });
 
 export const BankAccountSchema = z
-  .object({ bankCode: z.string(), bankName: z.string(), accountNumber: z.string(), accountName: z.string() })
+  .object({ bankCode: z.string(), bankName: z.string(), accountNumber: z.string(), accountName: z.string(), nameMatch: NameMatchSchema })
   .meta({ id: 'ResolvedBankAccount' });
+
+export const CapturedBankAccountSchema = BankAccountSchema.extend({
+  nameConfirmed: z.boolean().meta({ description: 'The borrower confirmed an account in another name as their own (`confirmNameMismatch`).' }),
+}).meta({ id: 'CapturedBankAccount' });
 
 export const BankAccountInput = z
   .object({
-    bankCode: z.string().regex(/^\d{3}$/, 'a 3-digit CBN bank code'),
+    bankCode: z.string().regex(/^(\d{3}|\d{6})$/, 'a code from the bank list: a 3-digit CBN bank code or a 6-digit NIP institution code'),
     accountNumber: z.string().regex(/^\d{10}$/, 'a 10-digit NUBAN'),
   })
   .strict();
+
+export const BankAccountCaptureInput = BankAccountInput.extend({
+  confirmNameMismatch: z
+    .boolean()
+    .optional()
+    .meta({ description: 'The borrower confirmed that an account whose name does not match theirs is their own; without it such an account answers 409 `account_name_mismatch`.' }),
+}).strict();
 
 /** What the checkout server sends for a signature (the platform adds `signedAt` from its own clock). */
 const SignatureFields = {
@@ -263,4 +297,13 @@ export const PasskeySignatureInput = z
       'Optional: a passkey assertion over this offer. Its challenge must be the one `POST /v1/checkout/passkeys/sign-challenge` gave for this nonce. The platform re-verifies it with the stored public key, uses the nonce once and stores the assertion with the consent.',
   });
 
-export const AcceptInput = z.object({ ...SignatureFields, passkey: PasskeySignatureInput.optional() }).strict();
+export const AcceptInput = z
+  .object({
+    ...SignatureFields,
+    passkey: PasskeySignatureInput.optional(),
+    confirmSignatureName: z
+      .boolean()
+      .optional()
+      .meta({ description: 'The borrower confirmed a typed name that matches their name on record only in part (initials, one name); without it such a name answers 422 `signature_name_unconfirmed`.' }),
+  })
+  .strict();

@@ -1,9 +1,10 @@
 import type { Executor } from '../../db/database';
-import type { BankLookup } from '../../../integrations/bank-lookup';
+import type { Bank, BankLookup } from '../../../integrations/bank-lookup';
 import type { Mode } from '../../db/schema';
 import { AppError } from '../errors';
-import { isValidNuban } from '../payouts/nuban';
+import { isValidNuban, NUBAN_PATTERN } from '../payouts/nuban';
 import { requireOtpVerified, getSessionRow, type CheckoutScope } from './checkout-session';
+import { borrowerNameOnRecord, checkName, scorePercent, type NameCheck } from './ownership';
 
 export interface BankAccount {
   bankCode: string;
@@ -12,17 +13,33 @@ export interface BankAccount {
   accountName: string;
 }
 
+/** A looked-up account and how its name compares with the borrower's name on record. */
+export interface CheckedBankAccount extends BankAccount {
+  nameMatch: NameCheck;
+}
+
+/** A captured account: `nameConfirmed` when the borrower confirmed a mismatching name as their own account. */
+export interface CapturedBankAccount extends CheckedBankAccount {
+  nameConfirmed: boolean;
+}
+
+/** Ten digits, and the NUBAN check digit where the institution's account numbers are NUBANs (`Bank.nubanCode`). */
+export function isValidAccountNumber(bank: Pick<Bank, 'nubanCode'>, accountNumber: string): boolean {
+  return bank.nubanCode ? isValidNuban(bank.nubanCode, accountNumber) : NUBAN_PATTERN.test(accountNumber);
+}
+
 /**
  * Checks the bank code against the list and the account number against the NUBAN check digit,
- * then asks the lookup provider for the account name. Nothing is stored.
+ * then asks the lookup provider for the account name. Nothing is stored. `sandboxHolderName` is the
+ * sandbox's hint (who is asking); real providers ignore it.
  */
 export async function resolveBankAccount(
   bankLookup: BankLookup,
-  request: { bankCode: string; accountNumber: string; mode: Mode },
+  request: { bankCode: string; accountNumber: string; mode: Mode; sandboxHolderName?: string },
 ): Promise<BankAccount> {
   const bank = bankLookup.listBanks().find((b) => b.code === request.bankCode);
   if (!bank) throw new AppError('bank_not_found', `No bank with code ${request.bankCode}; pick one from the bank list.`);
-  if (!isValidNuban(request.bankCode, request.accountNumber)) {
+  if (!isValidAccountNumber(bank, request.accountNumber)) {
     throw new AppError('account_number_invalid', 'That is not a valid account number for this bank (NUBAN check digit); check the 10 digits.');
   }
   let found;
@@ -35,34 +52,67 @@ export async function resolveBankAccount(
   return { bankCode: bank.code, bankName: bank.name, accountNumber: request.accountNumber, accountName: found.accountName };
 }
 
-/** The lookup for a session: only once the phone is verified (the name of someone's account is not for anyone with the link). */
+async function checkedAccount(db: Executor, bankLookup: BankLookup, scope: CheckoutScope, request: { bankCode: string; accountNumber: string }): Promise<CheckedBankAccount> {
+  requireOtpVerified(await getSessionRow(db, scope));
+  const nameOnRecord = await borrowerNameOnRecord(db, scope);
+  const account = await resolveBankAccount(bankLookup, { ...request, mode: scope.mode, sandboxHolderName: nameOnRecord });
+  return { ...account, nameMatch: checkName(account.accountName, nameOnRecord) };
+}
+
+/**
+ * The lookup for a session: only once the phone is verified (the name of someone's account is not
+ * for anyone with the link), with the name compared with the borrower's.
+ */
 export async function resolveBankAccountForSession(
   db: Executor,
   bankLookup: BankLookup,
   scope: CheckoutScope,
   request: { bankCode: string; accountNumber: string },
-): Promise<BankAccount> {
-  requireOtpVerified(await getSessionRow(db, scope));
-  return resolveBankAccount(bankLookup, { ...request, mode: scope.mode });
+): Promise<CheckedBankAccount> {
+  return checkedAccount(db, bankLookup, scope, request);
 }
 
-/** Resolves the account and keeps it on the session for the mandate step (the borrower has confirmed the name). */
+/**
+ * Resolves the account and keeps it on the session for the mandate step, with how its name
+ * compared. Loans are paid into and collected from the borrower's own account: an account in
+ * another name (`mismatch`) is kept only when the borrower confirms it is theirs
+ * (`confirmNameMismatch`, e.g. a business or a name changed at marriage); otherwise 409
+ * `account_name_mismatch` and nothing is stored. A `partial` match (initials, one name) is kept.
+ */
 export async function captureBankAccount(
   db: Executor,
   bankLookup: BankLookup,
   scope: CheckoutScope,
-  request: { bankCode: string; accountNumber: string },
+  request: { bankCode: string; accountNumber: string; confirmNameMismatch?: boolean },
   now: Date,
-): Promise<BankAccount> {
-  requireOtpVerified(await getSessionRow(db, scope));
-  const account = await resolveBankAccount(bankLookup, { ...request, mode: scope.mode });
+): Promise<CapturedBankAccount> {
+  const { confirmNameMismatch, ...lookup } = request;
+  const account = await checkedAccount(db, bankLookup, scope, lookup);
+  const mismatch = account.nameMatch.status === 'mismatch';
+  if (mismatch && confirmNameMismatch !== true) {
+    throw new AppError(
+      'account_name_mismatch',
+      `This account is in the name ${account.accountName}, not ${account.nameMatch.nameOnRecord}. Loans are paid into and collected from the borrower's own account: confirm it is theirs (confirmNameMismatch: true) or give another account.`,
+      undefined,
+      { accountName: account.accountName, bankName: account.bankName, nameMatch: account.nameMatch },
+    );
+  }
   const at = now.toISOString();
+  const { nameMatch, ...kept } = account;
   await db
     .updateTable('checkoutSessions')
-    .set({ ...account, bankCapturedAt: at, updatedAt: at })
+    .set({
+      ...kept,
+      bankCapturedAt: at,
+      accountNameMatch: nameMatch.status,
+      accountNameMatchScore: scorePercent(nameMatch),
+      accountNameOnRecord: nameMatch.nameOnRecord,
+      accountNameConfirmedAt: mismatch ? at : null,
+      updatedAt: at,
+    })
     .where('id', '=', scope.sessionId)
     .execute();
-  return account;
+  return { ...account, nameConfirmed: mismatch };
 }
 
 /** The bank account captured for this loan by its latest checkout session that captured one. */

@@ -99,6 +99,10 @@ export async function mintCheckoutSession(
     accountNumber: null,
     accountName: null,
     bankCapturedAt: null,
+    accountNameMatch: null,
+    accountNameMatchScore: null,
+    accountNameOnRecord: null,
+    accountNameConfirmedAt: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -8,6 +8,7 @@ import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkou
 import { offerFacts } from './checkout-state';
 import { requireGuarantors } from './guarantors';
 import { requireSettlementMerchant } from './settlement-catalog';
+import { borrowerNameOnRecord, checkName, requireSignatureName, scorePercent, type NameCheck } from './ownership';
 import { recordPasskeyEvidence, verifyOfferPasskey, type PasskeySignature } from '../passkeys/sign-with-passkey';
 
 /** What the checkout server sends for a signature: the borrower's typed name and the request as it observed it. */
@@ -21,6 +22,8 @@ export interface CheckoutSignature {
   userAgent: string;
   /** Optional: a passkey assertion over this offer (see ARCHITECTURE.md, passkeys); the typed name is still the signature. */
   passkey?: PasskeySignature;
+  /** The borrower confirmed a typed name that matches their name on record only in part (see `requireSignatureName`). */
+  confirmSignatureName?: boolean;
 }
 
 export type CheckoutLoanContext = LoanContext;
@@ -40,8 +43,11 @@ async function requireCurrentOffer(ctx: CheckoutLoanContext, loan: LoansTable, d
   );
 }
 
-function consentOf(ctx: LoanContext, signature: CheckoutSignature): BorrowerConsent {
+function consentOf(ctx: LoanContext, signature: CheckoutSignature, check?: NameCheck): BorrowerConsent {
   return {
+    ...(check
+      ? { signatureNameCheck: { status: check.status, scorePercent: scorePercent(check), nameOnRecord: check.nameOnRecord, confirmed: check.status !== 'match' && signature.confirmSignatureName === true } }
+      : {}),
     signatureFullName: signature.signatureFullName,
     signatureEmail: signature.signatureEmail ?? null,
     ipAddress: signature.ipAddress,
@@ -58,7 +64,9 @@ async function loanFor(ctx: CheckoutLoanContext, scope: CheckoutScope): Promise<
 }
 
 /**
- * Signs the offer. With a passkey, the assertion is verified (and its nonce used) first and stored
+ * Signs the offer. The typed name must be the borrower's name on record (422
+ * `signature_name_mismatch`; a partial match needs `confirmSignatureName`, 422
+ * `signature_name_unconfirmed`), checked before anything else is used up. With a passkey, the assertion is verified (and its nonce used) first and stored
  * with the consent in the same transaction; any refusal leaves everything as it was. Accepting an
  * accepted offer again returns it unchanged, passkey or not.
  */
@@ -66,10 +74,12 @@ export async function acceptViaCheckout(ctx: CheckoutLoanContext, scope: Checkou
   const loan = await loanFor(ctx, scope);
   await requireCurrentOffer(ctx, loan, signature.documentReference);
   if (loan.status !== 'awaiting_acceptance') return acceptTerms(ctx, loan.id, consentOf(ctx, signature));
+  const nameCheck = checkName(signature.signatureFullName, await borrowerNameOnRecord(ctx.db, scope));
+  requireSignatureName(nameCheck, signature.confirmSignatureName === true);
   await requireGuarantors(ctx.db, loan.id);
   await requireSettlementMerchant(ctx.db, loan);
   const evidence = signature.passkey ? await verifyOfferPasskey(ctx.db, scope, loan, signature.passkey, ctx.now) : undefined;
-  const accepted = await acceptTerms(ctx, loan.id, consentOf(ctx, signature));
+  const accepted = await acceptTerms(ctx, loan.id, consentOf(ctx, signature, nameCheck));
   if (evidence) {
     const consent = await ctx.db
       .selectFrom('loanConsents')
@@ -86,7 +96,9 @@ export async function acceptViaCheckout(ctx: CheckoutLoanContext, scope: Checkou
 export async function declineViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, signature: CheckoutSignature, reason: string | null): Promise<LoansTable> {
   const loan = await loanFor(ctx, scope);
   await requireCurrentOffer(ctx, loan, signature.documentReference);
-  return declineTerms(ctx, loan.id, consentOf(ctx, signature), reason);
+  // Declining is never refused for the name (the borrower can always say no); the comparison is kept as evidence.
+  const nameCheck = loan.status === 'awaiting_acceptance' ? checkName(signature.signatureFullName, await borrowerNameOnRecord(ctx.db, scope)) : undefined;
+  return declineTerms(ctx, loan.id, consentOf(ctx, signature, nameCheck), reason);
 }
 
 export async function submitKycViaCheckout(ctx: CheckoutLoanContext, scope: CheckoutScope, submission: KycSubmission): Promise<LoanKycResult> {

@@ -1,14 +1,13 @@
 import type { Db } from '../../db/database';
 import type { BankLookup } from '../../../integrations/bank-lookup';
 import type { LoanMandatesTable, Mode } from '../../db/schema';
-import { capturedBankAccount } from '../checkout/bank-account';
+import { capturedBankAccount, isValidAccountNumber } from '../checkout/bank-account';
 import { checkoutUrlPrefix } from '../checkout/checkout-session';
 import { AppError } from '../errors';
 import type { LoanContext } from '../loans/loan-context';
 import { activateMandate, createMandate } from '../mandates/manage-mandate';
 import { disburseFinancingIfReady } from './disburse-financing';
 import type { Platform } from '../../platform';
-import { isValidNuban } from '../payouts/nuban';
 import { getApplicationRow, type FinancingStatus } from './financing-application';
 
 /**
@@ -121,10 +120,11 @@ export async function setUpFinancingMandate(
     throw new AppError('bank_details_incomplete', 'Send both bankCode and accountNumber, or neither (the account the patient gave is then used).');
   }
   if (input.bankCode !== undefined) {
-    if (!platform.bankLookup.listBanks().some((b) => b.code === input.bankCode)) {
+    const bank = platform.bankLookup.listBanks().find((b) => b.code === input.bankCode);
+    if (!bank) {
       throw new AppError('bank_not_found', `No bank with code ${input.bankCode}; use a CBN bank code from the bank list.`);
     }
-    if (!isValidNuban(input.bankCode, input.accountNumber!)) {
+    if (!isValidAccountNumber(bank, input.accountNumber!)) {
       throw new AppError('account_number_invalid', 'accountNumber is not a valid NUBAN for this bank code (check digit); check the 10 digits.');
     }
   }

@@ -83,6 +83,10 @@ export async function offerLetterPdf(db: Executor, loan: LoansTable, documentRef
           ipAddress: consent.ipAddress,
           userAgent: consent.userAgent,
           documentReference: consent.documentReference,
+          nameCheck:
+            consent.signatureNameMatch && consent.signatureNameOnRecord
+              ? { status: consent.signatureNameMatch, nameOnRecord: consent.signatureNameOnRecord, confirmed: Boolean(consent.signatureNameConfirmed) }
+              : undefined,
           passkey:
             passkey && passkey.verified
               ? { credentialFingerprint: credentialFingerprint(passkey.credentialId), verifiedAt: passkey.verifiedAt, rpId: passkey.rpId }

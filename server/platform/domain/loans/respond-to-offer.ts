@@ -17,6 +17,8 @@ export interface BorrowerConsent {
   signedAt: string;
   documentReference: string;
   signatureEmail?: string | null;
+  /** Checkout only: how the typed name compared with the borrower's name on record, kept with the evidence. */
+  signatureNameCheck?: { status: 'match' | 'partial' | 'mismatch'; scorePercent: number; nameOnRecord: string; confirmed: boolean };
 }
 
 async function recordConsent(ctx: LoanContext, loan: LoansTable, kind: 'accept' | 'decline', consent: BorrowerConsent, reason: string | null) {
@@ -32,6 +34,10 @@ async function recordConsent(ctx: LoanContext, loan: LoansTable, kind: 'accept' 
     documentReference: consent.documentReference,
     reason,
     recordedBy: ctx.actor,
+    signatureNameMatch: consent.signatureNameCheck?.status ?? null,
+    signatureNameMatchScore: consent.signatureNameCheck?.scorePercent ?? null,
+    signatureNameOnRecord: consent.signatureNameCheck?.nameOnRecord ?? null,
+    signatureNameConfirmed: consent.signatureNameCheck ? consent.signatureNameCheck.confirmed : null,
     createdAt: ctx.now.toISOString(),
   });
 }

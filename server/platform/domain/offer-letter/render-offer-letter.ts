@@ -55,6 +55,8 @@ export interface OfferLetterData {
     ipAddress: string;
     userAgent: string;
     documentReference: string;
+    /** Checkout signatures: how the typed name compared with the borrower's name on record. */
+    nameCheck?: { status: 'match' | 'partial' | 'mismatch'; nameOnRecord: string; confirmed: boolean };
     /** Present when the borrower also confirmed with a passkey (verified by the platform). */
     passkey?: {
       /** SHA-256 of the credential id, shortened, e.g. `3F2A 9C1D 7B44 E012`. */
@@ -161,6 +163,13 @@ function drawOfferLetter(doc: Pdf, data: OfferLetterData): void {
 }
 
 /** The acceptance record is kept on one page, so the evidence of signing reads as one block. */
+const nameCheckText = (check: NonNullable<NonNullable<OfferLetterData['signature']>['nameCheck']>) =>
+  check.status === 'match'
+    ? `The typed name matches the borrower's name on record (${check.nameOnRecord})`
+    : check.status === 'partial'
+      ? `The typed name matches the borrower's name on record (${check.nameOnRecord}) in part${check.confirmed ? '; the borrower confirmed it as their name' : ''}`
+      : `The typed name does not match the borrower's name on record (${check.nameOnRecord})`;
+
 function drawAcceptance(doc: Pdf, signature: OfferLetterData['signature']): void {
   if (!signature) {
     heading(doc, 'Acceptance');
@@ -173,6 +182,7 @@ function drawAcceptance(doc: Pdf, signature: OfferLetterData['signature']): void
     ['IP address', signature.ipAddress],
     ['User agent', signature.userAgent],
     ['Document reference', signature.documentReference],
+    ...(signature.nameCheck ? [['Name check', nameCheckText(signature.nameCheck)] as const] : []),
     ...(signature.passkey
       ? ([
           ['Passkey', 'Verified: confirmed with the borrower\'s passkey (WebAuthn, user verification) over this document reference'],

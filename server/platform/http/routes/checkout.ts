@@ -16,8 +16,10 @@ import { PaginationSchema, Uuid } from '../schemas';
 import { LoanKycResultSchema } from '../loan-schemas';
 import {
   AcceptInput,
+  BankAccountCaptureInput,
   BankAccountInput,
   BankAccountSchema,
+  CapturedBankAccountSchema,
   BankSchema,
   CheckoutSessionSchema,
   CheckoutStateSchema,
@@ -142,7 +144,9 @@ export const checkoutRoutes = [
     operationId: 'listCheckoutBanks',
     tag: 'Checkout',
     summary: 'Bank list',
-    description: 'Deposit money banks with their CBN codes, by name.',
+    description:
+      'The institutions a borrower can name, by name: commercial, merchant and non-interest banks, microfinance banks, payment service banks and mobile money operators (`code`: a bank\'s 3-digit CBN code where confirmed, otherwise the 6-digit NIP code), ' +
+      'with the code the NUBAN check digit uses. Source and date of the list: `docs/banks.md` (Heritage Bank, whose licence the CBN revoked in June 2024, is not in it).',
     access: 'checkoutSession',
     response: { status: 200, description: 'Banks.', data: z.array(BankSchema) },
     errors: [...SESSION_ERRORS],
@@ -158,8 +162,10 @@ export const checkoutRoutes = [
     summary: 'Look up an account name',
     description:
       'Checks the bank code (422 `bank_not_found`) and the NUBAN check digit (422 `account_number_invalid`), then asks the bank for the account name ' +
-      '(422 `account_not_found`, 502 `bank_lookup_unavailable`). Stores nothing. Sandbox (test mode): names are derived from bank code and number; ' +
-      'an account whose first nine digits are 999999999 is not found, 888888888 makes the lookup unavailable.',
+      '(422 `account_not_found`, 502 `bank_lookup_unavailable`) and compares it with the borrower\'s name on record (`nameMatch`: `match`, `partial` or `mismatch`). Stores nothing. ' +
+      'Sandbox (test mode): an ordinary number answers with the borrower\'s own name, bank style (e.g. `OKAFOR AMAKA`); by the first nine digits, whatever the bank: ' +
+      '999999999 is not found, 888888888 makes the lookup unavailable, 777777777 is someone else\'s account (`ADEYEMI NGOZI`, or `OKAFOR AMAKA` for a borrower named Ngozi Adeyemi: a `mismatch`), ' +
+      '666666666 holds the surname and first initial only (`OKAFOR A.`: a `partial`).',
     access: 'checkoutSession',
     transactional: false,
     body: BankAccountInput,
@@ -175,12 +181,15 @@ export const checkoutRoutes = [
     operationId: 'captureCheckoutBankAccount',
     tag: 'Checkout',
     summary: 'Confirm the bank account',
-    description: 'Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name). Giving another account replaces it.',
+    description:
+      'Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name), with how its name compared. Giving another account replaces it. ' +
+      'Loans are paid into and collected from the borrower\'s own account: an account whose name is a `mismatch` answers 409 `account_name_mismatch` (with `data.accountName` and `data.nameMatch`; nothing stored) ' +
+      'unless `confirmNameMismatch` is true (the borrower confirmed it is theirs; kept with the time of that confirmation). A `partial` match is kept without confirmation.',
     access: 'checkoutSession',
     transactional: false,
-    body: BankAccountInput,
-    response: { status: 200, description: 'The account kept.', data: BankAccountSchema },
-    errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable'],
+    body: BankAccountCaptureInput,
+    response: { status: 200, description: 'The account kept.', data: CapturedBankAccountSchema },
+    errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable', 'account_name_mismatch'],
     async handle(ctx) {
       return { message: 'Bank account saved', data: await captureBankAccount(ctx.db, ctx.platform.bankLookup, sessionOf(ctx), ctx.body, ctx.now) };
     },
@@ -321,12 +330,13 @@ export const checkoutRoutes = [
       'Optionally `passkey`: an assertion over the challenge of `POST /v1/checkout/passkeys/sign-challenge`. The platform re-derives the challenge from the loan, the current reference and the nonce it issued, ' +
       'verifies the signature with the passkey\'s stored public key (user verification required), uses the nonce once and stores the raw assertion with the consent; ' +
       'the signed offer letter then shows it. Any passkey refusal (422 `passkey_challenge_invalid`, `passkey_challenge_expired`, `passkey_verification_failed`; 409 `passkey_challenge_used`) changes nothing. ' +
-      'The typed name stays the signature in both paths.',
+      'The typed name stays the signature in both paths, and it must be the borrower\'s name on record (order, middle names, titles, accents and case do not matter): another name answers 422 `signature_name_mismatch`; ' +
+      'a partial one (an initial, one name only) 422 `signature_name_unconfirmed` unless `confirmSignatureName` is true. Either refusal changes nothing; the comparison is kept with the consent evidence.',
     access: 'checkoutSession',
     body: AcceptInput,
     response: { status: 200, description: 'The outcome for the borrower: the loan id, its status (`terms_accepted`) and the signed reference. Not the partner\'s Loan record: the browser never sees the partner\'s metadata or references, nor the application link.', data: CheckoutOutcomeSchema },
     errors: [
-      ...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference', 'checkout_step_required',
+      ...OTP_FIRST, 'invalid_loan_state', 'stale_document_reference', 'checkout_step_required', 'signature_name_mismatch', 'signature_name_unconfirmed',
       'passkey_challenge_invalid', 'passkey_challenge_expired', 'passkey_challenge_used', 'passkey_verification_failed',
     ],
     async handle(ctx) {
