@@ -22,7 +22,7 @@ export const en = {
   'checkout.declined.body': 'You declined this offer.',
   'checkout.closed.title': 'This checkout is closed',
   'checkout.waiting.title': 'Waiting for the lender',
-  'checkout.waiting.body': 'The lender is reviewing your application. Check back soon.',
+  'checkout.waiting.body': 'The lender is reviewing your application. This page updates by itself, and we will text you when your offer is ready.',
   'checkout.exited.title': 'You left the checkout',
   'checkout.exited.body': 'Nothing more was sent. You can come back to it from the lender.',
   'checkout.returned.title': 'Back from your bank',
@@ -49,8 +49,8 @@ export const en = {
   'otp.help': '6 digits. The code is valid for 5 minutes.',
   'otp.verify': 'Verify',
   'otp.checking': 'Checking…',
-  'otp.resendIn': 'Resend in {seconds} s',
-  'otp.resend': 'Resend code',
+  'otp.resendIn': 'Send a new code in {seconds} s',
+  'otp.resend': 'Send a new code',
 
   // Identity (lc-kyc)
   'kyc.bvn': 'BVN (Bank Verification Number)',
@@ -232,6 +232,22 @@ export const en = {
   'error.passkeys_unavailable': 'Passkeys are not available here. Sign with your typed name.',
   'error.passkey_challenge_expired': 'That took too long. Try the passkey again, or sign with your typed name.',
   'error.checkout_session_expired': 'This link has expired. Ask the lender who sent it for a new one.',
+  // Sessions (SESSIONS area): the OTP restored after a reload, ended links, "text me a new link"
+  'otp.alreadySent': 'A code was already sent to {phone}. Type it below, or ask for a new one when the timer ends.',
+  'otp.attemptsLeft': 'Attempts left: {n}',
+  'otp.noAttemptsLeft': 'No attempts left. Ask for a new code.',
+  'error.otp_superseded': 'That code is from an earlier text. A newer code was sent: use the code in the latest text message.',
+  'checkout.ended.unknown': 'We do not recognise this link. Check that you opened the whole link from the text message, or ask the lender to send it again.',
+  'renew.button': 'Text me a new link',
+  'renew.sending': 'Sending…',
+  'renew.sent': "We've texted a new link to {phone}. Open it to carry on.",
+  'renew.later': 'You can ask for another new link at {time}.',
+  'renew.contact': 'Questions? Contact {name}.',
+  'renew.email': 'E-mail {name}',
+  'renew.phone': 'Call {name}',
+  'renew.website': 'Visit {name}',
+  'error.checkout_renew_limit': 'A new link was texted recently. Please wait before asking again, or contact the lender.',
+  'error.checkout_session_not_expired': 'This link still works. Reload the page to carry on.',
 } as const;
 
 export type MessageKey = keyof typeof en;

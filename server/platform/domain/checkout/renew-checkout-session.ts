@@ -1,0 +1,134 @@
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../db/database';
+import type { SmsSender } from '../../../integrations/sms';
+import { AppError } from '../errors';
+import { applicationTokenOf, sealApplicationToken } from '../loans/loan';
+import type { Secrets } from '../secrets';
+import { maskPhone } from '../users/phone';
+import { getSessionRow, hashCheckoutToken, mintCheckoutSession, sessionLifetime, type CheckoutScope } from './checkout-session';
+import { lenderContact, type LenderContact } from './lender-contact';
+import { phoneOnRecord } from './otp';
+
+/** "Text me a new link": at most one per 10 minutes and three per UTC day, per loan (not per session, so renewing a renewed link does not reset them). */
+export const RENEW_RULES = { minIntervalMs: 10 * 60_000, perDay: 3 } as const;
+
+export interface RenewPlatform {
+  db: Db;
+  secrets: Pick<Secrets, 'hmac' | 'encrypt' | 'decrypt'>;
+  sms: SmsSender;
+  baseUrl: string;
+  config: { CHECKOUT_SESSION_TTL_MINUTES: number; CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: number };
+}
+
+/** What an expired page shows before the borrower asks: who to contact, and when a new link can be texted. */
+export interface ExpiredSessionInfo {
+  expiredAt: string;
+  lender: LenderContact;
+  /** Now, or when the rate limit allows the next new link. */
+  renewAvailableAt: string;
+}
+
+export interface RenewedLink {
+  /** The masked phone on record the new link went to, e.g. `•••• 1234`. */
+  sentTo: string;
+  lender: LenderContact;
+}
+
+const dayStart = (now: Date) => new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000).toISOString();
+
+/** When the next renewal of the loan is allowed (`now` when it is). */
+function nextRenewal(row: { dayStart: string; renewCount: number; lastRenewedAt: string } | undefined, now: Date): Date {
+  if (!row) return now;
+  const afterInterval = new Date(new Date(row.lastRenewedAt).getTime() + RENEW_RULES.minIntervalMs);
+  const sameDay = new Date(row.dayStart).toISOString() === dayStart(now);
+  const afterDay = sameDay && row.renewCount >= RENEW_RULES.perDay ? new Date(new Date(dayStart(now)).getTime() + 86_400_000) : now;
+  const at = Math.max(afterInterval.getTime(), afterDay.getTime(), now.getTime());
+  return new Date(at);
+}
+
+const renewalRow = (db: Executor, loanId: string) => db.selectFrom('checkoutRenewals').selectAll().where('loanId', '=', loanId).executeTakeFirst();
+
+export async function expiredSessionInfo(db: Executor, scope: CheckoutScope, now: Date): Promise<ExpiredSessionInfo> {
+  const session = await getSessionRow(db, scope);
+  return {
+    expiredAt: session.expiresAt,
+    lender: await lenderContact(db, { organisationId: scope.organisationId, mode: scope.mode }),
+    renewAvailableAt: nextRenewal(await renewalRow(db, scope.loanId), now).toISOString(),
+  };
+}
+
+/**
+ * Takes one renewal slot for the loan: one conditional upsert, so the limits hold across processes.
+ * A new UTC day starts the count again; the 10-minute spacing holds across the day boundary.
+ */
+async function takeRenewalSlot(db: Executor, loanId: string, now: Date): Promise<void> {
+  const at = now.toISOString();
+  const today = dayStart(now);
+  const spaced = new Date(now.getTime() - RENEW_RULES.minIntervalMs).toISOString();
+  const taken = await db
+    .insertInto('checkoutRenewals')
+    .values({ loanId, dayStart: today, renewCount: 1, lastRenewedAt: at })
+    .onConflict((oc) =>
+      oc
+        .column('loanId')
+        .doUpdateSet({
+          renewCount: sql<number>`case when checkout_renewals.day_start = ${today} then checkout_renewals.renew_count + 1 else 1 end`,
+          dayStart: today,
+          lastRenewedAt: at,
+        })
+        .where('checkoutRenewals.lastRenewedAt', '<=', spaced)
+        .where((eb) => eb.or([eb('checkoutRenewals.dayStart', '<>', today), eb('checkoutRenewals.renewCount', '<', RENEW_RULES.perDay)])),
+    )
+    .returning('renewCount')
+    .executeTakeFirst();
+  if (taken) return;
+  const wait = (nextRenewal(await renewalRow(db, loanId), now).getTime() - now.getTime()) / 1000;
+  throw new AppError(
+    'checkout_renew_limit',
+    wait <= RENEW_RULES.minIntervalMs / 1000
+      ? `A new link was texted moments ago; you can ask for another in ${Math.ceil(wait / 60)} minutes.`
+      : `${RENEW_RULES.perDay} new links were texted today; ask the lender, or try again tomorrow.`,
+  ).withRetryAfter(wait);
+}
+
+/**
+ * The borrower's link has expired: mint a new session for the same loan and text its link to the
+ * phone on record (never a number from the caller). When the expired session was the loan's
+ * application session, the new one takes its place behind `applicationUrl`. The slot and the new
+ * session commit together; the text goes after the commit (an SMS failure answers
+ * `sms_unavailable`, and the slot stays taken).
+ */
+export async function renewCheckoutSession(platform: RenewPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<RenewedLink> {
+  const { db, secrets } = platform;
+  const { now } = options;
+  const phone = await phoneOnRecord(db, scope.borrowerId);
+  const minted = await db.transaction().execute(async (trx) => {
+    const expired = await getSessionRow(trx, scope);
+    const loan = await trx.selectFrom('loans').selectAll().where('id', '=', scope.loanId).executeTakeFirstOrThrow();
+    await takeRenewalSlot(trx, loan.id, now);
+    const session = await mintCheckoutSession(trx, {
+      secrets,
+      lifetime: sessionLifetime(platform.config),
+      baseUrl: platform.baseUrl,
+      loan,
+      source: 'renewed',
+      now,
+    });
+    const application = applicationTokenOf(loan, secrets);
+    if (application !== null && hashCheckoutToken(secrets, application) === expired.tokenHash) {
+      await trx
+        .updateTable('loans')
+        .set({ applicationTokenSealed: sealApplicationToken(secrets, session.token), updatedAt: now.toISOString() })
+        .where('id', '=', loan.id)
+        .execute();
+    }
+    return session;
+  });
+  const body = `${options.organisationName}: here is your new link to finish your loan: ${minted.url} It works for ${platform.config.CHECKOUT_SESSION_TTL_MINUTES} minutes. Never share it.`;
+  try {
+    await platform.sms.send({ to: phone, body, mode: scope.mode });
+  } catch (error) {
+    throw new AppError('sms_unavailable', 'The text message could not be sent; try again shortly.', { reason: (error as Error).message });
+  }
+  return { sentTo: maskPhone(phone), lender: await lenderContact(db, { organisationId: scope.organisationId, mode: scope.mode }) };
+}
