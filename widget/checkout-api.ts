@@ -86,6 +86,8 @@ export interface OtpSent {
   sentTo: string;
   expiresAt: string;
   resendAvailableAt: string;
+  /** Seconds from the answer until another code may be asked for (count down from this, not from the phone's clock). */
+  resendInSeconds: number;
   attemptsAllowed: number;
 }
 
@@ -113,6 +115,8 @@ export interface ExpiredSession {
   expiredAt: string;
   lender: LenderContact;
   renewAvailableAt: string;
+  /** Seconds from the answer until a new link can be texted (0: now). */
+  renewInSeconds: number;
 }
 
 export interface PasskeyStatus {

@@ -59,6 +59,7 @@ describe('the OTP challenge in the checkout state', () => {
       sentTo: `•••• ${phone.slice(-4)}`,
       expiresAt: new Date(now + OTP_RULES.lifetimeMs).toISOString(),
       resendAvailableAt: new Date(now + OTP_RULES.resendCooldownMs).toISOString(),
+      resendInSeconds: 30,
       attemptsAllowed: 5,
       attemptsLeft: 5,
     });
@@ -79,7 +80,7 @@ describe('the OTP challenge in the checkout state', () => {
     const early = await session.post('/v1/checkout/otp/send');
     expect(early.status).toBe(429);
     expect(early.headers.get('retry-after')).toBe('18');
-    expect(early.body).toMatchObject({ error: 'otp_resend_too_soon', data: { sentTo: `•••• ${phone.slice(-4)}`, attemptsLeft: 5 } });
+    expect(early.body).toMatchObject({ error: 'otp_resend_too_soon', data: { sentTo: `•••• ${phone.slice(-4)}`, attemptsLeft: 5, resendInSeconds: 18 } });
     expect(early.body.data).toEqual((await session.get('/v1/checkout/session')).body.data.otpChallenge);
   });
 
@@ -147,7 +148,7 @@ describe('text me a new link', () => {
     expect((await session.get('/v1/checkout/session')).body.error).toBe('checkout_session_expired');
     const info = await session.get('/v1/checkout/session/renewal');
     expect(info.status).toBe(200);
-    expect(info.body.data).toMatchObject({ lender: { name: expect.stringMatching(/^Tenant /), email: null, phone: null, url: null }, renewAvailableAt: clock.now().toISOString() });
+    expect(info.body.data).toMatchObject({ lender: { name: expect.stringMatching(/^Tenant /), email: null, phone: null, url: null }, renewAvailableAt: clock.now().toISOString(), renewInSeconds: 0 });
     expect(JSON.stringify(info.body.data)).not.toContain(loan.id);
 
     const renewed = await session.post('/v1/checkout/session/renew', {});
@@ -228,7 +229,10 @@ describe('text me a new link', () => {
       expect(again.status).toBe(429);
       expect(again.body.error).toBe('checkout_renew_limit');
       expect(Number(again.headers.get('retry-after'))).toBe(RENEW_RULES.minIntervalMs / 1000);
-      expect((await session.get('/v1/checkout/session/renewal')).body.data.renewAvailableAt).toBe(new Date(clock.now().getTime() + RENEW_RULES.minIntervalMs).toISOString());
+      expect((await session.get('/v1/checkout/session/renewal')).body.data).toMatchObject({
+        renewAvailableAt: new Date(clock.now().getTime() + RENEW_RULES.minIntervalMs).toISOString(),
+        renewInSeconds: RENEW_RULES.minIntervalMs / 1000,
+      });
 
       clock.advance(RENEW_RULES.minIntervalMs);
       // The renewed session expires too; renewing from it counts against the same loan.

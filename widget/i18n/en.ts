@@ -241,7 +241,7 @@ export const en = {
   'renew.button': 'Text me a new link',
   'renew.sending': 'Sending…',
   'renew.sent': "We've texted a new link to {phone}. Open it to carry on.",
-  'renew.later': 'You can ask for another new link at {time}.',
+  'renew.later': 'You can ask for another new link in {minutes} min. If you need help sooner, contact the lender.',
   'renew.contact': 'Questions? Contact {name}.',
   'renew.email': 'E-mail {name}',
   'renew.phone': 'Call {name}',

@@ -227,7 +227,7 @@ export const pcm: Messages = {
   'renew.button': 'Text me new link',
   'renew.sending': 'E dey send…',
   'renew.sent': 'We don text new link go {phone}. Open am to continue.',
-  'renew.later': 'You fit ask for another new link by {time}.',
+  'renew.later': 'You fit ask for another new link after {minutes} min. If you need help before dat time, contact di lender.',
   'renew.contact': 'You get question? Contact {name}.',
   'renew.email': 'Email {name}',
   'renew.phone': 'Call {name}',

@@ -68,11 +68,10 @@ export class LcEnded extends LitElement {
     }
     const info = this.info.value;
     if (!info) return this.info.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.info.error!)}</p>` : nothing;
-    const later = Date.parse(info.renewAvailableAt) > Date.now() + 1000;
-    const time = new Date(info.renewAvailableAt).toLocaleTimeString(document.documentElement.lang || undefined, { hour: 'numeric', minute: '2-digit' });
+    const later = info.renewInSeconds > 0;
     return html`
       ${later
-        ? html`<p class="lc-muted">${t('renew.later', { time })}</p>`
+        ? html`<p class="lc-muted">${t('renew.later', { minutes: Math.ceil(info.renewInSeconds / 60) })}</p>`
         : html`<div class="lc-actions">
             <button type="button" @click=${this.textNewLink} ?disabled=${this.renew.status === 'pending'}>
               ${this.renew.status === 'pending' ? t('renew.sending') : t('renew.button')}

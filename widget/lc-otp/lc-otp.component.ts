@@ -17,7 +17,7 @@ const attemptsOf = (data: unknown): number | undefined => {
 };
 
 const isChallenge = (data: unknown): data is OtpChallenge =>
-  typeof data === 'object' && data !== null && typeof (data as OtpChallenge).sentTo === 'string' && typeof (data as OtpChallenge).resendAvailableAt === 'string';
+  typeof data === 'object' && data !== null && typeof (data as OtpChallenge).sentTo === 'string' && typeof (data as OtpChallenge).resendInSeconds === 'number';
 
 /**
  * Phone verification: sends a code to the borrower's phone on record, takes the 6 digits (typed,
@@ -51,6 +51,8 @@ export class LcOtp extends LitElement {
   private readonly send = new AsyncAction<OtpSent>(this);
   private readonly verify = new AsyncAction<{ verified: boolean }>(this);
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** When "Send a new code" opens, on this page's clock (from the server's seconds, so a phone clock that is off does not matter). */
+  private resendAt = 0;
   private readonly locale = new LocaleController(this);
 
   constructor() {
@@ -69,7 +71,7 @@ export class LcOtp extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.sent) this.startCountdown();
+    if (this.sent && this.now < this.resendAt) this.startCountdown();
   }
 
   override disconnectedCallback(): void {
@@ -79,10 +81,14 @@ export class LcOtp extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     // The server's challenge restores the box (a reload); a code sent from this page afterwards wins.
-    if (changed.has('challenge') && this.challenge && !this.sent) {
-      this.sent = this.challenge;
-      this.startCountdown();
-    }
+    if (changed.has('challenge') && this.challenge && !this.sent) this.show(this.challenge);
+  }
+
+  /** Shows the box for a code sent, with the countdown to the next one. */
+  private show(challenge: OtpChallenge) {
+    this.sent = challenge;
+    this.resendAt = Date.now() + challenge.resendInSeconds * 1000;
+    this.startCountdown();
   }
 
   private startCountdown() {
@@ -90,7 +96,7 @@ export class LcOtp extends LitElement {
     this.now = Date.now();
     this.ticker = setInterval(() => {
       this.now = Date.now();
-      if (!this.sent || this.now >= Date.parse(this.sent.resendAvailableAt)) clearInterval(this.ticker);
+      if (this.now >= this.resendAt) clearInterval(this.ticker);
     }, 1000);
   }
 
@@ -99,16 +105,15 @@ export class LcOtp extends LitElement {
     const sent = await this.send.run((signal) => this.api.sendOtp(signal));
     const error = this.send.error;
     if (sent) {
-      this.sent = { ...sent, attemptsLeft: sent.attemptsAllowed };
+      this.show({ ...sent, attemptsLeft: sent.attemptsAllowed });
       this.code = '';
       this.verify.reset();
     } else if (error?.code === 'otp_resend_too_soon' && isChallenge(error.data)) {
       // A code was sent moments ago (from this page before a reload, or another tab): show its box and the countdown, not an error.
-      this.sent = error.data;
+      this.show(error.data);
       this.notice = t('otp.alreadySent', { phone: error.data.sentTo });
       this.send.reset();
     } else return;
-    this.startCountdown();
     await this.updateComplete;
     this.querySelector<HTMLInputElement>('#lc-otp-code')?.focus();
   }
@@ -143,7 +148,7 @@ export class LcOtp extends LitElement {
         </div>
       `;
     }
-    const wait = Math.max(0, Math.ceil((Date.parse(sent.resendAvailableAt) - this.now) / 1000));
+    const wait = Math.max(0, Math.ceil((this.resendAt - this.now) / 1000));
     const error = this.verify.status === 'error' ? errorText(this.verify.error!) : this.send.status === 'error' ? errorText(this.send.error!) : '';
     const locked = sent.attemptsLeft <= 0;
     return html`

@@ -77,6 +77,7 @@ export const OtpChallengeSchema = z
     sentTo: z.string().meta({ description: 'Masked phone the code went to, e.g. `•••• 5678`.' }),
     expiresAt: Timestamp,
     resendAvailableAt: Timestamp.meta({ description: 'When another code may be asked for (the cool-down after the last send).' }),
+    resendInSeconds: z.number().int().meta({ description: 'The same, as seconds from this answer (count down from this: a phone\'s clock may be off).' }),
     attemptsAllowed: z.number().int(),
     attemptsLeft: z.number().int().meta({ description: 'Wrong codes that may still be tried (0: ask for a new code).' }),
   })
@@ -134,6 +135,7 @@ export const OtpSentSchema = z
     sentTo: z.string().meta({ description: 'Masked phone on record, e.g. `•••• 5678`.' }),
     expiresAt: Timestamp,
     resendAvailableAt: Timestamp,
+    resendInSeconds: z.number().int().meta({ description: 'Seconds from this answer until another code may be asked for (count down from this: a phone\'s clock may be off).' }),
     attemptsAllowed: z.number().int(),
   })
   .meta({ id: 'CheckoutOtpSent' });
@@ -297,6 +299,7 @@ export const ExpiredSessionSchema = z
     expiredAt: Timestamp,
     lender: LenderContactSchema,
     renewAvailableAt: Timestamp.meta({ description: 'When `POST /v1/checkout/session/renew` will next text a new link (now, or later under its rate limit).' }),
+    renewInSeconds: z.number().int().meta({ description: 'The same, as seconds from this answer (0: now).' }),
   })
   .meta({ id: 'CheckoutExpiredSession' });
 

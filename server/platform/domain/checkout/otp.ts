@@ -33,6 +33,8 @@ export interface OtpSent {
   sentTo: string;
   expiresAt: string;
   resendAvailableAt: string;
+  /** Seconds from this answer until another code may be asked for: a phone whose clock is off still counts down right. */
+  resendInSeconds: number;
   attemptsAllowed: number;
 }
 
@@ -109,10 +111,12 @@ export async function currentOtpChallenge(db: Executor, session: Pick<CheckoutSe
     .limit(1)
     .executeTakeFirst();
   if (!challenge || challenge.verifiedAt || challenge.expiresAt <= now.toISOString()) return null;
+  const resendAt = resendAvailableAt(session.otpLastSentAt);
   return {
     sentTo: maskPhone(challenge.phone),
     expiresAt: challenge.expiresAt,
-    resendAvailableAt: resendAvailableAt(session.otpLastSentAt),
+    resendAvailableAt: resendAt,
+    resendInSeconds: Math.max(0, Math.ceil((Date.parse(resendAt) - now.getTime()) / 1000)),
     attemptsAllowed: OTP_RULES.maxAttempts,
     attemptsLeft: Math.max(0, OTP_RULES.maxAttempts - challenge.attempts),
   };
@@ -156,6 +160,7 @@ export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, t
     sentTo: maskPhone(target.phone),
     expiresAt,
     resendAvailableAt: new Date(now.getTime() + OTP_RULES.resendCooldownMs).toISOString(),
+    resendInSeconds: OTP_RULES.resendCooldownMs / 1000,
     attemptsAllowed: OTP_RULES.maxAttempts,
   };
 }

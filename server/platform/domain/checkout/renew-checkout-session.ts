@@ -26,6 +26,8 @@ export interface ExpiredSessionInfo {
   lender: LenderContact;
   /** Now, or when the rate limit allows the next new link. */
   renewAvailableAt: string;
+  /** The same as seconds from now (0: now), for a page whose clock may be off. */
+  renewInSeconds: number;
 }
 
 export interface RenewedLink {
@@ -50,10 +52,12 @@ const renewalRow = (db: Executor, loanId: string) => db.selectFrom('checkoutRene
 
 export async function expiredSessionInfo(db: Executor, scope: CheckoutScope, now: Date): Promise<ExpiredSessionInfo> {
   const session = await getSessionRow(db, scope);
+  const next = nextRenewal(await renewalRow(db, scope.loanId), now);
   return {
     expiredAt: session.expiresAt,
     lender: await lenderContact(db, { organisationId: scope.organisationId, mode: scope.mode }),
-    renewAvailableAt: nextRenewal(await renewalRow(db, scope.loanId), now).toISOString(),
+    renewAvailableAt: next.toISOString(),
+    renewInSeconds: Math.ceil((next.getTime() - now.getTime()) / 1000),
   };
 }
 
