@@ -138,8 +138,6 @@ export class CheckoutApiError extends Error {
     message: string,
     /** The error envelope's `data` (e.g. `attemptsLeft` of a wrong code, the code still in play of a 429). */
     readonly data?: unknown,
-    /** Seconds from `Retry-After`, when the answer had one. */
-    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'CheckoutApiError';
@@ -296,14 +294,7 @@ export class CheckoutApi {
     if (!res.ok || !envelope?.success) {
       const code = envelope?.error as (typeof SESSION_ENDED_CODES)[number] | undefined;
       if (code && SESSION_ENDED_CODES.includes(code)) this.onSessionEnded?.(code);
-      const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN);
-      throw new CheckoutApiError(
-        res.status,
-        envelope?.error ?? 'unexpected_response',
-        envelope?.message ?? 'Something went wrong. Please try again.',
-        envelope?.data,
-        Number.isFinite(retryAfter) ? retryAfter : undefined,
-      );
+      throw new CheckoutApiError(res.status, envelope?.error ?? 'unexpected_response', envelope?.message ?? 'Something went wrong. Please try again.', envelope?.data);
     }
     return envelope.data as T;
   }

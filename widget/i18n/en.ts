@@ -10,7 +10,7 @@ export const en = {
   'checkout.loading': 'Loading your loan checkout…',
   'checkout.progress': 'Step {n} of {m}',
   'checkout.notAvailable.title': 'This checkout is not available',
-  'checkout.ended.expired': 'This link has expired. Ask the lender who sent it for a new one.',
+  'checkout.ended.expired': 'This link has expired: links stop working after a while, to keep your loan safe.',
   'checkout.ended.revoked': 'This link has been withdrawn. Ask the lender who sent it for a new one.',
   'checkout.ended.missing': 'Open the link the lender sent you to continue.',
   'checkout.ended.unavailable': 'We cannot reach the lending service right now. Please try again in a moment.',
@@ -239,15 +239,9 @@ export const en = {
   'error.otp_superseded': 'That code is from an earlier text. A newer code was sent: use the code in the latest text message.',
   'checkout.ended.unknown': 'We do not recognise this link. Check that you opened the whole link from the text message, or ask the lender to send it again.',
   'renew.button': 'Text me a new link',
-  'renew.sending': 'Sending…',
   'renew.sent': "We've texted a new link to {phone}. Open it to carry on.",
   'renew.later': 'You can ask for another new link in {minutes} min. If you need help sooner, contact the lender.',
   'renew.contact': 'Questions? Contact {name}.',
-  'renew.email': 'E-mail {name}',
-  'renew.phone': 'Call {name}',
-  'renew.website': 'Visit {name}',
-  'error.checkout_renew_limit': 'A new link was texted recently. Please wait before asking again, or contact the lender.',
-  'error.checkout_session_not_expired': 'This link still works. Reload the page to carry on.',
 } as const;
 
 export type MessageKey = keyof typeof en;

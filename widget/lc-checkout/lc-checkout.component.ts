@@ -16,8 +16,7 @@ import { devicePasskeysAvailable } from '../passkeys';
 import '../lc-identity/lc-identity';
 import '../lc-decision/lc-decision';
 import '../lc-ended/lc-ended';
-import { SessionKeepAlive } from '../session-keep-alive';
-import { WaitingPoll } from '../waiting-poll';
+import { SessionLiveness } from '../session-liveness';
 import { checkoutStyles } from './lc-checkout.styles';
 import { CheckoutEvents } from '../embed/checkout-events';
 import type { CheckoutPosition } from '../embed/events';
@@ -88,10 +87,8 @@ export class LcCheckout extends LitElement {
   declare session: string | undefined;
   private readonly events = new CheckoutEvents(this);
   private readonly load = new AsyncAction<CheckoutState>(this);
-  /** The session slides while the page is open and the borrower is on it (never past its cap). */
-  private readonly keepAlive = new SessionKeepAlive(this, () => this.api.refreshSession());
-  /** "Waiting for the lender" reads the state again by itself until the lender acts. */
-  private readonly waiting = new WaitingPoll(this, () => this.refresh());
+  /** The session slides while the page is open (never past its cap); "waiting for the lender" reads the state again by itself. */
+  private readonly liveness = new SessionLiveness(this, () => this.api.refreshSession(), () => this.refresh());
   private shownStep: string | undefined;
   private notice = '';
   /** After OTP, where this browser can make a passkey and the borrower has none here: the optional passkey offer. */
@@ -198,8 +195,7 @@ export class LcCheckout extends LitElement {
     super.updated(changed);
     if (changed.has('theme')) applyTheme(this, this.theme);
     const live = this.pageState === 'ready' && !this.events.hasExited ? this.load.value?.status : undefined;
-    this.keepAlive.enabled = live === 'in_progress' || live === 'waiting_for_lender';
-    this.waiting.waiting = live === 'waiting_for_lender';
+    this.liveness.state = live === 'waiting_for_lender' ? 'waiting' : live === 'in_progress' ? 'live' : 'off';
     const step = this.events.hasExited
       ? 'exited'
       : this.pageState !== 'ready'

@@ -49,34 +49,24 @@ export class LcEnded extends LitElement {
 
   private renderContact(lender: LenderContact | undefined) {
     if (!lender) return nothing;
-    const name = lender.name;
-    const links = [
-      lender.phone ? html`<li><a href="tel:${lender.phone.replace(/[^\d+]/g, '')}">${t('renew.phone', { name })}: ${lender.phone}</a></li>` : nothing,
-      lender.email ? html`<li><a href="mailto:${lender.email}">${t('renew.email', { name })}: ${lender.email}</a></li>` : nothing,
-      lender.url ? html`<li><a href=${lender.url} target="_blank" rel="noopener noreferrer">${t('renew.website', { name })}</a></li>` : nothing,
-    ];
-    return html`<div class="lc-contact">
-      <p>${t('renew.contact', { name })}</p>
-      ${lender.phone || lender.email || lender.url ? html`<ul>${links}</ul>` : nothing}
-    </div>`;
+    const { name, phone, email, url } = lender;
+    return html`<p>${t('renew.contact', { name })}</p>
+      ${phone ? html`<p><a href="tel:${phone.replace(/[^\d+]/g, '')}">${phone}</a></p>` : nothing}
+      ${email ? html`<p><a href="mailto:${email}">${email}</a></p>` : nothing}
+      ${url ? html`<p><a href=${url} target="_blank" rel="noopener noreferrer">${url.replace(/^https:\/\//, '')}</a></p>` : nothing}`;
   }
 
   private renderRenewal() {
     const sent = this.renew.value;
-    if (sent) {
-      return html`<p class="lc-sent" role="status">${t('renew.sent', { phone: sent.sentTo })}</p>${this.renderContact(sent.lender)}`;
-    }
+    if (sent) return html`<p class="lc-sent" role="status">${t('renew.sent', { phone: sent.sentTo })}</p>${this.renderContact(sent.lender)}`;
     const info = this.info.value;
     if (!info) return this.info.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.info.error!)}</p>` : nothing;
-    const later = info.renewInSeconds > 0;
     return html`
-      ${later
-        ? html`<p class="lc-muted">${t('renew.later', { minutes: Math.ceil(info.renewInSeconds / 60) })}</p>`
-        : html`<div class="lc-actions">
-            <button type="button" @click=${this.textNewLink} ?disabled=${this.renew.status === 'pending'}>
-              ${this.renew.status === 'pending' ? t('renew.sending') : t('renew.button')}
-            </button>
-          </div>`}
+      ${info.renewInSeconds > 0
+        ? html`<p>${t('renew.later', { minutes: Math.ceil(info.renewInSeconds / 60) })}</p>`
+        : html`<p><button type="button" @click=${this.textNewLink} ?disabled=${this.renew.status === 'pending'}>
+            ${this.renew.status === 'pending' ? t('otp.sending') : t('renew.button')}
+          </button></p>`}
       ${this.renew.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.renew.error!)}</p>` : nothing}
       ${this.renderContact(info.lender)}
     `;

@@ -1,5 +1,4 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { AsyncAction } from '../async-action';
 import { adoptDocumentStyles } from '../document-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
@@ -119,7 +118,10 @@ export class LcOtp extends LitElement {
   }
 
   private onInput(event: Event) {
-    this.code = codeFrom((event.target as HTMLInputElement).value);
+    const input = event.target as HTMLInputElement;
+    this.code = codeFrom(input.value);
+    // The box shows the digits only ("477 707" pasted reads 477707).
+    input.value = this.code;
     if (CODE.test(this.code)) void this.submit();
   }
 
@@ -161,7 +163,7 @@ export class LcOtp extends LitElement {
             name="one-time-code"
             autocomplete="one-time-code"
             inputmode="numeric"
-            .value=${live(this.code)}
+            .value=${this.code}
             @input=${this.onInput}
             aria-invalid=${error ? 'true' : 'false'}
             aria-describedby="lc-otp-help lc-otp-attempts${error ? ' lc-otp-error' : ''}"
