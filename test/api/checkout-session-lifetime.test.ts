@@ -169,6 +169,29 @@ describe('text me a new link', () => {
     expect((await session.get('/v1/checkout/session')).body.error).toBe('checkout_session_expired');
   });
 
+  it('when the text cannot be sent, then 502 sms_unavailable: the unsent link is revoked, the loan keeps its link, and the borrower may try again at once', async () => {
+    const { phone, loan, session } = await freshSession();
+    clock.advance(ttl());
+    const before = (await api().get(`/v1/loans/${loan.id}`)).body.data.applicationUrl;
+    const sms = app.platform.sms;
+    app.platform.sms = { send: async () => Promise.reject(new Error('provider down')) };
+    let failed;
+    try {
+      failed = await session.post('/v1/checkout/session/renew', {});
+    } finally {
+      app.platform.sms = sms;
+    }
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toBe('sms_unavailable');
+    const minted = await app.platform.db.selectFrom('checkoutSessions').select(['source', 'revokedAt']).where('loanId', '=', loan.id).where('source', '=', 'renewed').execute();
+    expect(minted).toHaveLength(1);
+    expect(minted[0]!.revokedAt).toEqual(expect.any(String));
+    expect((await api().get(`/v1/loans/${loan.id}`)).body.data.applicationUrl).toBe(before);
+    expect((await session.get('/v1/checkout/session/renewal')).body.data.renewInSeconds).toBe(0);
+    expect((await session.post('/v1/checkout/session/renew', {})).status).toBe(200);
+    expect((await inbox(phone)).filter((body) => body.includes('new link'))).toHaveLength(1);
+  });
+
   it('when the session still works, then renew answers 409 checkout_session_not_expired and texts nothing', async () => {
     const { phone, session } = await freshSession();
     const res = await session.post('/v1/checkout/session/renew', {});

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database';
+import type { CheckoutRenewalsTable } from '../../db/schema';
 import type { SmsSender } from '../../../integrations/sms';
 import { AppError } from '../errors';
 import { applicationTokenOf, sealApplicationToken } from '../loans/loan';
@@ -65,7 +66,8 @@ export async function expiredSessionInfo(db: Executor, scope: CheckoutScope, now
  * Takes one renewal slot for the loan: one conditional upsert, so the limits hold across processes.
  * A new UTC day starts the count again; the 10-minute spacing holds across the day boundary.
  */
-async function takeRenewalSlot(db: Executor, loanId: string, now: Date): Promise<void> {
+async function takeRenewalSlot(db: Executor, loanId: string, now: Date): Promise<CheckoutRenewalsTable | null> {
+  const before = await renewalRow(db, loanId);
   const at = now.toISOString();
   const today = dayStart(now);
   const spaced = new Date(now.getTime() - RENEW_RULES.minIntervalMs).toISOString();
@@ -85,7 +87,7 @@ async function takeRenewalSlot(db: Executor, loanId: string, now: Date): Promise
     )
     .returning('renewCount')
     .executeTakeFirst();
-  if (taken) return;
+  if (taken) return before ?? null;
   const wait = (nextRenewal(await renewalRow(db, loanId), now).getTime() - now.getTime()) / 1000;
   throw new AppError(
     'checkout_renew_limit',
@@ -95,12 +97,30 @@ async function takeRenewalSlot(db: Executor, loanId: string, now: Date): Promise
   ).withRetryAfter(wait);
 }
 
+/** The text was not sent: the link nobody received is revoked and the renewal slot restored (only if it is still ours). */
+async function giveBack(db: Db, loanId: string, minted: { session: { id: string }; before: CheckoutRenewalsTable | null }, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('checkoutSessions').set({ revokedAt: at, updatedAt: at }).where('id', '=', minted.session.id).execute();
+    const mine = trx.deleteFrom('checkoutRenewals').where('loanId', '=', loanId).where('lastRenewedAt', '=', at);
+    if (!minted.before) await mine.execute();
+    else {
+      await trx
+        .updateTable('checkoutRenewals')
+        .set({ dayStart: minted.before.dayStart, renewCount: minted.before.renewCount, lastRenewedAt: minted.before.lastRenewedAt })
+        .where('loanId', '=', loanId)
+        .where('lastRenewedAt', '=', at)
+        .execute();
+    }
+  });
+}
+
 /**
  * The borrower's link has expired: mint a new session for the same loan and text its link to the
  * phone on record (never a number from the caller). When the expired session was the loan's
  * application session, the new one takes its place behind `applicationUrl`. The slot and the new
- * session commit together; the text goes after the commit (an SMS failure answers
- * `sms_unavailable`, and the slot stays taken).
+ * session commit together; the text goes after the commit. When it cannot be sent, the unsent
+ * link is revoked and the slot given back, and the answer is `sms_unavailable` (try again).
  */
 export async function renewCheckoutSession(platform: RenewPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<RenewedLink> {
   const { db, secrets } = platform;
@@ -109,7 +129,7 @@ export async function renewCheckoutSession(platform: RenewPlatform, scope: Check
   const minted = await db.transaction().execute(async (trx) => {
     const expired = await getSessionRow(trx, scope);
     const loan = await trx.selectFrom('loans').selectAll().where('id', '=', scope.loanId).executeTakeFirstOrThrow();
-    await takeRenewalSlot(trx, loan.id, now);
+    const before = await takeRenewalSlot(trx, loan.id, now);
     const session = await mintCheckoutSession(trx, {
       secrets,
       lifetime: sessionLifetime(platform.config),
@@ -118,21 +138,24 @@ export async function renewCheckoutSession(platform: RenewPlatform, scope: Check
       source: 'renewed',
       now,
     });
+    // The new link takes the place of the expired one behind `applicationUrl` once it has been texted.
     const application = applicationTokenOf(loan, secrets);
-    if (application !== null && hashCheckoutToken(secrets, application) === expired.tokenHash) {
-      await trx
-        .updateTable('loans')
-        .set({ applicationTokenSealed: sealApplicationToken(secrets, session.token), updatedAt: now.toISOString() })
-        .where('id', '=', loan.id)
-        .execute();
-    }
-    return session;
+    const replacesApplication = application !== null && hashCheckoutToken(secrets, application) === expired.tokenHash;
+    return { session, before, replacesApplication };
   });
-  const body = `${options.organisationName}: here is your new link to finish your loan: ${minted.url} It works for ${platform.config.CHECKOUT_SESSION_TTL_MINUTES} minutes. Never share it.`;
+  const body = `${options.organisationName}: here is your new link to finish your loan: ${minted.session.url} It works for ${platform.config.CHECKOUT_SESSION_TTL_MINUTES} minutes. Never share it.`;
   try {
     await platform.sms.send({ to: phone, body, mode: scope.mode });
   } catch (error) {
+    await giveBack(db, scope.loanId, minted, now);
     throw new AppError('sms_unavailable', 'The text message could not be sent; try again shortly.', { reason: (error as Error).message });
+  }
+  if (minted.replacesApplication) {
+    await db
+      .updateTable('loans')
+      .set({ applicationTokenSealed: sealApplicationToken(secrets, minted.session.token), updatedAt: now.toISOString() })
+      .where('id', '=', scope.loanId)
+      .execute();
   }
   return { sentTo: maskPhone(phone), lender: await lenderContact(db, { organisationId: scope.organisationId, mode: scope.mode }) };
 }
