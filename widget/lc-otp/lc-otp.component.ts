@@ -4,11 +4,10 @@ import { adoptDocumentStyles } from '../document-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
 import type { CheckoutApi, OtpChallenge, OtpSent } from '../checkout-api';
 import { otpStyles } from './lc-otp.styles';
+import { codeFrom } from './otp-code';
 
 const CODE = /^\d{6}$/;
 
-/** What the borrower typed or pasted, as a code: every space, dash or other separator goes first, then the 6-digit limit. */
-export const codeFrom = (typed: string) => typed.replace(/\D/g, '').slice(0, 6);
 
 const attemptsOf = (data: unknown): number | undefined => {
   const left = (data as { attemptsLeft?: unknown } | undefined)?.attemptsLeft;
