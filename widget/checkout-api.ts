@@ -114,6 +114,8 @@ export interface LenderContact {
 export interface ExpiredSession {
   expiredAt: string;
   lender: LenderContact;
+  /** false: the loan is closed, no new link can be texted. */
+  renewable: boolean;
   renewAvailableAt: string;
   /** Seconds from the answer until a new link can be texted (0: now). */
   renewInSeconds: number;

@@ -148,7 +148,7 @@ describe('text me a new link', () => {
     expect((await session.get('/v1/checkout/session')).body.error).toBe('checkout_session_expired');
     const info = await session.get('/v1/checkout/session/renewal');
     expect(info.status).toBe(200);
-    expect(info.body.data).toMatchObject({ lender: { name: expect.stringMatching(/^Tenant /), email: null, phone: null, url: null }, renewAvailableAt: clock.now().toISOString(), renewInSeconds: 0 });
+    expect(info.body.data).toMatchObject({ lender: { name: expect.stringMatching(/^Tenant /), email: null, phone: null, url: null }, renewable: true, renewAvailableAt: clock.now().toISOString(), renewInSeconds: 0 });
     expect(JSON.stringify(info.body.data)).not.toContain(loan.id);
 
     const renewed = await session.post('/v1/checkout/session/renew', {});
@@ -215,6 +215,19 @@ describe('text me a new link', () => {
     expect(unknown.body.error).toBe('UNAUTHENTICATED');
     expect(await app.platform.db.selectFrom('checkoutSessions').select('id').where('loanId', '=', loan.id).execute()).toHaveLength(before.length);
     expect(await inbox(phone)).toEqual([]);
+  });
+
+  it('when the loan was closed meanwhile, then the page facts say it cannot be renewed and renew answers 409 invalid_loan_state, texting nothing', async () => {
+    const { phone, loan, session } = await freshSession();
+    expect((await api().post(`/v1/loans/${loan.id}/cancel`, {})).status).toBe(200);
+    clock.advance(ttl());
+    expect((await session.get('/v1/checkout/session/renewal')).body.data.renewable).toBe(false);
+    const res = await session.post('/v1/checkout/session/renew', {});
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('invalid_loan_state');
+    expect(await inbox(phone)).toEqual([]);
+    // Nothing was counted either.
+    expect(await app.platform.db.selectFrom('checkoutRenewals').selectAll().where('loanId', '=', loan.id).execute()).toEqual([]);
   });
 
   it('when an API key calls renew, then 403 credential_not_allowed', async () => {

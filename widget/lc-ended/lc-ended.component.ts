@@ -62,7 +62,9 @@ export class LcEnded extends LitElement {
     const info = this.info.value;
     if (!info) return this.info.status === 'error' ? html`<p class="lc-error" role="alert">${errorText(this.info.error!)}</p>` : nothing;
     return html`
-      ${info.renewInSeconds > 0
+      ${!info.renewable
+        ? nothing
+        : info.renewInSeconds > 0
         ? html`<p>${t('renew.later', { minutes: Math.ceil(info.renewInSeconds / 60) })}</p>`
         : html`<p><button type="button" @click=${this.textNewLink} ?disabled=${this.renew.status === 'pending'}>
             ${this.renew.status === 'pending' ? t('otp.sending') : t('renew.button')}

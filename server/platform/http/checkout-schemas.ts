@@ -298,6 +298,7 @@ export const ExpiredSessionSchema = z
   .object({
     expiredAt: Timestamp,
     lender: LenderContactSchema,
+    renewable: z.boolean().meta({ description: 'false when the loan is closed (rejected, declined, cancelled, completed, defaulted): no new link can be texted, only the lender helps.' }),
     renewAvailableAt: Timestamp.meta({ description: 'When `POST /v1/checkout/session/renew` will next text a new link (now, or later under its rate limit).' }),
     renewInSeconds: z.number().int().meta({ description: 'The same, as seconds from this answer (0: now).' }),
   })

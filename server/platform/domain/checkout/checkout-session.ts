@@ -15,6 +15,9 @@ export const CHECKOUT_TOKEN_PATTERN = /^cs_(test|live)_[0-9A-Za-z]{40}$/;
 /** A loan can get a checkout session from creation until it is settled one way or the other. */
 const CLOSED_LOAN_STATES = ['rejected', 'terms_declined', 'cancelled', 'completed', 'defaulted'];
 
+/** Whether a loan in this status can still get a checkout session. */
+export const takesCheckoutSessions = (status: string) => !CLOSED_LOAN_STATES.includes(status);
+
 /** What a checkout-session credential gives access to: one loan of one borrower, in one organisation and mode. */
 export interface CheckoutScope {
   sessionId: string;

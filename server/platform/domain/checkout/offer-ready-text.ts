@@ -14,7 +14,6 @@ export async function offerReadyText(
   db: Executor,
   secrets: Pick<Secrets, 'decrypt'>,
   loan: LoansTable,
-  organisationName: string,
 ): Promise<((sms: SmsSender) => Promise<void>) | null> {
   const waiting = await db
     .selectFrom('checkoutSessions')
@@ -28,6 +27,7 @@ export async function offerReadyText(
   const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
   const phone = normalisePhone(borrower.phone);
   if (!phone) return null;
-  const body = `${organisationName}: your loan offer is ready. Review and sign it here: ${url} Never share this link.`;
+  const organisation = await db.selectFrom('organisations').select('name').where('id', '=', loan.organisationId).executeTakeFirstOrThrow();
+  const body = `${organisation.name}: your loan offer is ready. Review and sign it here: ${url} Never share this link.`;
   return (sms) => sms.send({ to: phone, body, mode: loan.mode });
 }

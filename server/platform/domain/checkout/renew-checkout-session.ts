@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { applicationTokenOf, sealApplicationToken } from '../loans/loan';
 import type { Secrets } from '../secrets';
 import { maskPhone } from '../users/phone';
-import { getSessionRow, hashCheckoutToken, mintCheckoutSession, sessionLifetime, type CheckoutScope } from './checkout-session';
+import { getSessionRow, hashCheckoutToken, mintCheckoutSession, sessionLifetime, takesCheckoutSessions, type CheckoutScope } from './checkout-session';
 import { lenderContact, type LenderContact } from './lender-contact';
 import { phoneOnRecord } from './otp';
 
@@ -25,6 +25,8 @@ export interface RenewPlatform {
 export interface ExpiredSessionInfo {
   expiredAt: string;
   lender: LenderContact;
+  /** false when the loan is closed (declined, rejected, cancelled, repaid…): there is nothing to come back to, only the lender. */
+  renewable: boolean;
   /** Now, or when the rate limit allows the next new link. */
   renewAvailableAt: string;
   /** The same as seconds from now (0: now), for a page whose clock may be off. */
@@ -54,9 +56,11 @@ const renewalRow = (db: Executor, loanId: string) => db.selectFrom('checkoutRene
 export async function expiredSessionInfo(db: Executor, scope: CheckoutScope, now: Date): Promise<ExpiredSessionInfo> {
   const session = await getSessionRow(db, scope);
   const next = nextRenewal(await renewalRow(db, scope.loanId), now);
+  const loan = await db.selectFrom('loans').select('status').where('id', '=', scope.loanId).executeTakeFirstOrThrow();
   return {
     expiredAt: session.expiresAt,
     lender: await lenderContact(db, { organisationId: scope.organisationId, mode: scope.mode }),
+    renewable: takesCheckoutSessions(loan.status),
     renewAvailableAt: next.toISOString(),
     renewInSeconds: Math.ceil((next.getTime() - now.getTime()) / 1000),
   };

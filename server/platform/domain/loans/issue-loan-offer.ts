@@ -53,8 +53,7 @@ export async function issueLoanOffer(
   await emitOfferIssued(ctx, offered);
   // A borrower who waited in the checkout for the lender hears about the offer by text, once it is committed.
   if (ctx.afterCommit) {
-    const organisation = await ctx.db.selectFrom('organisations').select('name').where('id', '=', offered.organisationId).executeTakeFirstOrThrow();
-    const text = await offerReadyText(ctx.db, ctx.platform.secrets, offered, organisation.name);
+    const text = await offerReadyText(ctx.db, ctx.platform.secrets, offered);
     if (text) ctx.afterCommit(({ sms }) => text(sms));
   }
   return offered;
