@@ -233,6 +233,8 @@ describe('hosted checkout journeys', () => {
       // A way forward: a new link by text (to the phone on record), and the lender's contact.
       await page.getByRole('button', { name: 'Text me a new link' }).waitFor();
       await page.getByText(/Questions\? Contact /).waitFor();
+      // Focus follows the flow to the ended page's heading.
+      expect((await focused(page)).tagName).toBe('H2');
       const noLoanData = async () => {
         const content = await deepContent(page);
         for (const secret of [loan.id, loan.documentReference, 'Ada', 'Obi', '₦', 'Total to repay', 'Alpha Labs', phone.slice(-4)]) expect(content).not.toContain(secret);

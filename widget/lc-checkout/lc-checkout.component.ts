@@ -207,9 +207,15 @@ export class LcCheckout extends LitElement {
       const first = this.shownStep === undefined;
       this.shownStep = step;
       // Focus follows the flow to each new step (not on first load: the page has just opened).
-      if (!first) this.querySelector<HTMLElement>('h2')?.focus();
+      if (!first) void this.focusHeading();
       this.events.stepChanged(publicReason(step as PageState) as CheckoutPosition);
     }
+  }
+
+  /** The new step's heading takes the focus; the ended page renders its own, a moment later. */
+  private async focusHeading() {
+    await this.querySelector('lc-ended')?.updateComplete;
+    this.querySelector<HTMLElement>('h2')?.focus();
   }
 
   override render() {
