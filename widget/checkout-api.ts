@@ -38,6 +38,8 @@ export interface CheckoutState {
   steps: { name: StepName; done: boolean }[];
   organisationName: string;
   phoneHint: string | null;
+  /** The code in play while the phone is not verified (what a reload restores); null otherwise. */
+  otpChallenge: OtpChallenge | null;
   /** Null until the phone is verified. */
   offer: OfferFacts | null;
   /** The borrower's name on record (what a signature is checked against); null until the phone is verified. */
@@ -86,7 +88,39 @@ export interface OtpSent {
   sentTo: string;
   expiresAt: string;
   resendAvailableAt: string;
+  /** Seconds from the answer until another code may be asked for (count down from this, not from the phone's clock). */
+  resendInSeconds: number;
   attemptsAllowed: number;
+}
+
+/** A code already sent (the state's `otpChallenge`, or the 429 `otp_resend_too_soon`'s data). */
+export interface OtpChallenge extends OtpSent {
+  attemptsLeft: number;
+}
+
+/** The session's sliding expiry and absolute cap (`POST /session/refresh`). */
+export interface SessionTimes {
+  expiresAt: string;
+  maxExpiresAt: string;
+}
+
+/** How the borrower reaches the lender (expired page). */
+export interface LenderContact {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  url: string | null;
+}
+
+/** An expired session's page facts (`GET /session/renewal`). */
+export interface ExpiredSession {
+  expiredAt: string;
+  lender: LenderContact;
+  /** false: the loan is closed, no new link can be texted. */
+  renewable: boolean;
+  renewAvailableAt: string;
+  /** Seconds from the answer until a new link can be texted (0: now). */
+  renewInSeconds: number;
 }
 
 export interface PasskeyStatus {
@@ -124,6 +158,8 @@ export class CheckoutApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error envelope's `data` (e.g. `attemptsLeft` of a wrong code, the code still in play of a 429). */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'CheckoutApiError';
@@ -150,6 +186,21 @@ export class CheckoutApi {
 
   state(signal?: AbortSignal): Promise<CheckoutState> {
     return this.call('GET', '/state', undefined, signal);
+  }
+
+  /** Slides the session (the borrower is active on the page), never past its cap. */
+  refreshSession(signal?: AbortSignal): Promise<SessionTimes> {
+    return this.call('POST', '/session/refresh', {}, signal);
+  }
+
+  /** An expired session only: the lender's contact and when a new link can be texted. */
+  expiredSession(signal?: AbortSignal): Promise<ExpiredSession> {
+    return this.call('GET', '/session/renewal', undefined, signal);
+  }
+
+  /** An expired session only: texts a new link to the phone on record. */
+  renewSession(signal?: AbortSignal): Promise<{ sentTo: string; lender: LenderContact }> {
+    return this.call('POST', '/session/renew', {}, signal);
   }
 
   sendOtp(signal?: AbortSignal): Promise<OtpSent> {
@@ -266,7 +317,7 @@ export class CheckoutApi {
       const code = envelope?.error as (typeof SESSION_ENDED_CODES)[number] | undefined;
       if (code && SESSION_ENDED_CODES.includes(code)) this.onSessionEnded?.(code);
       if (envelope?.error === 'origin_not_allowed') reportRefusedOrigin(this.base, envelope.message);
-      throw new CheckoutApiError(res.status, envelope?.error ?? 'unexpected_response', envelope?.message ?? 'Something went wrong. Please try again.');
+      throw new CheckoutApiError(res.status, envelope?.error ?? 'unexpected_response', envelope?.message ?? 'Something went wrong. Please try again.', envelope?.data);
     }
     return envelope.data as T;
   }

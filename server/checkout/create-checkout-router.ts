@@ -210,7 +210,8 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     res.setHeader('Cache-Control', 'no-store');
     const token = String(req.params.token);
     if (!TOKEN.test(token)) {
-      res.status(404).type('html').send(renderCheckoutPage({ basePath: basePath(res), state: 'expired', theme: options.theme }));
+      // Not a token at all (cut short when copied, or made up): "not recognised", never "expired".
+      res.status(404).type('html').send(renderCheckoutPage({ basePath: basePath(res), state: 'unknown', theme: options.theme }));
       return;
     }
     res.cookie(cookieName, token, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: cookiePath(res) });
@@ -230,9 +231,11 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
           ? 'ready'
           : answer.body.error === 'checkout_session_revoked'
             ? 'revoked'
-            : answer.status === 401
-              ? 'expired'
-              : 'unavailable';
+            : answer.body.error === 'UNAUTHENTICATED'
+              ? 'unknown'
+              : answer.status === 401
+                ? 'expired'
+                : 'unavailable';
     }
     const hashedWidget = widgetFiles.hashedWidget();
     const widgetSrc = hashedWidget ? `${basePath(res)}/assets/${hashedWidget}` : undefined;
@@ -301,6 +304,9 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     res.status(answer.status).json(answer.body);
   });
   api.post('/session/refresh', forward('POST', '/v1/checkout/session/refresh'));
+  // An expired link: the lender's contact, and "text me a new link" (to the phone on record only; the platform rate-limits it).
+  api.get('/session/renewal', forward('GET', '/v1/checkout/session/renewal'));
+  api.post('/session/renew', forward('POST', '/v1/checkout/session/renew'));
   api.post('/otp/send', forward('POST', '/v1/checkout/otp/send'));
   api.post('/otp/verify', forward('POST', '/v1/checkout/otp/verify', (req) => ({ body: pick(req.body, ['code']) })));
   api.get('/banks', forward('GET', '/v1/checkout/banks'));

@@ -2,12 +2,13 @@ import type { CheckoutTheme } from '../../widget/theme';
 import { escapeHtml } from '../shared/escape-html';
 
 /** What the server knows when it renders the hosted page; the widget takes over from there. */
-export type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable' | 'returned';
+export type PageState = 'ready' | 'expired' | 'revoked' | 'unknown' | 'missing' | 'unavailable' | 'returned';
 
 const FALLBACK: Record<PageState, string> = {
   ready: 'Loading your loan checkout…',
   expired: 'This link has expired. Ask the lender who sent it for a new one.',
   revoked: 'This link has been withdrawn. Ask the lender who sent it for a new one.',
+  unknown: 'We do not recognise this link. Check that you opened the whole link from the text message, or ask the lender to send it again.',
   missing: 'Open the link the lender sent you to continue.',
   unavailable: 'We cannot reach the lending service right now. Please try again in a moment.',
   returned: 'You are done at your bank. Close this tab and go back to finish your loan checkout.',

@@ -100,11 +100,34 @@ describe('the hosted page', () => {
     expect(state.body.data).toBeUndefined();
   });
 
+  it('when the session has expired, then the expired page can text a new link through the checkout server (the cookie is the credential), and a well-formed unknown token is "not recognised"', async () => {
+    const { b, phone } = await openApplication();
+    clock.advance(31 * 60_000);
+    const info = await b.get('/checkout/api/session/renewal');
+    expect(info.status).toBe(200);
+    expect(info.body.data.lender.name).toMatch(/^Tenant /);
+    const renewed = await b.post('/checkout/api/session/renew', {});
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.data.sentTo).toBe(`•••• ${phone.slice(-4)}`);
+    const again = await b.post('/checkout/api/session/renew', {});
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toBe('600');
+
+    const stranger = browser(app.url);
+    await stranger.get(`/checkout/c/cs_test_${'Z'.repeat(40)}`);
+    const page = await stranger.get('/checkout/');
+    expect(page.status).toBe(401);
+    expect(page.text).toContain('state="unknown"');
+    expect(page.text).not.toContain('expired');
+  });
+
   it('when the token is malformed or the cookie is missing, then no session state and clean errors', async () => {
     const b = browser(app.url);
     const bad = await b.get('/checkout/c/not-a-token');
     expect(bad.status).toBe(404);
-    expect(bad.text).toContain('state="expired"');
+    // Not a link we know: "not recognised", never "expired".
+    expect(bad.text).toContain('state="unknown"');
+    expect(bad.text).toContain('We do not recognise this link');
     expect(bad.headers.get('set-cookie')).toBeNull();
     expect((await b.get('/checkout/')).text).toContain('state="missing"');
     const state = await b.get('/checkout/api/state');

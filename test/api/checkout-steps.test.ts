@@ -115,7 +115,8 @@ describe('OTP', () => {
     clock.advance(20_000);
     expect((await session.post('/v1/checkout/otp/send')).status).toBe(200);
     const second = await latestOtp(app, phone);
-    if (first !== second) expect((await session.post('/v1/checkout/otp/verify', { code: first })).body.error).toBe('otp_incorrect');
+    // The first text's code is not "incorrect": a newer code replaced it (its own answer; never a match).
+    if (first !== second) expect((await session.post('/v1/checkout/otp/verify', { code: first })).body.error).toBe('otp_superseded');
     expect((await session.post('/v1/checkout/otp/verify', { code: second })).status).toBe(200);
   });
 

@@ -64,12 +64,11 @@ describe('OpenAPI document', () => {
     expect(documented.sort()).toEqual(apiRoutes.map((r) => `${r.method} ${r.path}`).sort());
     for (const route of apiRoutes) {
       const op = document.paths[route.path][route.method];
-      // Checkout routes take only the borrower-session token; every other route only the key pair.
-      expect(op.security).toEqual(
-        route.access === 'checkoutSession' ? [{ CheckoutSession: [] }] : [{ PublicKey: [], SecretKey: [] }, { ApiKeyAuthorization: [] }],
-      );
+      // Checkout routes (live or, for "text me a new link", expired sessions) take only the borrower-session token; every other route only the key pair.
+      const sessionRoute = route.access === 'checkoutSession' || route.access === 'expiredCheckoutSession';
+      expect(op.security).toEqual(sessionRoute ? [{ CheckoutSession: [] }] : [{ PublicKey: [], SecretKey: [] }, { ApiKeyAuthorization: [] }]);
       expect(op.responses['401']).toBeDefined();
-      if (route.access === 'checkoutSession') expect(op.responses['403']).toBeDefined();
+      if (sessionRoute) expect(op.responses['403']).toBeDefined();
     }
   });
 

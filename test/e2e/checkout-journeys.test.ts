@@ -229,7 +229,12 @@ describe('hosted checkout journeys', () => {
       clock.advance((app.platform.config.CHECKOUT_SESSION_TTL_MINUTES + 1) * 60_000);
       await page.getByRole('button', { name: 'Sign and accept' }).click();
       await heading(page, 'This checkout is not available');
-      await page.getByText('This link has expired. Ask the lender who sent it for a new one.').waitFor();
+      await page.getByText('This link has expired: links stop working after a while, to keep your loan safe.').waitFor();
+      // A way forward: a new link by text (to the phone on record), and the lender's contact.
+      await page.getByRole('button', { name: 'Text me a new link' }).waitFor();
+      await page.getByText(/Questions\? Contact /).waitFor();
+      // Focus follows the flow to the ended page's heading.
+      expect((await focused(page)).tagName).toBe('H2');
       const noLoanData = async () => {
         const content = await deepContent(page);
         for (const secret of [loan.id, loan.documentReference, 'Ada', 'Obi', '₦', 'Total to repay', 'Alpha Labs', phone.slice(-4)]) expect(content).not.toContain(secret);

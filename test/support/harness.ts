@@ -106,9 +106,10 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
 }
 
 /** Another process's worth of platform (own caches, own limiter) on the same database as `app`. */
-export async function startSecondInstance(app: TestApp, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startSecondInstance(app: TestApp, env: Record<string, string>, options: { clock?: Clock } = {}): Promise<{ url: string; stop(): Promise<void> }> {
   const config = loadConfig({ ...app.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BOOTSTRAP_SANDBOX: 'false', ...env });
   const platform = await createPlatform(config, {
+    clock: options.clock,
     logger: pino({ level: 'silent' }),
     pgSchema: app.pgSchema,
     sqliteFile: path.join(app.dataDir, 'platform.sqlite'),

@@ -10,7 +10,7 @@ export const en = {
   'checkout.loading': 'Loading your loan checkout…',
   'checkout.progress': 'Step {n} of {m}',
   'checkout.notAvailable.title': 'This checkout is not available',
-  'checkout.ended.expired': 'This link has expired. Ask the lender who sent it for a new one.',
+  'checkout.ended.expired': 'This link has expired: links stop working after a while, to keep your loan safe.',
   'checkout.ended.revoked': 'This link has been withdrawn. Ask the lender who sent it for a new one.',
   'checkout.ended.missing': 'Open the link the lender sent you to continue.',
   'checkout.ended.unavailable': 'We cannot reach the lending service right now. Please try again in a moment.',
@@ -22,7 +22,7 @@ export const en = {
   'checkout.declined.body': 'You declined this offer.',
   'checkout.closed.title': 'This checkout is closed',
   'checkout.waiting.title': 'Waiting for the lender',
-  'checkout.waiting.body': 'The lender is reviewing your application. Check back soon.',
+  'checkout.waiting.body': 'The lender is reviewing your application. This page updates by itself, and we will text you when your offer is ready.',
   'checkout.exited.title': 'You left the checkout',
   'checkout.exited.body': 'Nothing more was sent. You can come back to it from the lender.',
   'checkout.returned.title': 'Back from your bank',
@@ -49,8 +49,8 @@ export const en = {
   'otp.help': '6 digits. The code is valid for 5 minutes.',
   'otp.verify': 'Verify',
   'otp.checking': 'Checking…',
-  'otp.resendIn': 'Resend in {seconds} s',
-  'otp.resend': 'Resend code',
+  'otp.resendIn': 'Send a new code in {seconds} s',
+  'otp.resend': 'Send a new code',
 
   // Identity (lc-kyc)
   'kyc.bvn': 'BVN (Bank Verification Number)',
@@ -245,6 +245,16 @@ export const en = {
 
   // Embedding (EMBED): the checkout server refused the page's origin
   'error.origin_not_allowed': "This checkout can't open on this website yet. Go back to the lender's app or website, or contact them for help.",
+  // Sessions (SESSIONS area): the OTP restored after a reload, ended links, "text me a new link"
+  'otp.alreadySent': 'A code was already sent to {phone}. Type it below, or ask for a new one when the timer ends.',
+  'otp.attemptsLeft': 'Attempts left: {n}',
+  'otp.noAttemptsLeft': 'No attempts left. Ask for a new code.',
+  'error.otp_superseded': 'That code is from an earlier text. A newer code was sent: use the code in the latest text message.',
+  'checkout.ended.unknown': 'We do not recognise this link. Check that you opened the whole link from the text message, or ask the lender to send it again.',
+  'renew.button': 'Text me a new link',
+  'renew.sent': "We've texted a new link to {phone}. Open it to carry on.",
+  'renew.later': 'You can ask for another new link in {minutes} min. If you need help sooner, contact the lender.',
+  'renew.contact': 'Questions? Contact {name}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -7,7 +7,7 @@ export const pcm: Messages = {
   'checkout.loading': 'We dey load your loan checkout…',
   'checkout.progress': 'Step {n} for {m}',
   'checkout.notAvailable.title': 'Dis checkout no dey available',
-  'checkout.ended.expired': 'Dis link don expire. Make you ask di lender wey send am make dem give you new one.',
+  'checkout.ended.expired': 'Dis link don expire: links dey stop to work after some time, to keep your loan safe.',
   'checkout.ended.revoked': 'Di lender don cancel dis link. Make you ask dem for new one.',
   'checkout.ended.missing': 'Open di link wey di lender send you to continue.',
   'checkout.ended.unavailable': 'We no fit reach di lending service now. Abeg try again small time.',
@@ -19,7 +19,7 @@ export const pcm: Messages = {
   'checkout.declined.body': 'You no accept dis offer.',
   'checkout.closed.title': 'Dis checkout don close',
   'checkout.waiting.title': 'We dey wait for di lender',
-  'checkout.waiting.body': 'Di lender dey look your application. Check back soon.',
+  'checkout.waiting.body': 'Di lender dey check your application. Dis page go update by itself, and we go text you when your offer ready.',
   'checkout.exited.title': 'You don comot from di checkout',
   'checkout.exited.body': 'We no send anything again. You fit come back through di lender.',
   'checkout.returned.title': 'You don come back from your bank',
@@ -45,8 +45,8 @@ export const pcm: Messages = {
   'otp.help': '6 numbers. Di code go work for 5 minutes.',
   'otp.verify': 'Confirm',
   'otp.checking': 'We dey check…',
-  'otp.resendIn': 'Send again for {seconds} s',
-  'otp.resend': 'Send di code again',
+  'otp.resendIn': 'Send new code for {seconds} s',
+  'otp.resend': 'Send new code',
 
   'kyc.bvn': 'BVN (Bank Verification Number)',
   'kyc.bvnHelp': '11 numbers. Dial *565*0# from di phone wey you register with your bank to get am.',
@@ -231,4 +231,14 @@ export const pcm: Messages = {
 
   // Embedding (EMBED)
   'error.origin_not_allowed': 'Dis checkout no fit open for dis website now. Go back to di lender app or website, or contact dem make dem help you.',
+  // Sessions (SESSIONS area)
+  'otp.alreadySent': 'We don already send code go {phone}. Type am for down, or ask for new one when di timer finish.',
+  'otp.attemptsLeft': 'Tries wey remain: {n}',
+  'otp.noAttemptsLeft': 'No more tries remain. Ask for new code.',
+  'error.otp_superseded': 'Dat code na from old text. We don send newer code: use di code for di latest text message.',
+  'checkout.ended.unknown': 'We no sabi dis link. Check say you open di whole link from di text message, or ask di lender make dem send am again.',
+  'renew.button': 'Text me new link',
+  'renew.sent': 'We don text new link go {phone}. Open am to continue.',
+  'renew.later': 'You fit ask for another new link after {minutes} min. If you need help before dat time, contact di lender.',
+  'renew.contact': 'You get question? Contact {name}.',
 };

@@ -15,6 +15,8 @@ import '../lc-passkey/lc-passkey';
 import { devicePasskeysAvailable } from '../passkeys';
 import '../lc-identity/lc-identity';
 import '../lc-decision/lc-decision';
+import '../lc-ended/lc-ended';
+import { SessionLiveness } from '../session-liveness';
 import { checkoutStyles } from './lc-checkout.styles';
 import { CheckoutEvents } from '../embed/checkout-events';
 import type { CheckoutPosition } from '../embed/events';
@@ -37,7 +39,7 @@ const saveLocale = (locale: string) => {
 };
 
 /** What the hosted page's server saw (the `state` attribute). */
-type PageState = 'ready' | 'expired' | 'revoked' | 'missing' | 'unavailable' | 'returned';
+type PageState = 'ready' | 'expired' | 'revoked' | 'unknown' | 'missing' | 'unavailable' | 'returned';
 
 const stepTitle = (step: StepName) => t(`step.${step}` as MessageKey);
 const ended = (state: string) =>
@@ -49,8 +51,11 @@ const SESSION_ENDED: Record<string, PageState> = {
   checkout_session_expired: 'expired',
   checkout_session_revoked: 'revoked',
   checkout_session_missing: 'missing',
-  UNAUTHENTICATED: 'expired',
+  UNAUTHENTICATED: 'unknown',
 };
+
+/** The public events name a link that is not recognised `missing` (no session), as before the page told it apart from `expired`. */
+const publicReason = (state: PageState) => (state === 'unknown' ? 'missing' : state);
 
 /**
  * The checkout: reads the flow's state from the server (never from browser memory), shows the
@@ -82,6 +87,8 @@ export class LcCheckout extends LitElement {
   declare session: string | undefined;
   private readonly events = new CheckoutEvents(this);
   private readonly load = new AsyncAction<CheckoutState>(this);
+  /** The session slides while the page is open (never past its cap); "waiting for the lender" reads the state again by itself. */
+  private readonly liveness = new SessionLiveness(this, () => this.api.refreshSession(), () => this.refresh());
   private shownStep: string | undefined;
   private notice = '';
   /** After OTP, where this browser can make a passkey and the borrower has none here: the optional passkey offer. */
@@ -180,13 +187,15 @@ export class LcCheckout extends LitElement {
     const error = this.load.status === 'error' ? this.load.error : undefined;
     if (error && SESSION_ENDED[error.code]) {
       this.pageState = SESSION_ENDED[error.code]!;
-      this.events.sessionEnded(this.pageState as 'expired' | 'revoked' | 'missing');
+      this.events.sessionEnded(publicReason(this.pageState) as 'expired' | 'revoked' | 'missing');
     } else if (error) this.events.failed(error.code, error.status);
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     if (changed.has('theme')) applyTheme(this, this.theme);
+    const live = this.pageState === 'ready' && !this.events.hasExited ? this.load.value?.status : undefined;
+    this.liveness.state = live === 'waiting_for_lender' ? 'waiting' : live === 'in_progress' ? 'live' : 'off';
     const step = this.events.hasExited
       ? 'exited'
       : this.pageState !== 'ready'
@@ -198,9 +207,15 @@ export class LcCheckout extends LitElement {
       const first = this.shownStep === undefined;
       this.shownStep = step;
       // Focus follows the flow to each new step (not on first load: the page has just opened).
-      if (!first) this.querySelector<HTMLElement>('h2')?.focus();
-      this.events.stepChanged(step as CheckoutPosition);
+      if (!first) void this.focusHeading();
+      this.events.stepChanged(publicReason(step as PageState) as CheckoutPosition);
     }
+  }
+
+  /** The new step's heading takes the focus; the ended page renders its own, a moment later. */
+  private async focusHeading() {
+    await this.querySelector('lc-ended')?.updateComplete;
+    this.querySelector<HTMLElement>('h2')?.focus();
   }
 
   override render() {
@@ -208,10 +223,7 @@ export class LcCheckout extends LitElement {
       return html`<h2 tabindex="-1">${t('checkout.exited.title')}</h2><p role="status">${t('checkout.exited.body')}</p>`;
     }
     if (this.pageState === 'returned') return html`<h2 tabindex="-1">${t('checkout.returned.title')}</h2><p role="status">${t('checkout.returned.body')}</p>`;
-    if (this.pageState !== 'ready') {
-      return html`<h2 tabindex="-1">${t('checkout.notAvailable.title')}</h2>
-        <p role="status">${ended(this.pageState)}</p>`;
-    }
+    if (this.pageState !== 'ready') return html`<lc-ended .api=${this.api} reason=${this.pageState}></lc-ended>`;
     const state = this.load.value;
     if (!state) {
       if (this.load.status === 'error') {
@@ -279,7 +291,7 @@ export class LcCheckout extends LitElement {
     const step = state.nextStep!;
     const body =
       step === 'otp'
-        ? html`<lc-otp .api=${this.api} phone-hint=${state.phoneHint ?? ''} @lc-otp-verified=${this.otpVerified}></lc-otp>`
+        ? html`<lc-otp .api=${this.api} phone-hint=${state.phoneHint ?? ''} .challenge=${state.otpChallenge} @lc-otp-verified=${this.otpVerified}></lc-otp>`
         : step === 'offer' && state.offer
           ? html`${this.notice ? html`<p role="status">${this.notice}</p>` : nothing}
               <lc-offer .api=${this.api} .offer=${state.offer} borrower-name=${state.borrower ? `${state.borrower.firstName} ${state.borrower.lastName}` : ''} @lc-offer-signed=${this.refresh} @lc-offer-declined=${this.refresh}

@@ -19,5 +19,7 @@ lc-otp button.lc-secondary { background: transparent; color: var(--lc-link, #1d4
 lc-otp button:disabled { opacity: 0.6; cursor: not-allowed; }
 lc-otp :focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
 lc-otp .lc-error { color: var(--lc-danger, #b91c1c); }
+lc-otp .lc-muted { color: var(--lc-muted, #4b5563); }
+lc-otp .lc-notice { margin: 0.5rem 0 0; padding: 0.5rem 0.75rem; border-radius: var(--lc-radius, 0.5rem); background: var(--lc-notice-bg, #eff6ff); color: var(--lc-text, #111827); }
 lc-otp .lc-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center; }
 `;

@@ -535,6 +535,7 @@ export interface Database {
   checkoutSessions: CheckoutSessionsTable;
   otpChallenges: OtpChallengesTable;
   otpSendWindows: OtpSendWindowsTable;
+  checkoutRenewals: CheckoutRenewalsTable;
   sandboxSms: SandboxSmsTable;
   loanGuarantors: LoanGuarantorsTable;
   userPasskeys: UserPasskeysTable;
@@ -614,7 +615,7 @@ export interface CheckoutSessionsTable {
   loanId: string;
   borrowerId: string;
   tokenHash: string;
-  source: 'offer_issued' | 'partner';
+  source: 'offer_issued' | 'partner' | 'renewed';
   expiresAt: string;
   maxExpiresAt: string;
   revokedAt: string | null;
@@ -649,6 +650,14 @@ export interface OtpChallengesTable {
   expiresAt: string;
   verifiedAt: string | null;
   createdAt: string;
+}
+
+/** New links texted from an expired checkout session, per loan: the count of the UTC day `dayStart` and the last one's time (both limits: one conditional upsert). */
+export interface CheckoutRenewalsTable {
+  loanId: string;
+  dayStart: string;
+  renewCount: number;
+  lastRenewedAt: string;
 }
 
 /** OTP sends per phone per clock hour (fixed window); the limit is enforced by a conditional upsert. */

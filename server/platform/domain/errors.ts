@@ -104,6 +104,10 @@ export const ERROR_STATUS = {
   checkout_session_expired: 401,
   /** The checkout-session token was revoked by the lender; ask the lender for a new link. */
   checkout_session_revoked: 401,
+  /** Checkout renew: the session has not expired (it still works; reload the page), so there is nothing to renew. */
+  checkout_session_not_expired: 409,
+  /** Checkout renew: a new link was texted moments ago, or too many today; honour `Retry-After`. */
+  checkout_renew_limit: 429,
   /** Checkout: this step needs the borrower's phone verified by OTP first. */
   checkout_otp_required: 403,
   /** Checkout: an earlier step is not done yet (e.g. bank details before the mandate); `message` names it. */
@@ -114,8 +118,10 @@ export const ERROR_STATUS = {
   otp_resend_too_soon: 429,
   /** OTP: too many codes sent to this phone in the current hour; honour `Retry-After`. */
   otp_send_limit: 429,
-  /** OTP: the code does not match; `message` says how many attempts remain. */
+  /** OTP: the code does not match; `message` says how many attempts remain, and `data.attemptsLeft` counts them. */
   otp_incorrect: 422,
+  /** OTP: the code is an older one that a newer code replaced; use the code of the latest text. `data.attemptsLeft` as for `otp_incorrect`. */
+  otp_superseded: 422,
   /** OTP: the code has expired, or no code was sent; send a new one. */
   otp_expired: 422,
   /** OTP: too many wrong codes; send a new one (subject to the send limit). */

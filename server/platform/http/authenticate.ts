@@ -20,6 +20,11 @@ export interface AuthContext {
   publicKey: string;
   /** Set when the credential is a checkout-session token: it reaches only `checkoutSession` routes, for this one loan. */
   checkoutSession?: CheckoutScope;
+  /**
+   * The checkout session has expired: the token reaches only `expiredCheckoutSession` routes (ask for
+   * a new link); every other route answers 401 `checkout_session_expired` (see `checkAccess`).
+   */
+  checkoutSessionExpired?: boolean;
 }
 
 interface CacheEntry {
@@ -76,7 +81,8 @@ export class Authenticator {
    * organisation's switches still apply: a disabled organisation's sessions stop working.
    */
   async authenticateCheckoutSession(token: string): Promise<AuthContext> {
-    const session = await resolveCheckoutToken(this.db, this.secrets, token, this.clock.now());
+    const now = this.clock.now();
+    const session = await resolveCheckoutToken(this.db, this.secrets, token, now, { allowExpired: true });
     const organisation = await findOrganisation(this.db, session.organisationId);
     if (!organisation) throw new AppError('UNAUTHENTICATED', 'Unknown checkout session.');
     // A patient-financing application's session: its organisation (a clinic) need not be a Loan Tenant. Only such an
@@ -91,6 +97,7 @@ export class Authenticator {
       apiKeyId: `checkout-session:${session.id}`,
       publicKey: '',
       checkoutSession: { sessionId: session.id, loanId: session.loanId, borrowerId: session.borrowerId, organisationId: session.organisationId, mode: session.mode, financing },
+      ...(session.expiresAt <= now.toISOString() ? { checkoutSessionExpired: true } : {}),
     };
   }
 

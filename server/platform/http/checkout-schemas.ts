@@ -8,7 +8,10 @@ export const CheckoutSessionSchema = z
   .object({
     id: Uuid,
     loanId: Uuid,
-    source: z.enum(['offer_issued', 'partner']).meta({ description: '`offer_issued`: minted with the offer (the loan\'s `applicationUrl`); `partner`: minted on demand.' }),
+    source: z.enum(['offer_issued', 'partner', 'renewed']).meta({
+      description:
+        '`offer_issued`: minted with the offer (the loan\'s `applicationUrl`); `partner`: minted on demand; `renewed`: minted when the borrower asked for a new link from an expired one (`POST /v1/checkout/session/renew`).',
+    }),
     expiresAt: Timestamp.meta({ description: 'Refreshing moves it to now + `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), never past `maxExpiresAt`.' }),
     maxExpiresAt: Timestamp.meta({ description: 'Absolute end of the session (minting + `CHECKOUT_SESSION_MAX_LIFETIME_MINUTES`, 12 hours by default).' }),
     revokedAt: Timestamp.nullable(),
@@ -69,11 +72,27 @@ export const SettlementMerchantChoiceSchema = z
   .object({ merchant: SettlementMerchantSchema, chosenAt: Timestamp.meta({ description: 'When the borrower chose it (choosing the same merchant again keeps the first time).' }) })
   .meta({ id: 'CheckoutSettlementMerchantChoice' });
 
+export const OtpChallengeSchema = z
+  .object({
+    sentTo: z.string().meta({ description: 'Masked phone the code went to, e.g. `•••• 5678`.' }),
+    expiresAt: Timestamp,
+    resendAvailableAt: Timestamp.meta({ description: 'When another code may be asked for (the cool-down after the last send).' }),
+    resendInSeconds: z.number().int().meta({ description: 'The same, as seconds from this answer (count down from this: a phone\'s clock may be off).' }),
+    attemptsAllowed: z.number().int(),
+    attemptsLeft: z.number().int().meta({ description: 'Wrong codes that may still be tried (0: ask for a new code).' }),
+  })
+  .meta({ id: 'CheckoutOtpChallenge' });
+
 export const CheckoutStateSchema = z
   .object({
     session: CheckoutSessionSchema.extend({ otpVerified: z.boolean() }),
     organisationName: z.string(),
     phoneHint: z.string().nullable().meta({ description: 'The last four digits of the phone the OTP goes to, e.g. `•••• 5678`.' }),
+    otpChallenge: OtpChallengeSchema.nullable().meta({
+      description:
+        'The code in play while the phone is not verified: sent, not expired, not used (null otherwise, and once verified). What a page restores after a reload: ' +
+        'the code box for the code already texted, the countdown to `resendAvailableAt`, and the attempts left.',
+    }),
     status: z.enum(['in_progress', 'waiting_for_lender', 'complete', 'declined', 'closed']),
     nextStep: z.enum(CHECKOUT_STEPS).nullable(),
     steps: z
@@ -116,6 +135,7 @@ export const OtpSentSchema = z
     sentTo: z.string().meta({ description: 'Masked phone on record, e.g. `•••• 5678`.' }),
     expiresAt: Timestamp,
     resendAvailableAt: Timestamp,
+    resendInSeconds: z.number().int().meta({ description: 'Seconds from this answer until another code may be asked for (count down from this: a phone\'s clock may be off).' }),
     attemptsAllowed: z.number().int(),
   })
   .meta({ id: 'CheckoutOtpSent' });
@@ -307,3 +327,29 @@ export const AcceptInput = z
       .meta({ description: 'The borrower confirmed a typed name that matches their name on record only in part (initials, one name); without it such a name answers 422 `signature_name_unconfirmed`.' }),
   })
   .strict();
+
+export const LenderContactSchema = z
+  .object({
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    url: z.string().nullable(),
+  })
+  .meta({ id: 'CheckoutLenderContact', description: 'How the borrower reaches the lender (the organisation\'s name; support details where the organisation gave them).' });
+
+export const ExpiredSessionSchema = z
+  .object({
+    expiredAt: Timestamp,
+    lender: LenderContactSchema,
+    renewable: z.boolean().meta({ description: 'false when the loan is closed (rejected, declined, cancelled, completed, defaulted): no new link can be texted, only the lender helps.' }),
+    renewAvailableAt: Timestamp.meta({ description: 'When `POST /v1/checkout/session/renew` will next text a new link (now, or later under its rate limit).' }),
+    renewInSeconds: z.number().int().meta({ description: 'The same, as seconds from this answer (0: now).' }),
+  })
+  .meta({ id: 'CheckoutExpiredSession' });
+
+export const RenewedLinkSchema = z
+  .object({
+    sentTo: z.string().meta({ description: 'The masked phone on record the new link went to, e.g. `•••• 1234`.' }),
+    lender: LenderContactSchema,
+  })
+  .meta({ id: 'CheckoutRenewedLink' });

@@ -56,6 +56,17 @@ export const LoanSchema = z
   })
   .meta({ id: 'Loan' });
 
+export const LoanDetailSchema = LoanSchema.extend({
+  checkoutSession: z
+    .object({
+      expiresAt: Timestamp.meta({ description: 'When the link stops working unless the borrower is active on the page (each activity slides it by `CHECKOUT_SESSION_TTL_MINUTES`).' }),
+      maxExpiresAt: Timestamp.meta({ description: 'The link\'s absolute end (`CHECKOUT_SESSION_MAX_LIFETIME_MINUTES` after it was minted, 12 hours by default).' }),
+      revokedAt: Timestamp.nullable(),
+    })
+    .nullable()
+    .meta({ description: 'Addition: the checkout session behind `applicationUrl`; null when the loan has none.' }),
+}).meta({ id: 'LoanDetail', description: 'A Loan as `GET /v1/loans/{id}` returns it: the Loan resource and its application link\'s expiry.' });
+
 export const ScheduleItemSchema = z
   .object({
     id: Uuid,

@@ -174,8 +174,9 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
         (code) => ERROR_STATUS[code],
       ),
     );
-    if (route.access === 'preapproval' || route.access === 'sandbox' || route.access === 'checkoutSession') statuses.add(403);
-    if (route.access === 'checkoutSession') statuses.add(401);
+    const sessionRoute = route.access === 'checkoutSession' || route.access === 'expiredCheckoutSession';
+    if (route.access === 'preapproval' || route.access === 'sandbox' || sessionRoute) statuses.add(403);
+    if (sessionRoute) statuses.add(401);
     if (route.body) statuses.add(413).add(415);
     const errorResponses = Object.fromEntries(
       [...statuses]
@@ -193,7 +194,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
       summary: route.summary,
       description: route.description,
       security:
-        route.access === 'checkoutSession'
+        sessionRoute
           ? [{ [checkoutSession.name]: [] }]
           : [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
       request: {

@@ -25,7 +25,8 @@ import {
  * - `financing`: a patient-financing route (`/api/v1/sdk/*`): any key of an enabled organisation. A clinic, pharmacy
  *   or lab initiates financing without being a lender, so the Loan Tenant permission is not required.
  */
-export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'organisation' | 'financing';
+/** `expiredCheckoutSession`: a checkout-session token whose session has expired (never revoked or unknown), for the "text me a new link" routes only. */
+export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'expiredCheckoutSession' | 'organisation' | 'financing';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -40,6 +41,8 @@ export interface HandlerContext<P, Q, B> {
   platform: Platform;
   now: Date;
   req: Request;
+  /** Runs `work` once the request's writes have committed (not on a rollback, not on an idempotent replay); failures are logged. */
+  afterCommit(work: (services: Platform) => Promise<void>): void;
 }
 
 export interface HandlerResult {
@@ -95,15 +98,23 @@ function describeIssue(where: string, error: z.ZodError): string {
 }
 
 export function checkAccess(access: Access, auth: AuthContext): void {
-  if (access === 'checkoutSession' && !auth.checkoutSession) {
+  const sessionRoute = access === 'checkoutSession' || access === 'expiredCheckoutSession';
+  if (sessionRoute && !auth.checkoutSession) {
     throw new AppError('credential_not_allowed', 'Checkout routes take a checkout-session token (Authorization: CheckoutSession <token>), not an API key.');
   }
-  if (access !== 'checkoutSession' && auth.checkoutSession) {
+  if (!sessionRoute && auth.checkoutSession) {
     throw new AppError('credential_not_allowed', 'A checkout-session token only reaches the /v1/checkout routes; use an API key here.');
+  }
+  // An expired session reaches only the routes made for ended sessions; a live one not those.
+  if (auth.checkoutSessionExpired && access !== 'expiredCheckoutSession') {
+    throw new AppError('checkout_session_expired', 'This checkout link has expired. Ask the lender for a new one.');
+  }
+  if (access === 'expiredCheckoutSession' && !auth.checkoutSessionExpired) {
+    throw new AppError('checkout_session_not_expired', 'This checkout link still works: reload the page to carry on.');
   }
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
-  if (access === 'financing' || (access === 'checkoutSession' && auth.checkoutSession?.financing)) return;
+  if (access === 'financing' || (sessionRoute && auth.checkoutSession?.financing)) return;
   if (!org.loanTenant && access !== 'organisation') {
     throw new AppError('LOAN_TENANT_PERMISSION_DENIED', 'This organisation does not have the Loan Tenant permission.');
   }
@@ -149,7 +160,14 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   checkAccess(route.access, auth);
   const input = parseInput(route, req);
   const now = platform.clock.now();
-  const ctx = { ...input, auth, platform, now, req };
+  const committed: Array<(services: Platform) => Promise<void>> = [];
+  const ctx = { ...input, auth, platform, now, req, afterCommit: (work: (services: Platform) => Promise<void>) => void committed.push(work) };
+  // Not awaited: the answer does not wait on an SMS provider.
+  const runCommitted = () => {
+    for (const work of committed.splice(0)) {
+      void work(platform).catch((error: unknown) => platform.logger.error({ err: error, route: route.operationId }, 'after-commit work failed'));
+    }
+  };
   const render = (result: HandlerResult) => {
     const status = result.status ?? route.response.status;
     return { status, body: JSON.stringify(route.response.bare ? result.data : successBody(status, result.message, result.data, result.meta)) };
@@ -167,9 +185,16 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   }
 
   const inTransaction = async <T>(work: (db: Executor) => Promise<T>): Promise<T> => {
-    const result = route.transactional === false ? await work(platform.db) : await platform.db.transaction().execute(work);
+    let result: T;
+    try {
+      result = route.transactional === false ? await work(platform.db) : await platform.db.transaction().execute(work);
+    } catch (error) {
+      committed.length = 0;
+      throw error;
+    }
     // Committed: a webhook dispatcher in this process may fan out what this write recorded now.
     if (route.method !== 'get') notifyOutboxCommitted();
+    runCommitted();
     return result;
   };
   const key = req.get('idempotency-key');

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database';
 import type { CheckoutSessionsTable, LoansTable, Mode } from '../../db/schema';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { sealApplicationToken, type Scope } from '../loans/loan';
+import { applicationTokenOf, sealApplicationToken, type Scope } from '../loans/loan';
 import { randomToken, type Secrets } from '../secrets';
 import { findOwned } from '../../db/find-owned';
 
@@ -14,6 +14,9 @@ export const CHECKOUT_TOKEN_PATTERN = /^cs_(test|live)_[0-9A-Za-z]{40}$/;
 
 /** A loan can get a checkout session from creation until it is settled one way or the other. */
 const CLOSED_LOAN_STATES = ['rejected', 'terms_declined', 'cancelled', 'completed', 'defaulted'];
+
+/** Whether a loan in this status can still get a checkout session. */
+export const takesCheckoutSessions = (status: string) => !CLOSED_LOAN_STATES.includes(status);
 
 /** What a checkout-session credential gives access to: one loan of one borrower, in one organisation and mode. */
 export interface CheckoutScope {
@@ -30,7 +33,7 @@ export interface CheckoutScope {
 export interface CheckoutSession {
   id: string;
   loanId: string;
-  source: 'offer_issued' | 'partner';
+  source: 'offer_issued' | 'partner' | 'renewed';
   expiresAt: string;
   maxExpiresAt: string;
   revokedAt: string | null;
@@ -122,15 +125,42 @@ export async function mintApplicationSession(
   return { applicationUrl: checkoutUrlPrefix(options.baseUrl), applicationTokenSealed: sealApplicationToken(options.secrets, minted.token) };
 }
 
-/** The live session a token names. Unknown → 401 UNAUTHENTICATED; revoked or expired → their own 401 codes. */
-export async function resolveCheckoutToken(db: Executor, secrets: Pick<Secrets, 'hmac'>, token: string, now: Date): Promise<CheckoutSessionsTable> {
+/**
+ * The live session a token names. Unknown → 401 UNAUTHENTICATED; revoked or expired → their own 401 codes.
+ * With `allowExpired` an expired (never a revoked or unknown) session is returned too: only the
+ * routes an ended session may call (`expiredCheckoutSession` access) get one.
+ */
+export async function resolveCheckoutToken(
+  db: Executor,
+  secrets: Pick<Secrets, 'hmac'>,
+  token: string,
+  now: Date,
+  options: { allowExpired?: boolean } = {},
+): Promise<CheckoutSessionsTable> {
   const row = CHECKOUT_TOKEN_PATTERN.test(token)
     ? await db.selectFrom('checkoutSessions').selectAll().where('tokenHash', '=', hashCheckoutToken(secrets, token)).executeTakeFirst()
     : undefined;
   if (!row) throw new AppError('UNAUTHENTICATED', 'Unknown checkout session: the link is wrong or incomplete. Ask the lender for a new one.');
   if (row.revokedAt) throw new AppError('checkout_session_revoked', 'This checkout link has been withdrawn by the lender. Ask them for a new one.');
-  if (row.expiresAt <= now.toISOString()) throw new AppError('checkout_session_expired', 'This checkout link has expired. Ask the lender for a new one.');
+  if (!options.allowExpired && row.expiresAt <= now.toISOString()) throw new AppError('checkout_session_expired', 'This checkout link has expired. Ask the lender for a new one.');
   return row;
+}
+
+/** When the link behind a loan's `applicationUrl` stops working: its session's expiry and absolute cap (null without one). */
+export async function applicationSessionExpiry(
+  db: Executor,
+  secrets: Pick<Secrets, 'hmac' | 'decrypt'>,
+  loan: Pick<LoansTable, 'id' | 'applicationTokenSealed'>,
+): Promise<{ expiresAt: string; maxExpiresAt: string; revokedAt: string | null } | null> {
+  const token = applicationTokenOf(loan, secrets);
+  if (token === null) return null;
+  const row = await db
+    .selectFrom('checkoutSessions')
+    .select(['expiresAt', 'maxExpiresAt', 'revokedAt'])
+    .where('tokenHash', '=', hashCheckoutToken(secrets, token))
+    .where('loanId', '=', loan.id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 export async function getSessionRow(db: Executor, scope: Pick<CheckoutScope, 'sessionId'>): Promise<CheckoutSessionsTable> {

@@ -12,6 +12,7 @@ import { getSessionRow, toCheckoutSession, type CheckoutScope, type CheckoutSess
 import { guarantorsRequired, listGuarantors, toGuarantor, type Guarantor } from './guarantors';
 import type { FinancingApplicationsTable } from '../../db/schema';
 import { financingView, type FinancingView } from '../financing/financing-view';
+import { currentOtpChallenge, type OtpChallengeView } from './otp';
 import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
 
 export const CHECKOUT_STEPS = ['otp', 'kyc', 'identity', 'decision', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;
@@ -51,6 +52,8 @@ export interface CheckoutState {
   session: CheckoutSession & { otpVerified: boolean };
   organisationName: string;
   phoneHint: string | null;
+  /** The borrower's code in play (sent, not expired, not used) while the phone is not verified: what a reload restores. */
+  otpChallenge: OtpChallengeView | null;
   status: CheckoutStatus;
   nextStep: CheckoutStep | null;
   steps: Array<{ name: CheckoutStep; done: boolean }>;
@@ -179,6 +182,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     session: { ...toCheckoutSession(session), otpVerified: verified },
     organisationName: options.organisationName,
     phoneHint: phone ? maskPhone(phone) : null,
+    otpChallenge: await currentOtpChallenge(db, session, options.now),
     status,
     nextStep,
     steps,

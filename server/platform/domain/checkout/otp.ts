@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
+import type { CheckoutSessionsTable } from '../../db/schema';
 import type { SmsSender } from '../../../integrations/sms';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -32,7 +33,15 @@ export interface OtpSent {
   sentTo: string;
   expiresAt: string;
   resendAvailableAt: string;
+  /** Seconds from this answer until another code may be asked for: a phone whose clock is off still counts down right. */
+  resendInSeconds: number;
   attemptsAllowed: number;
+}
+
+/** The code challenge in play, as the checkout state shows it after a reload (nothing of the code itself). */
+export interface OtpChallengeView extends OtpSent {
+  /** Wrong codes that may still be tried against this code (0: locked, ask for a new one). */
+  attemptsLeft: number;
 }
 
 export interface OtpVerified {
@@ -42,7 +51,8 @@ export interface OtpVerified {
 
 const codeHash = (secrets: Pick<Secrets, 'hmac'>, challengeId: string, code: string) => secrets.hmac(CODE_HASH_PURPOSE, `${challengeId}:${code}`);
 
-async function phoneOnRecord(db: Db, borrowerId: string): Promise<string> {
+/** The borrower's phone on record, the only number codes and links are ever texted to. */
+export async function phoneOnRecord(db: Executor, borrowerId: string): Promise<string> {
   const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', borrowerId).executeTakeFirstOrThrow();
   const phone = normalisePhone(borrower.phone);
   if (!phone) throw new AppError('borrower_phone_invalid', 'The phone number on record for this loan cannot receive a code; ask the lender to correct it.');
@@ -77,9 +87,39 @@ export interface CodeTarget {
   text(code: string): string;
 }
 
-export function cooldownError(lastSentAt: string, now: Date): AppError {
+/** `data`: the challenge still in play (borrower OTP), so a page that lost it can show the code box and the countdown again. */
+export function cooldownError(lastSentAt: string, now: Date, data?: OtpChallengeView | null): AppError {
   const wait = (new Date(lastSentAt).getTime() + OTP_RULES.resendCooldownMs - now.getTime()) / 1000;
-  return new AppError('otp_resend_too_soon', `A code was sent moments ago; you can ask for another in ${Math.ceil(wait)} seconds.`).withRetryAfter(wait);
+  return new AppError('otp_resend_too_soon', `A code was sent moments ago; you can ask for another in ${Math.ceil(wait)} seconds.`, undefined, data ?? undefined).withRetryAfter(wait);
+}
+
+const resendAvailableAt = (lastSentAt: string) => new Date(new Date(lastSentAt).getTime() + OTP_RULES.resendCooldownMs).toISOString();
+
+/**
+ * The borrower's code in play for a session not yet verified: the latest challenge, unless it has
+ * expired or was used. Null otherwise (the page then offers "Send code").
+ */
+export async function currentOtpChallenge(db: Executor, session: Pick<CheckoutSessionsTable, 'id' | 'otpVerifiedAt' | 'otpLastSentAt'>, now: Date): Promise<OtpChallengeView | null> {
+  if (session.otpVerifiedAt || !session.otpLastSentAt) return null;
+  const challenge = await db
+    .selectFrom('otpChallenges')
+    .select(['phone', 'expiresAt', 'attempts', 'verifiedAt'])
+    .where('sessionId', '=', session.id)
+    .where('guarantorId', 'is', null)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!challenge || challenge.verifiedAt || challenge.expiresAt <= now.toISOString()) return null;
+  const resendAt = resendAvailableAt(session.otpLastSentAt);
+  return {
+    sentTo: maskPhone(challenge.phone),
+    expiresAt: challenge.expiresAt,
+    resendAvailableAt: resendAt,
+    resendInSeconds: Math.max(0, Math.ceil((Date.parse(resendAt) - now.getTime()) / 1000)),
+    attemptsAllowed: OTP_RULES.maxAttempts,
+    attemptsLeft: Math.max(0, OTP_RULES.maxAttempts - challenge.attempts),
+  };
 }
 
 /** The cut-off for a cool-down claim: a conditional UPDATE `where last_sent is null or last_sent <= this`. */
@@ -120,6 +160,7 @@ export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, t
     sentTo: maskPhone(target.phone),
     expiresAt,
     resendAvailableAt: new Date(now.getTime() + OTP_RULES.resendCooldownMs).toISOString(),
+    resendInSeconds: OTP_RULES.resendCooldownMs / 1000,
     attemptsAllowed: OTP_RULES.maxAttempts,
   };
 }
@@ -128,6 +169,11 @@ export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, t
  * Checks a code against the latest challenge for the target. The attempt is counted (conditional
  * UPDATE, committed on its own) before the comparison, so parallel guesses cannot exceed the
  * limit. Returns the matched challenge; the caller records what the match means.
+ *
+ * A code that does not match the latest challenge but matches one it replaced (sent within the
+ * last hour) answers `otp_superseded` instead of `otp_incorrect`: the borrower typed the first
+ * text's code. It is never a match and it counts as an attempt on the latest code, so the limit
+ * holds whatever is typed; it tells a guesser nothing about the latest code.
  */
 export async function checkCode(
   platform: Pick<OtpPlatform, 'db' | 'secrets'>,
@@ -138,7 +184,13 @@ export async function checkCode(
   const { db } = platform;
   let query = db.selectFrom('otpChallenges').selectAll();
   query = target.guarantorId === null ? query.where('sessionId', '=', target.sessionId).where('guarantorId', 'is', null) : query.where('guarantorId', '=', target.guarantorId);
-  const challenge = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const recent = await query
+    .where('createdAt', '>', new Date(now.getTime() - 3_600_000).toISOString())
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(OTP_RULES.sendsPerPhonePerHour + 1)
+    .execute();
+  const [challenge, ...replaced] = recent;
   if (!challenge || challenge.expiresAt <= now.toISOString()) throw new AppError('otp_expired', 'This code has expired (or none was sent); ask for a new one.');
   const counted = await db
     .updateTable('otpChallenges')
@@ -147,10 +199,14 @@ export async function checkCode(
     .where('attempts', '<', OTP_RULES.maxAttempts)
     .where('verifiedAt', 'is', null)
     .executeTakeFirst();
-  if (Number(counted.numUpdatedRows) !== 1) throw new AppError('otp_locked', 'Too many wrong codes; ask for a new one.');
+  if (Number(counted.numUpdatedRows) !== 1) throw new AppError('otp_locked', 'Too many wrong codes; ask for a new one.', undefined, { attemptsLeft: 0 });
   if (!safeEqual(codeHash(platform.secrets, challenge.id, code), challenge.codeHash)) {
-    const left = OTP_RULES.maxAttempts - (challenge.attempts + 1);
-    throw new AppError('otp_incorrect', left > 0 ? `That code is not right; ${left} attempt${left === 1 ? '' : 's'} left.` : 'That code is not right, and no attempts are left; ask for a new one.');
+    const left = Math.max(0, OTP_RULES.maxAttempts - (challenge.attempts + 1));
+    const remaining = left > 0 ? `${left} attempt${left === 1 ? '' : 's'} left.` : 'no attempts are left; ask for a new one.';
+    if (replaced.some((older) => safeEqual(codeHash(platform.secrets, older.id, code), older.codeHash))) {
+      throw new AppError('otp_superseded', `That code is from an earlier text: a newer code was sent, use the latest text; ${remaining}`, undefined, { attemptsLeft: left });
+    }
+    throw new AppError('otp_incorrect', left > 0 ? `That code is not right; ${remaining}` : 'That code is not right, and no attempts are left; ask for a new one.', undefined, { attemptsLeft: left });
   }
   return challenge;
 }
@@ -171,7 +227,10 @@ export async function sendOtp(platform: OtpPlatform, scope: CheckoutScope, optio
     .where('id', '=', scope.sessionId)
     .where((eb) => eb.or([eb('otpLastSentAt', 'is', null), eb('otpLastSentAt', '<=', cooledDownBefore(now))]))
     .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) throw cooldownError((await getSessionRow(db, scope)).otpLastSentAt!, now);
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    const session = await getSessionRow(db, scope);
+    throw cooldownError(session.otpLastSentAt!, now, await currentOtpChallenge(db, session, now));
+  }
   return deliverCode(
     platform,
     scope,

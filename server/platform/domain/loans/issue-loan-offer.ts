@@ -4,12 +4,14 @@ import { emitOfferIssued } from './loan-events';
 import { transitionLoan, type LoanStatus } from './loan';
 import { freezeSnapshot, termsOf, writeSchedule } from './pricing-snapshot';
 import { mintApplicationSession, sessionLifetime } from '../checkout/checkout-session';
+import { offerReadyText } from '../checkout/offer-ready-text';
 
 /**
  * Freezes the pricing, builds the schedule (dates from today until disbursement rebuilds them),
  * makes the offer current, mints the checkout session behind `applicationUrl` and announces it:
  * the common end of approve and issue-offer. A re-issued offer gets a fresh session (older ones
- * stay valid until they expire; they show the current offer).
+ * stay valid until they expire; they show the current offer). A borrower who was waiting in the
+ * checkout gets a text with the link after the commit.
  */
 export async function issueLoanOffer(
   ctx: LoanContext,
@@ -49,5 +51,10 @@ export async function issueLoanOffer(
     ctx.now,
   );
   await emitOfferIssued(ctx, offered);
+  // A borrower who waited in the checkout for the lender hears about the offer by text, once it is committed.
+  if (ctx.afterCommit) {
+    const text = await offerReadyText(ctx.db, ctx.platform.secrets, offered);
+    if (text) ctx.afterCommit(({ sms }) => text(sms));
+  }
   return offered;
 }

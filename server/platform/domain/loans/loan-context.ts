@@ -10,4 +10,9 @@ export interface LoanContext {
   scope: Scope;
   /** Masked public key of the calling credential, recorded on evidence. */
   actor: string;
+  /**
+   * Work for after the transaction commits (a text to the borrower): never inside it, never when it
+   * rolls back. Failures are logged, not answered. Absent where nobody runs it (then it is skipped).
+   */
+  afterCommit?: (work: (services: Pick<Platform, 'sms'>) => Promise<void>) => void;
 }

@@ -31,15 +31,21 @@ export function sealApplicationToken(secrets: Pick<Secrets, 'encrypt'>, token: s
   return sealed;
 }
 
-/** The hosted checkout URL: the stored prefix joined with the unsealed token of the auto-minted session. */
-export function applicationUrlOf(row: Pick<LoansTable, 'applicationUrl' | 'applicationTokenSealed'>, secrets: Pick<Secrets, 'decrypt'>): string | null {
-  if (!row.applicationUrl || !row.applicationTokenSealed) return null;
+/** The token of the session behind `applicationUrl` (unsealed), or null when the loan has none. */
+export function applicationTokenOf(row: Pick<LoansTable, 'applicationTokenSealed'>, secrets: Pick<Secrets, 'decrypt'>): string | null {
+  if (!row.applicationTokenSealed) return null;
   let token = recentTokens.get(secrets)?.get(row.applicationTokenSealed);
   if (token === undefined) {
     token = secrets.decrypt(APPLICATION_TOKEN_PURPOSE, row.applicationTokenSealed);
     remember(secrets, row.applicationTokenSealed, token);
   }
-  return `${row.applicationUrl}${token}`;
+  return token;
+}
+
+/** The hosted checkout URL: the stored prefix joined with the unsealed token of the auto-minted session. */
+export function applicationUrlOf(row: Pick<LoansTable, 'applicationUrl' | 'applicationTokenSealed'>, secrets: Pick<Secrets, 'decrypt'>): string | null {
+  if (!row.applicationUrl || !row.applicationTokenSealed) return null;
+  return `${row.applicationUrl}${applicationTokenOf(row, secrets)}`;
 }
 
 export const LOAN_STATUSES = [

@@ -4,6 +4,7 @@ import { refreshCheckoutSession, sessionLifetime, type CheckoutScope } from '../
 import { getCheckoutState } from '../../domain/checkout/checkout-state';
 import { activateMandateViaCheckout, createMandateViaCheckout } from '../../domain/checkout/mandate-via-checkout';
 import { OTP_RULES, sendOtp, verifyOtp } from '../../domain/checkout/otp';
+import { expiredSessionInfo, renewCheckoutSession, RENEW_RULES } from '../../domain/checkout/renew-checkout-session';
 import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../../domain/checkout/respond-via-checkout';
 import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
 import { chooseSettlementMerchant, listSettlementMerchants } from '../../domain/checkout/settlement-catalog';
@@ -24,6 +25,8 @@ import {
   CheckoutSessionSchema,
   CheckoutStateSchema,
   DeclineInput,
+  ExpiredSessionSchema,
+  RenewedLinkSchema,
   GuarantorAddedSchema,
   GuarantorSchema,
   OtpSentSchema,
@@ -75,7 +78,8 @@ export const checkoutRoutes = [
     description:
       'The steps this loan needs (`otp`, `kyc` for managed-tier loans, `guarantors` when the product asks for them, `catalog` for `merchant_wallet` products with `settlementCatalogEnabled`, `offer`, `bank`, `mandate`), which are done, the next one and the overall status. ' +
       'Once the phone is verified: the loan, the current offer\'s key facts (principal, tenor, every fee, total interest, total repayable, APR, schedule) ' +
-      'with a fresh signed offer-letter link, the captured bank account and the latest mandate.',
+      'with a fresh signed offer-letter link, the captured bank account and the latest mandate. Before it: `otpChallenge`, the code in play (where it went, its expiry, when another may be sent, attempts left), ' +
+      'so a reload shows the code box again. Poll it while `status` is `waiting_for_lender` (every 10-15 s with backoff): it moves on when the lender issues the offer.',
     access: 'checkoutSession',
     response: { status: 200, description: 'The state.', data: CheckoutStateSchema },
     errors: [...SESSION_ERRORS],
@@ -90,12 +94,52 @@ export const checkoutRoutes = [
     operationId: 'refreshCheckoutSession',
     tag: 'Checkout',
     summary: 'Extend the session',
-    description: 'Moves `expiresAt` to now + `CHECKOUT_SESSION_TTL_MINUTES`, never past `maxExpiresAt`. An expired session cannot be refreshed (401 `checkout_session_expired`).',
+    description:
+      'Moves `expiresAt` to now + `CHECKOUT_SESSION_TTL_MINUTES`, never past `maxExpiresAt`. The checkout calls it on the borrower\'s activity and periodically while the page is visible, ' +
+      'so a session slides while the page is open. An expired session cannot be refreshed (401 `checkout_session_expired`; ask for a new link with `POST /v1/checkout/session/renew`).',
     access: 'checkoutSession',
     response: { status: 200, description: 'The session.', data: CheckoutSessionSchema },
     errors: [...SESSION_ERRORS],
     async handle(ctx) {
       return { message: 'Checkout session extended', data: await refreshCheckoutSession(ctx.db, sessionOf(ctx), sessionLifetime(ctx.platform.config), ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/checkout/session/renewal',
+    operationId: 'getCheckoutSessionRenewal',
+    tag: 'Checkout',
+    summary: 'An expired session: the lender\'s contact and when a new link can be texted',
+    description:
+      'Authenticated by an EXPIRED session\'s token (a live one: 409 `checkout_session_not_expired`; a revoked or unknown one: 401 `checkout_session_revoked` / `UNAUTHENTICATED`). ' +
+      'What the expired page shows: when the session expired, the lender\'s contact, and when `POST /v1/checkout/session/renew` will next text a new link. Nothing of the loan.',
+    access: 'expiredCheckoutSession',
+    response: { status: 200, description: 'The expired session\'s page facts.', data: ExpiredSessionSchema },
+    errors: ['checkout_session_revoked', 'checkout_session_not_expired', 'credential_not_allowed'],
+    async handle(ctx) {
+      return { message: 'Checkout session expired', data: await expiredSessionInfo(ctx.db, sessionOf(ctx), ctx.now) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/checkout/session/renew',
+    operationId: 'renewCheckoutSession',
+    tag: 'Checkout',
+    summary: 'Text the borrower a new link',
+    description:
+      'Authenticated by an EXPIRED session\'s token only (a live one: 409 `checkout_session_not_expired`; revoked or unknown: 401). Mints a new session (`source: renewed`) for the same loan ' +
+      'and texts its link to the borrower\'s phone on record (never a number from the caller); the answer says where, masked. When the expired session was the one behind the loan\'s ' +
+      '`applicationUrl`, the new one takes its place there. At most one new link per ' +
+      `${RENEW_RULES.minIntervalMs / 60_000} minutes and ${RENEW_RULES.perDay} per UTC day for a loan, across processes (429 \`checkout_renew_limit\` with Retry-After). ` +
+      'A closed loan (rejected, declined, cancelled, completed, defaulted): 409 `invalid_loan_state`. Sandbox: the text lands in `GET /sandbox/sms?phone=`.',
+    access: 'expiredCheckoutSession',
+    transactional: false,
+    body: z.object({}).strict().meta({ description: 'Empty: the link always goes to the phone on record.' }),
+    response: { status: 200, description: 'Where the new link went, and the lender\'s contact.', data: RenewedLinkSchema },
+    errors: ['checkout_session_revoked', 'checkout_session_not_expired', 'credential_not_allowed', 'checkout_renew_limit', 'invalid_loan_state', 'borrower_phone_invalid', 'sms_unavailable'],
+    async handle(ctx) {
+      const data = await renewCheckoutSession(ctx.platform, sessionOf(ctx), { organisationName: ctx.auth.organisation.name, now: ctx.now });
+      return { message: 'A new link was texted to the borrower', data };
     },
   }),
   defineRoute({
@@ -106,7 +150,7 @@ export const checkoutRoutes = [
     summary: 'Send a phone verification code',
     description:
       `A ${OTP_RULES.digits}-digit code by SMS to the borrower's phone on record (never a number from the caller), valid ${OTP_RULES.lifetimeMs / 60_000} minutes, ` +
-      `${OTP_RULES.maxAttempts} attempts. Another code only after ${OTP_RULES.resendCooldownMs / 1000} s (429 \`otp_resend_too_soon\` with Retry-After) and at most ` +
+      `${OTP_RULES.maxAttempts} attempts. Another code only after ${OTP_RULES.resendCooldownMs / 1000} s (429 \`otp_resend_too_soon\` with Retry-After; its \`data\` is the code still in play, as \`otpChallenge\` of the state, so a page can show the code box and the countdown) and at most ` +
       `${OTP_RULES.sendsPerPhonePerHour} per phone per clock hour (429 \`otp_send_limit\`). A new code replaces the previous one. ` +
       'Sandbox: test-mode messages land in the inbox at `GET /sandbox/sms?phone=+234…` (no live message is ever stored there).',
     access: 'checkoutSession',
@@ -126,14 +170,15 @@ export const checkoutRoutes = [
     tag: 'Checkout',
     summary: 'Verify the phone with the code',
     description:
-      'Checks the latest code: wrong → 422 `otp_incorrect` (the message says how many attempts remain), too many wrong → 429 `otp_locked`, expired or none sent → 422 `otp_expired`. ' +
+      'Checks the latest code: wrong → 422 `otp_incorrect` (the message says how many attempts remain, `data.attemptsLeft` counts them), an older code that a newer text replaced → 422 `otp_superseded` ' +
+      '(never a match; it counts as an attempt like any wrong code, `data.attemptsLeft` too), too many wrong → 429 `otp_locked`, expired or none sent → 422 `otp_expired`. ' +
       'A match verifies the session and claims the borrower: `identityStatus` becomes `linked`, with `linkedAt` and the `userId` of the platform user with that phone (created on first sight). ' +
       'Verifying a verified session answers the same again.',
     access: 'checkoutSession',
     transactional: false,
     body: z.object({ code: z.string().regex(/^\d{6}$/, 'the 6-digit code') }).strict(),
     response: { status: 200, description: 'Verified.', data: OtpVerifiedSchema },
-    errors: [...SESSION_ERRORS, 'otp_incorrect', 'otp_expired', 'otp_locked'],
+    errors: [...SESSION_ERRORS, 'otp_incorrect', 'otp_superseded', 'otp_expired', 'otp_locked'],
     async handle(ctx) {
       return { message: 'Phone verified', data: await verifyOtp(ctx.platform, sessionOf(ctx), ctx.body.code, ctx.now) };
     },
@@ -266,12 +311,12 @@ export const checkoutRoutes = [
     operationId: 'verifyCheckoutGuarantor',
     tag: 'Checkout',
     summary: 'Confirm a guarantor with their code',
-    description: 'As the borrower\'s OTP: 422 `otp_incorrect`, 429 `otp_locked`, 422 `otp_expired`. A guarantor of another loan: 404.',
+    description: 'As the borrower\'s OTP: 422 `otp_incorrect`, 422 `otp_superseded` (an older code of this guarantor), 429 `otp_locked`, 422 `otp_expired`. A guarantor of another loan: 404.',
     access: 'checkoutSession',
     transactional: false,
     body: z.object({ guarantorId: Uuid, code: z.string().regex(/^\d{6}$/, 'the 6-digit code') }).strict(),
     response: { status: 200, description: 'The guarantor, verified.', data: GuarantorSchema },
-    errors: [...OTP_FIRST, 'NOT_FOUND', 'otp_incorrect', 'otp_expired', 'otp_locked'],
+    errors: [...OTP_FIRST, 'NOT_FOUND', 'otp_incorrect', 'otp_superseded', 'otp_expired', 'otp_locked'],
     async handle(ctx) {
       return { message: 'Guarantor confirmed', data: await verifyGuarantor(ctx.platform, sessionOf(ctx), ctx.body.guarantorId, ctx.body.code, ctx.now) };
     },

@@ -3,7 +3,8 @@ import { maskPublicKey } from '../../domain/api-keys/api-key';
 import { approveLoan, attestLoan, rejectLoan } from '../../domain/loans/approve-loan';
 import { disburseLoan } from '../../domain/loans/disburse-loan';
 import { getInsurance, triggerInsurance } from '../../domain/loans/insurance';
-import { getLoan, getLoanRow, listLoans, toLoan } from '../../domain/loans/loan';
+import { getLoanRow, listLoans, toLoan } from '../../domain/loans/loan';
+import { getLoanDetail } from '../../domain/loans/get-loan-detail';
 import type { LoanContext } from '../../domain/loans/loan-context';
 import { signOfferLetterLink } from '../../domain/loans/offer-letter-link';
 import { acceptTerms, cancelLoan, declineTerms } from '../../domain/loans/respond-to-offer';
@@ -18,6 +19,7 @@ import {
   InsurancePolicySchema,
   KycAttestationSchema,
   LoanKycResultSchema,
+  LoanDetailSchema,
   LoanSchema,
   LoanStatusSchema,
   OfferLetterLinkSchema,
@@ -26,7 +28,7 @@ import {
 } from '../loan-schemas';
 
 export function loanContext(ctx: HandlerContext<unknown, unknown, unknown>): LoanContext {
-  return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: ctx.auth, actor: maskPublicKey(ctx.auth.publicKey) };
+  return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: ctx.auth, actor: maskPublicKey(ctx.auth.publicKey), afterCommit: ctx.afterCommit };
 }
 
 const Reason = z.string().trim().min(1).max(500);
@@ -62,10 +64,14 @@ export const loanRoutes = [
     summary: 'Get a loan',
     access: 'tenant',
     params: IdParams,
-    response: { status: 200, description: 'The loan.', data: LoanSchema },
+    description:
+      'The loan, plus `checkoutSession` (addition): when the borrower\'s link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, ' +
+      'never past `maxExpiresAt`) and whether you revoked it; null when the loan has no application link yet. An expired link can be renewed by the borrower from the expired page (a new link by SMS); ' +
+      'the new one then takes its place in `applicationUrl`.',
+    response: { status: 200, description: 'The loan.', data: LoanDetailSchema },
     errors: ['NOT_FOUND', 'INVALID_ID'],
     async handle({ db, auth, params, platform }) {
-      return { message: 'Loan retrieved', data: await getLoan(db, platform.secrets, auth, params.id) };
+      return { message: 'Loan retrieved', data: await getLoanDetail(db, platform.secrets, auth, params.id) };
     },
   }),
   defineRoute({

@@ -1,0 +1,33 @@
+import type { Executor } from '../../db/database';
+import type { LoansTable } from '../../db/schema';
+import type { SmsSender } from '../../../integrations/sms';
+import { applicationUrlOf } from '../loans/loan';
+import type { Secrets } from '../secrets';
+import { normalisePhone } from '../users/phone';
+
+/**
+ * The text that tells a borrower who was waiting in the checkout that the lender's offer is ready,
+ * with the link to it. Only for a borrower who reached the checkout (a session of the loan with the
+ * phone verified); null otherwise. The caller sends it after its transaction commits.
+ */
+export async function offerReadyText(
+  db: Executor,
+  secrets: Pick<Secrets, 'decrypt'>,
+  loan: LoansTable,
+): Promise<((sms: SmsSender) => Promise<void>) | null> {
+  const waiting = await db
+    .selectFrom('checkoutSessions')
+    .select('id')
+    .where('loanId', '=', loan.id)
+    .where('otpVerifiedAt', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  const url = applicationUrlOf(loan, secrets);
+  if (!waiting || !url) return null;
+  const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
+  const phone = normalisePhone(borrower.phone);
+  if (!phone) return null;
+  const organisation = await db.selectFrom('organisations').select('name').where('id', '=', loan.organisationId).executeTakeFirstOrThrow();
+  const body = `${organisation.name}: your loan offer is ready. Review and sign it here: ${url} Never share this link.`;
+  return (sms) => sms.send({ to: phone, body, mode: loan.mode });
+}
