@@ -19,6 +19,7 @@ import * as appointments from './migrations/0020-appointments';
 import * as checkoutEmbedding from './migrations/0016-checkout-embedding';
 import * as patientFinancing from './migrations/0018-patient-financing';
 import * as preapprovalExpiryIndex from './migrations/0021-preapproval-expiry-index';
+import * as checkoutBranding from './migrations/0025-checkout-branding';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -52,6 +53,7 @@ const migrations: Record<string, MigrationModule> = {
   '0016-checkout-embedding': checkoutEmbedding,
   '0018-patient-financing': patientFinancing,
   '0021-preapproval-expiry-index': preapprovalExpiryIndex,
+  '0025-checkout-branding': checkoutBranding,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
