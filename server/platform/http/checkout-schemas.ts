@@ -98,6 +98,7 @@ export const CheckoutStateSchema = z
         documentReference: z.string().nullable(),
         termsAcceptedAt: Timestamp.nullable(),
         hasActiveMandate: z.boolean(),
+        receiptSentAt: Timestamp.nullable().meta({ description: 'When the borrower was texted the receipt (once, when the checkout completed); null if not (yet).' }),
       })
       .nullable(),
     offer: OfferFactsSchema.nullable(),

@@ -65,7 +65,7 @@ export interface CheckoutState {
   steps: Array<{ name: CheckoutStep; done: boolean }>;
   /** The rest is null until the phone is verified: the link alone shows nothing personal. */
   borrower: { firstName: string; lastName: string; email: string | null; identityStatus: string } | null;
-  loan: { id: string; status: LoanStatus; kycTier: string; currency: string; principalKobo: number; tenorDays: number; documentReference: string | null; termsAcceptedAt: string | null; hasActiveMandate: boolean } | null;
+  loan: { id: string; status: LoanStatus; kycTier: string; currency: string; principalKobo: number; tenorDays: number; documentReference: string | null; termsAcceptedAt: string | null; hasActiveMandate: boolean; receiptSentAt: string | null } | null;
   offer: OfferFacts | null;
   bank: { bankCode: string; bankName: string; accountNumberLast4: string; accountName: string } | null;
   mandate: Pick<LoanMandate, 'id' | 'status' | 'provider' | 'authorizationUrl' | 'activatedAt'> | null;
@@ -208,6 +208,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
           documentReference: loan.documentReference,
           termsAcceptedAt: loan.termsAcceptedAt,
           hasActiveMandate: Boolean(loan.hasActiveMandate),
+          receiptSentAt: loan.checkoutReceiptSentAt,
         }
       : null,
     offer: verified ? await offerFacts(db, platform, loan, options.now) : null,
