@@ -6,8 +6,9 @@
  *
  * Spacing (4 px grid): `--lc-s1` 4 · `--lc-s2` 8 · `--lc-s3` 12 · `--lc-s4` 16 · `--lc-s5` 24 · `--lc-s6` 32.
  * Type: `--lc-t-xs` 12 · `--lc-t-sm` 14 · `--lc-t-md` 16 (body, and every input: iOS zooms below 16) ·
- * `--lc-t-lg` 18 · `--lc-t-xl` 22 (step headings) · `--lc-t-2xl` 28 (the offer's headline amount);
- * weights 400 body, 500 labels, 600 headings and buttons, 700 amounts. Controls are 48 px tall.
+ * `--lc-t-lg` 18 · `--lc-t-xl` 20 (step headings) · `--lc-t-2xl` 28 (the offer's headline amount);
+ * weights 400 body, 500 labels, 600 headings and buttons, 700 amounts. Controls are 48 px tall; a
+ * step's primary action (`part="button primary"`) spans the width, as a thumb expects on a phone.
  * Colours (`--lc-primary`, `--lc-on-primary`, `--lc-link`, `--lc-text`, `--lc-muted`, `--lc-border`,
  * `--lc-surface`, `--lc-subtle`, `--lc-danger`, `--lc-success`, `--lc-focus`) keep their fallbacks at
  * each use: the theme (`theme.ts`) sets the brand ones with the AA guarantee.
@@ -15,7 +16,7 @@
 export const designTokens = `
 :where(lc-checkout) {
   --lc-s1: 0.25rem; --lc-s2: 0.5rem; --lc-s3: 0.75rem; --lc-s4: 1rem; --lc-s5: 1.5rem; --lc-s6: 2rem;
-  --lc-t-xs: 0.75rem; --lc-t-sm: 0.875rem; --lc-t-md: 1rem; --lc-t-lg: 1.125rem; --lc-t-xl: 1.375rem; --lc-t-2xl: 1.75rem;
+  --lc-t-xs: 0.75rem; --lc-t-sm: 0.875rem; --lc-t-md: 1rem; --lc-t-lg: 1.125rem; --lc-t-xl: 1.25rem; --lc-t-2xl: 1.75rem;
   --lc-control: 3rem;
   --lc-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
 }
@@ -49,6 +50,7 @@ button {
   font: inherit; font-weight: 600; min-height: var(--lc-control); padding: var(--lc-s2) var(--lc-s5); border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);
 }
+[part~='primary'] { width: 100%; }
 button.lc-secondary { background: transparent; color: var(--lc-link, #1d4ed8); border-color: var(--lc-border, #6b7280); }
 button:disabled { opacity: 0.6; cursor: not-allowed; }
 .lc-actions { display: grid; gap: var(--lc-s3); margin-top: var(--lc-s5); }

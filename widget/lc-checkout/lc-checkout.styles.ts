@@ -17,16 +17,16 @@ h1.lc-page-title, lc-checkout .lc-visually-hidden {
 lc-checkout p { margin-block: 0 var(--lc-s3); }
 lc-checkout .lc-bar { display: flex; align-items: center; gap: var(--lc-s2); min-height: 2.5rem; padding-bottom: var(--lc-s3); border-bottom: 1px solid var(--lc-subtle, #e5e7eb); }
 lc-checkout .lc-brand { flex: 1; min-width: 0; display: flex; align-items: center; }
-lc-checkout .lc-logo { display: block; max-height: 2rem; max-width: 100%; object-fit: contain; }
+lc-checkout .lc-logo { display: block; height: 2rem; width: auto; max-width: 100%; object-fit: contain; object-position: left; }
 lc-checkout .lc-name { font-weight: 600; font-size: var(--lc-t-lg); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 lc-checkout .lc-badge {
   flex: none; font-size: var(--lc-t-xs); font-weight: 700; letter-spacing: 0.04em; text-transform: uppercase;
-  padding: 0.125rem var(--lc-s2); border-radius: 1rem; background: #fef3c7; color: #7c2d12;
+  padding: 0 var(--lc-s2); border-radius: 1rem; background: #fef3c7; color: #7c2d12;
 }
 lc-checkout .lc-language { flex: none; position: relative; display: flex; align-items: center; color: var(--lc-muted, #4b5563); }
 lc-checkout .lc-language svg { position: absolute; left: var(--lc-s2); pointer-events: none; }
 lc-checkout .lc-language select {
-  font: inherit; font-size: var(--lc-t-sm); min-height: 2.5rem; max-width: 8.5rem; padding: 0 var(--lc-s1) 0 1.75rem;
+  font: inherit; font-size: var(--lc-t-sm); min-height: 2.5rem; max-width: 8.5rem; field-sizing: content; padding: 0 var(--lc-s1) 0 1.75rem;
   border: 1px solid var(--lc-subtle, #e5e7eb); border-radius: 1.25rem; background: var(--lc-surface, #fff); color: var(--lc-text, #111827);
 }
 lc-checkout .lc-progress { display: flex; align-items: center; gap: var(--lc-s3); margin: var(--lc-s4) 0 0; font-size: var(--lc-t-sm); color: var(--lc-muted, #4b5563); }
@@ -46,9 +46,11 @@ lc-checkout .lc-exit { margin-top: var(--lc-s5); }
 lc-checkout .lc-exit button { background: transparent; color: var(--lc-link, #1d4ed8); border-color: var(--lc-border, #6b7280); }
 lc-checkout .lc-done { text-align: center; padding-top: var(--lc-s4); }
 lc-checkout .lc-done svg { width: 3rem; height: 3rem; padding: var(--lc-s3); border-radius: 50%; background: #d1fae5; color: var(--lc-success, #047857); }
-lc-checkout .lc-receipt { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: var(--lc-s3) var(--lc-s4); margin: var(--lc-s5) 0; padding: var(--lc-s4); border-radius: var(--lc-radius, 0.5rem); background: #f3f4f6; }
-lc-checkout .lc-receipt dt { color: var(--lc-muted, #4b5563); }
-lc-checkout .lc-receipt dd { margin: 0; text-align: end; font-weight: 600; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+lc-checkout .lc-receipt { margin: var(--lc-s5) 0; padding: 0 var(--lc-s4); border-radius: var(--lc-radius, 0.5rem); background: #f3f4f6; }
+lc-checkout .lc-receipt dt { padding-top: var(--lc-s3); font-size: var(--lc-t-sm); color: var(--lc-muted, #4b5563); }
+lc-checkout .lc-receipt dd { margin: 0; padding-bottom: var(--lc-s3); font-weight: 600; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+lc-checkout .lc-receipt dd:not(:last-child) { border-bottom: 1px solid var(--lc-subtle, #e5e7eb); }
+lc-checkout .lc-done ~ p { text-align: center; font-size: var(--lc-t-sm); color: var(--lc-muted, #4b5563); }
 lc-checkout .lc-ref { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: var(--lc-t-xs); font-weight: 500; }
 lc-checkout .lc-foot { margin-top: var(--lc-s6); padding-top: var(--lc-s4); border-top: 1px solid var(--lc-subtle, #e5e7eb); font-size: var(--lc-t-sm); color: var(--lc-muted, #4b5563); text-align: center; }
 lc-checkout .lc-foot p { display: flex; flex-wrap: wrap; justify-content: center; align-items: center; gap: var(--lc-s1) var(--lc-s4); margin: 0 0 var(--lc-s2); }
