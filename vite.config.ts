@@ -13,7 +13,7 @@ export default defineConfig({
   // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
   resolve: { conditions: ['module', 'browser', 'production'] },
   // The 30 KB budget: Lit's html`` templates and the styles' CSS strings lose the whitespace the browser ignores.
-  plugins: [localesPlugin(), cssStringsPlugin(), minifyHtmlLiterals()],
+  plugins: [localesPlugin(), cssStringsPlugin(), minifyHtmlLiterals({ options: { minifyOptions: { removeAttributeQuotes: true } } })],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

@@ -33,7 +33,7 @@ export const stepBaseStyles = `
 p { margin-block: 0 var(--lc-s3); }
 .lc-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .lc-error { color: var(--lc-danger, #b91c1c); font-size: var(--lc-t-sm); }
-a { color: var(--lc-link, #1d4ed8); text-underline-offset: 0.15em; }
+a { color: var(--lc-link, #1d4ed8); }
 :focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
 .lc-field { display: grid; gap: var(--lc-s1); margin-block: var(--lc-s4); }
 .lc-field > label { font-weight: 500; }
@@ -43,9 +43,8 @@ input:not([type='radio'], [type='checkbox']), select, textarea {
   padding: var(--lc-s2) var(--lc-s3); border: 1px solid var(--lc-border, #6b7280); border-radius: var(--lc-radius, 0.5rem);
   color: var(--lc-text, #111827); background: var(--lc-surface, #fff);
 }
-input:not([type='radio'], [type='checkbox']):focus, select:focus, textarea:focus { border-color: var(--lc-primary, #1d4ed8); box-shadow: 0 0 0 1px var(--lc-primary, #1d4ed8); }
+input:focus, select:focus, textarea:focus { border-color: var(--lc-primary, #1d4ed8); box-shadow: 0 0 0 1px var(--lc-primary, #1d4ed8); }
 [aria-invalid='true'] { border-color: var(--lc-danger, #b91c1c); }
-input[type='checkbox'], input[type='radio'] { accent-color: var(--lc-primary, #1d4ed8); }
 button {
   font: inherit; font-weight: 600; min-height: var(--lc-control); padding: var(--lc-s2) var(--lc-s5); border-radius: var(--lc-radius, 0.5rem); cursor: pointer;
   border: 1px solid var(--lc-primary, #1d4ed8); background: var(--lc-primary, #1d4ed8); color: var(--lc-on-primary, #fff);

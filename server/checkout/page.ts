@@ -42,7 +42,7 @@ export function renderCheckoutPage(options: { basePath: string; state: PageState
   <link rel="icon" href="${FAVICON}">
   <title>Complete your loan</title>
 </head>
-<body class="lc-hosted">
+<body>
   <main>
     <h1 class="lc-page-title">Complete your loan</h1>
     <lc-checkout api="${base}/api" state="${options.state}"${theme}>

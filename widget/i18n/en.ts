@@ -86,9 +86,9 @@ export const en = {
   // The offer (lc-offer)
   'offer.receive': 'You receive',
   'offer.rate': 'Interest rate',
-  'offer.rateValue': '{rate} a year ({model})',
-  'offer.model.flat': 'flat',
-  'offer.model.reducing_balance': 'reducing balance',
+  'offer.rateValue': '{rate} a year',
+  'offer.model.flat': 'Flat',
+  'offer.model.reducing_balance': 'Reducing balance',
   'offer.totalInterest': 'Total interest',
   'offer.processingFee': 'Processing fee',
   'offer.insurance': 'Insurance premium',
@@ -96,7 +96,7 @@ export const en = {
   'offer.apr': 'APR',
   'offer.aprValue': '{rate} a year',
   'offer.lateFee': 'Late fee',
-  'offer.lateFeeValue': '{rate} of a late payment',
+  'offer.lateFeeValue': '{rate} if paid late',
   'offer.totalRepayable': 'Total to repay',
   'offer.schedule': 'Repayment schedule',
   'offer.due': 'Due',
@@ -251,8 +251,9 @@ export const en = {
   'offer.firstDue': 'First payment on {date}',
   'offer.length': 'Loan length',
   'offer.lengthValue': '{days} days',
-  'offer.rateMonthly': '{rate} a month ({model})',
-  'offer.aprNote': 'APR is the yearly cost of the loan with interest and all fees. Use it to compare offers.',
+  'offer.modelLabel': 'Interest type',
+  'offer.rateMonthly': '{rate} a month',
+  'offer.aprNote': 'APR: the yearly cost of the loan with interest and all fees, to compare offers.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -20,7 +20,7 @@ import { formatDate, formatKobo } from '../format';
 
 // The shell's icons (decorative: each sits beside text that says the same).
 const svg = (d: string) => html`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d=${d} /></svg>`;
-const GLOBE = svg('M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20M2 12h20M12 2a15 15 0 0 1 0 20a15 15 0 0 1 0-20');
+const GLOBE = svg('M2 12a10 10 0 1 0 20 0a10 10 0 1 0-20 0h20M12 2c-5 6-5 14 0 20c5-6 5-14 0-20');
 const LOCK = svg('M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4');
 const CHECK = svg('M5 13l4 4L19 7');
 import { CheckoutEvents } from '../embed/checkout-events';
@@ -252,7 +252,7 @@ export class LcCheckout extends LitElement {
     return html`
       ${this.renderHeader(state)}
       ${index >= 0 && !this.offerPasskey
-        ? html`<div class="lc-progress"><p>${t('checkout.progress', { n: index + 1, m: state.steps.length })}</p>
+        ? html`<div class="lc-progress">${t('checkout.progress', { n: index + 1, m: state.steps.length })}
             <span class="lc-meter" aria-hidden="true">${state.steps.map((_, i) => html`<span class=${i <= index ? 'lc-on' : ''}></span>`)}</span></div>`
         : nothing}
       ${this.renderStep(state)}
@@ -263,20 +263,20 @@ export class LcCheckout extends LitElement {
     `;
   }
 
-  /** One compact row: the lender (logo, else name), the TEST MODE badge, the language. */
+  /** A thin TEST MODE strip in test mode, then one compact row: the lender (logo, else name) and the language. */
   private renderHeader(state: CheckoutState) {
     const name = this.lenderName(state);
     const logo = state.branding?.logoUrl;
-    return html`<header class="lc-bar">
-      <span class="lc-brand">${logo && !this.logoFailed
+    return html`<header>
+      ${state.mode === 'test' ? html`<p class="lc-badge">${t('checkout.testMode')}</p>` : nothing}
+      <div class="lc-bar"><span class="lc-brand">${logo && !this.logoFailed
         ? html`<img class="lc-logo" src=${logo} alt=${name} @error=${() => ((this.logoFailed = true), this.requestUpdate())} />`
         : html`<span class="lc-name">${name}</span>`}</span>
-      ${state.mode === 'test' ? html`<span class="lc-badge">${t('checkout.testMode')}</span>` : nothing}
       <label class="lc-language">${GLOBE}<span class="lc-visually-hidden">${t('checkout.language')}</span>
         <select @change=${this.onLanguage}>
           ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${LOCALE_NAMES[l]}</option>`)}
         </select>
-      </label>
+      </label></div>
     </header>`;
   }
 

@@ -157,7 +157,8 @@ export class LcOffer extends LitElement {
         <dt>${t('offer.receive')}</dt><dd>${formatKobo(o.principalKobo)}</dd>
         <dt class="lc-total">${t('offer.totalRepayable')}</dt><dd class="lc-total">${formatKobo(o.totalRepayableKobo)}</dd>
         <dt>${t('offer.length')}</dt><dd>${t('offer.lengthValue', { days: o.tenorDays })}</dd>
-        <dt>${t('offer.rate')}</dt><dd>${t(o.rateDisplay === 'monthly' ? 'offer.rateMonthly' : 'offer.rateValue', { rate, model: modelText(o.interestModel) })}</dd>
+        <dt>${t('offer.rate')}</dt><dd>${t(o.rateDisplay === 'monthly' ? 'offer.rateMonthly' : 'offer.rateValue', { rate })}</dd>
+        <dt>${t('offer.modelLabel')}</dt><dd>${modelText(o.interestModel)}</dd>
         <dt>${t('offer.totalInterest')}</dt><dd>${formatKobo(o.totalInterestKobo)}</dd>
         <dt>${t('offer.processingFee')}</dt><dd>${formatKobo(o.fees.processingFeeKobo)}</dd>
         ${o.fees.insurancePremiumKobo > 0 ? html`<dt>${t('offer.insurance')}</dt><dd>${formatKobo(o.fees.insurancePremiumKobo)}</dd>` : nothing}

@@ -4,7 +4,7 @@ export const offerStyles = `
 .lc-hero p { margin: 0; }
 .lc-hero-label, .lc-hero-sub, .lc-note { font-size: var(--lc-t-sm); color: var(--lc-muted, #4b5563); }
 .lc-hero .lc-hero-amount { font-size: var(--lc-t-lg); line-height: 1.3; margin-block: var(--lc-s1); }
-.lc-hero-amount strong { font-size: var(--lc-t-2xl); font-weight: 700; letter-spacing: -0.02em; font-variant-numeric: tabular-nums; }
+.lc-hero-amount strong { font-size: var(--lc-t-2xl); font-weight: 700; font-variant-numeric: tabular-nums; }
 dl { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: var(--lc-s2) 0; margin: 0 0 var(--lc-s3); font-size: 0.9375rem; }
 dt { color: var(--lc-muted, #4b5563); }
 dd { margin: 0; padding-inline-start: var(--lc-s3); text-align: end; font-variant-numeric: tabular-nums; }
