@@ -181,10 +181,12 @@ describe('the receipt text', () => {
     expect(sent).toHaveLength(1);
     const state = (await session.get('/v1/checkout/session')).body.data;
     const due = state.offer.schedule[0];
-    const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`;
+    const naira = (kobo: number) => `NGN ${(kobo / 100).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`;
     expect(sent[0]!.body).toContain(`your loan of ${naira(loan.principalKobo)} is confirmed`);
     expect(sent[0]!.body).toContain(`First repayment ${naira(due.totalKobo)}`);
-    expect(sent[0]!.body).toContain(`••••${accountNumber.slice(-4)}`);
+    expect(sent[0]!.body).toContain(`from your Guaranty Trust Bank account ending ${accountNumber.slice(-4)}.`);
+    // GSM 7-bit only (no ₦ or •), so the text is not sent as UCS-2 at 70 characters a part.
+    expect(sent[0]!.body).toMatch(/^[A-Za-z0-9 @£$¥!"#%&'()*+,\-./:;<=>?\n]*$/);
     expect(sent[0]!.body).toContain(`Ref ${loan.id}`);
     expect(sent[0]!.body).not.toContain(accountNumber);
     const row = await app.platform.db.selectFrom('loans').select('checkoutReceiptSentAt').where('id', '=', loan.id).executeTakeFirstOrThrow();
