@@ -128,6 +128,24 @@ describe('the checkout state\'s mode and branding', () => {
   });
 });
 
+describe('the hosted page\'s CSP for the logo', () => {
+  const imgSrc = async (cookie?: string) => {
+    const res = await fetch(`${app.url}/checkout/`, { headers: cookie ? { cookie } : {} });
+    return /img-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+  };
+
+  it('allows https images always, and plain http on loopback only for a test-mode session', async () => {
+    const { loan } = await offeredLoan(app, tenant, { phone: uniquePhone() });
+    const test = await imgSrc(`lc_checkout=${tokenOf(loan.applicationUrl)}`);
+    expect(test).toContain('https:');
+    expect(test).toContain('http://127.0.0.1:*');
+    const live = await imgSrc(`lc_checkout=cs_live_${'a'.repeat(40)}`);
+    expect(live).toContain('https:');
+    expect(live).not.toContain('http:');
+    expect(await imgSrc()).not.toContain('http:');
+  });
+});
+
 describe('a product\'s rate display', () => {
   it('defaults to annual, takes monthly, and refuses anything else', async () => {
     const plain = await createProduct(app.platform.db, { organisationId: tenant.organisationId, input: productInput(), now: clock.now() });
