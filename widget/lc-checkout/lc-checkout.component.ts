@@ -17,14 +17,14 @@ import '../lc-identity/lc-identity';
 import '../lc-decision/lc-decision';
 import { checkoutStyles } from './lc-checkout.styles';
 import { formatDate, formatKobo } from '../format';
+import { CheckoutEvents } from '../embed/checkout-events';
+import type { CheckoutPosition } from '../embed/events';
 
 // The shell's icons (decorative: each sits beside text that says the same).
 const svg = (d: string) => html`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d=${d} /></svg>`;
 const GLOBE = svg('M2 12a10 10 0 1 0 20 0a10 10 0 1 0-20 0h20M12 2c-5 6-5 14 0 20c5-6 5-14 0-20');
 const LOCK = svg('M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4');
 const CHECK = svg('M5 13l4 4L19 7');
-import { CheckoutEvents } from '../embed/checkout-events';
-import type { CheckoutPosition } from '../embed/events';
 
 const LOCALE_KEY = 'lc-checkout.locale';
 /** Storage can be missing or throw (private modes, some webviews): the pick then lasts for this page only. */
@@ -63,6 +63,10 @@ const SESSION_ENDED: Record<string, PageState> = {
  * The checkout: reads the flow's state from the server (never from browser memory), shows the
  * step it needs next with "step n of m", moves focus to each new step's heading, and resumes at
  * the right step after a reload or a return from the rail.
+ *
+ * Around the step: the lender's branding from its checkout settings (logo or name, brand colour,
+ * footer with "Secured by", privacy, terms and support contact), a TEST MODE strip in test mode, a
+ * compact language menu; the done screen is a receipt (amount, account, first debit, reference).
  *
  * Hosted (the checkout server's page): the session is the httpOnly cookie. Embedded (created by
  * `LoanCheckout.mount`, or with the `session` property set): the token is sent as a header to the

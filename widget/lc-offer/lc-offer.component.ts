@@ -8,7 +8,9 @@ import { browserSupportsWebAuthn, usePasskey } from '../passkeys';
 import { offerStyles } from './lc-offer.styles';
 
 /**
- * The offer: key facts and the full schedule from the platform's frozen pricing, a link to the
+ * The offer: its headline is the repayment per instalment ("₦43,750 a month for 3 months"), then
+ * the key facts in plain words (one line each at 360 px; the rate a year or a month as the product's
+ * `rateDisplay` says, the APR always beside it as the comparison figure) and the full schedule from the platform's frozen pricing, a link to the
  * offer-letter PDF, the typed full name as the signature and an explicit agreement; sign or decline
  * (with an optional reason). Fires `lc-offer-signed`, `lc-offer-declined`, or `lc-offer-changed`
  * when the offer was re-issued meanwhile (the parent shows the current one).
