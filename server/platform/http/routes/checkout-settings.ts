@@ -28,22 +28,26 @@ export const BRANDING_DESCRIPTIONS = {
   termsUrl: `Your terms, linked from the footer: ${WEB_URL}`,
 } as const;
 
-const brandingSchema = (optional: boolean) =>
+type BrandingKey = keyof typeof BRANDING_DESCRIPTIONS;
+const MAX_LENGTH: Partial<Record<BrandingKey, number>> = { displayName: 80, brandColor: 7, supportPhone: 30, supportEmail: 150 };
+const brandingValue = (field: BrandingKey) => z.string().min(1).max(MAX_LENGTH[field] ?? 2000).nullable();
+const brandingFields = <T extends z.ZodType>(wrap: (value: ReturnType<typeof brandingValue>) => T) =>
   Object.fromEntries(
-    Object.entries(BRANDING_DESCRIPTIONS).map(([field, description]) => {
-      const value = z.string().min(1).max(field === 'displayName' ? 80 : field === 'brandColor' ? 7 : field === 'supportPhone' ? 30 : field === 'supportEmail' ? 150 : 2000).nullable();
-      return [field, (optional ? value.optional() : value).meta({ description })];
-    }),
-  ) as Record<keyof typeof BRANDING_DESCRIPTIONS, z.ZodNullable<z.ZodString>>;
+    Object.entries(BRANDING_DESCRIPTIONS).map(([field, description]) => [field, wrap(brandingValue(field as BrandingKey)).meta({ description })]),
+  ) as Record<BrandingKey, T>;
+/** In answers: always present, null when not set. */
+const brandingSchema = () => brandingFields((value) => value);
+/** In a change: only what changes (null removes). */
+const brandingChanges = () => brandingFields((value) => value.optional());
 
 /** The branding as the checkout state carries it (readable before the OTP: the lender's public face, nothing personal). */
-export const CheckoutBrandingSchema = z.object(brandingSchema(false)).meta({ id: 'CheckoutBranding' });
+export const CheckoutBrandingSchema = z.object(brandingSchema()).meta({ id: 'CheckoutBranding' });
 
 export const CheckoutSettingsSchema = z
   .object({
     allowedOrigins: z.array(z.string()).meta({ description: ORIGINS_DESCRIPTION }),
     returnUrl: z.string().nullable().meta({ description: RETURN_URL_DESCRIPTION }),
-    ...brandingSchema(false),
+    ...brandingSchema(),
     updatedAt: Timestamp.nullable().meta({ description: 'Null until the settings are first changed.' }),
   })
   .meta({ id: 'CheckoutSettings', description: 'Addition: how your frontends embed the borrower checkout, for the mode of the key (test and live are separate).' });
@@ -79,7 +83,7 @@ export const checkoutSettingsRoutes = [
       .object({
         allowedOrigins: z.array(Origin).max(MAX_ALLOWED_ORIGINS).optional().meta({ description: ORIGINS_DESCRIPTION }),
         returnUrl: ReturnUrl.nullable().optional().meta({ description: RETURN_URL_DESCRIPTION }),
-        ...brandingSchema(true),
+        ...brandingChanges(),
       })
       .strict(),
     response: { status: 200, description: 'The settings.', data: CheckoutSettingsSchema },
