@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite';
 import { localesPlugin } from './widget/i18n/vite-locales.ts';
 import { staticAssetsPlugin } from './widget/vite-static-assets.ts';
+import minifyHtmlLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
+import { cssStringsPlugin } from './widget/build/vite-css-strings.ts';
 
 /**
  * The checkout widget for the script tag: one IIFE with Lit and every `lc-*` element bundled in,
@@ -12,8 +14,9 @@ import { staticAssetsPlugin } from './widget/vite-static-assets.ts';
 export default defineConfig({
   // Always the production builds of dependencies (Lit's dev mode is larger and warns), whatever NODE_ENV the build runs under (tests run it under `test`).
   resolve: { conditions: ['module', 'browser', 'production'] },
+  // The 30 KB budget: Lit's html`` templates and the styles' CSS strings lose the whitespace the browser ignores.
   // The locale files and the bundle also get content-hashed, precompressed (brotli, gzip) copies and a manifest.
-  plugins: [localesPlugin(), staticAssetsPlugin()],
+  plugins: [localesPlugin(), cssStringsPlugin(), minifyHtmlLiterals({ options: { minifyOptions: { removeAttributeQuotes: true } } }), staticAssetsPlugin()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

@@ -116,6 +116,8 @@ export const ConfigSchema = z.object({
   CHECKOUT_PASSKEY_RP_ID: z.string().regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'must be a host name').optional(),
   /** Name the browser's passkey prompt shows. */
   CHECKOUT_PASSKEY_RP_NAME: z.string().min(1).max(64).default('Loan checkout'),
+  /** The platform's name in the checkout's footer ("Secured by …") and in the borrower's receipt text. */
+  CHECKOUT_PLATFORM_NAME: z.string().trim().min(1).max(40).default('LoanCheckout'),
   /** Mount the sandbox helpers (/sandbox/rails, GET /sandbox/sms). They only ever hold test-mode data. */
   SANDBOX_ROUTES_ENABLED: bool.default(true),
   /** Live SMS provider (Termii-style JSON send endpoint, e.g. https://api.ng.termii.com/api/sms/send). Unset: live-mode OTPs cannot be sent. */

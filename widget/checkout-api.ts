@@ -52,7 +52,13 @@ export interface CheckoutState {
   settlementMerchant: SettlementMerchantChoice | null;
   /** A patient-financing application (steps `identity` and `decision`); null otherwise and before the OTP. */
   financing: FinancingView | null;
+  // Design (issue 15): the lender's public face (readable before the OTP) and what the receipt shows (null until the OTP).
+  mode: 'test' | 'live';
+  branding: CheckoutBranding & { securedBy: string };
+  loan: { id: string; principalKobo: number; receiptSentAt: string | null } | null;
+  bank: { bankName: string; accountNumberLast4: string } | null;
 }
+import type { CheckoutBranding } from '../server/platform/domain/checkout/checkout-settings';
 
 import type { Bank } from '../server/integrations/banks';
 export type { Bank };

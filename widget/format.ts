@@ -3,6 +3,10 @@ const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN
 
 export const formatKobo = (kobo: number) => naira.format(kobo / 100);
 
+const wholeNaira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', maximumFractionDigits: 0 });
+/** A headline amount: `₦43,750` when it is whole naira, else with its kobo (`₦43,750.50`). */
+export const formatKoboShort = (kobo: number) => (kobo % 100 ? naira : wholeNaira).format(kobo / 100);
+
 export const formatBps = (bps: number) => `${(bps / 100).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;
 
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-NG', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });

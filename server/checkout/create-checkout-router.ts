@@ -191,7 +191,8 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
         'default-src': ["'none'"],
         'script-src': ["'self'"],
         'style-src': ["'self'"],
-        'img-src': ["'self'", 'data:'],
+        // The lender's logo (checkout settings: https; plain http only on loopback, only for a test-mode session).
+        'img-src': ["'self'", 'data:', 'https:', (req) => (readCookie(req as Request, cookieName)?.startsWith('cs_test_') ? 'http://localhost:* http://127.0.0.1:*' : "'self'")],
         'font-src': ["'self'"],
         'connect-src': ["'self'"],
         'form-action': ["'self'"],

@@ -15,9 +15,20 @@ const FALLBACK: Record<PageState, string> = {
 };
 
 /**
+ * The tab's icon: a small shield with a tick, inline (a data: URI, which the page's CSP allows for
+ * images), so the page makes no extra request for it and never shows the browser's blank page icon.
+ */
+const FAVICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Cpath fill='%231d4ed8' d='M16 2 4 7v8c0 7.5 5.1 13.6 12 15 6.9-1.4 12-7.5 12-15V7z'/%3E%3Cpath fill='none' stroke='%23fff' stroke-width='3' stroke-linecap='round' stroke-linejoin='round' d='m10.5 16.5 4 4 7-8'/%3E%3C/svg%3E";
+
+/**
  * The hosted checkout page: a shell with one `<lc-checkout>` element and the widget script. The
  * element gets the JSON endpoints' base and the state the server saw; the text inside it is what
  * shows before (or without) the script. No token, no personal data and no key in the HTML.
+ *
+ * The page's `<h1>` names the task for assistive technology and stays out of sight once the widget's
+ * styles load (the widget's header shows the lender, each step its own heading); the widget keeps
+ * it and the `<title>` in the borrower's language, with the lender's name, and says when the loan is confirmed.
  */
 export function renderCheckoutPage(options: {
   basePath: string;
@@ -34,6 +45,8 @@ export function renderCheckoutPage(options: {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
+  <meta name="theme-color" content="#ffffff">
+  <link rel="icon" href="${FAVICON}">
   <title>Complete your loan</title>
 </head>
 <body>

@@ -26,6 +26,8 @@ afterAll(async () => {
   await app.stop();
 });
 
+/** Branding (its own fields, null until set) is tested in checkout-branding.test.ts. */
+const NO_BRANDING = { displayName: null, logoUrl: null, brandColor: null, supportEmail: null, supportPhone: null, supportUrl: null, privacyUrl: null, termsUrl: null };
 const patch = (key: { publicKey: string; secretKey: string }, body: unknown) => client(app, key).call('PATCH', '/v1/checkout-settings', { body });
 
 describe('checkout settings (partner API)', () => {
@@ -33,14 +35,14 @@ describe('checkout settings (partner API)', () => {
     const fresh = await createTenant(app);
     const res = await client(app, fresh.test).get('/v1/checkout-settings');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ allowedOrigins: [], returnUrl: null, updatedAt: null });
+    expect(res.body.data).toEqual({ allowedOrigins: [], returnUrl: null, ...NO_BRANDING, updatedAt: null });
   });
 
   it('when origins and a return URL are set, then they are kept per mode, and a later change replaces only what it names', async () => {
     const lender = await createTenant(app);
     const set = await patch(lender.test, { allowedOrigins: ['https://shop.example', 'http://localhost:5173', 'https://shop.example'], returnUrl: 'shopapp://checkout-done' });
     expect(set.status).toBe(200);
-    expect(set.body.data).toEqual({ allowedOrigins: ['https://shop.example', 'http://localhost:5173'], returnUrl: 'shopapp://checkout-done', updatedAt: expect.any(String) });
+    expect(set.body.data).toEqual({ allowedOrigins: ['https://shop.example', 'http://localhost:5173'], returnUrl: 'shopapp://checkout-done', ...NO_BRANDING, updatedAt: expect.any(String) });
 
     const onlyUrl = await patch(lender.test, { returnUrl: 'https://shop.example/back?from=loan' });
     expect(onlyUrl.body.data.allowedOrigins).toEqual(['https://shop.example', 'http://localhost:5173']);
@@ -49,7 +51,7 @@ describe('checkout settings (partner API)', () => {
     expect(removed.body.data.returnUrl).toBeNull();
 
     // Live mode has its own settings; test mode's are not visible there.
-    expect((await client(app, lender.live).get('/v1/checkout-settings')).body.data).toEqual({ allowedOrigins: [], returnUrl: null, updatedAt: null });
+    expect((await client(app, lender.live).get('/v1/checkout-settings')).body.data).toEqual({ allowedOrigins: [], returnUrl: null, ...NO_BRANDING, updatedAt: null });
     // Another organisation sees only its own.
     expect((await client(app, tenant.test).get('/v1/checkout-settings')).body.data.allowedOrigins).not.toContain('http://localhost:5173');
   });

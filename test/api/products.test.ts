@@ -31,7 +31,7 @@ describe('products', () => {
         'id', 'organisationId', 'code', 'name', 'description', 'currency', 'isActive', 'kycTier', 'approvalMode', 'interestModel',
         'interestRateBps', 'lateFeeBps', 'processingFeeBps', 'processingFeeFlatKobo', 'minAmountKobo', 'maxAmountKobo',
         'minTenorDays', 'maxTenorDays', 'repaymentFrequency', 'insuranceMode', 'insurancePremiumBearer', 'insurancePremiumBps',
-        'settlementDestination', 'settlementCatalogEnabled', 'capitalPoolCode', 'recoveryEnabled', 'recoveryPolicyId', 'recoveryDefaultAfterDaysOverdue', 'guarantorsRequired', 'createdAt', 'updatedAt',
+        'settlementDestination', 'settlementCatalogEnabled', 'capitalPoolCode', 'recoveryEnabled', 'recoveryPolicyId', 'recoveryDefaultAfterDaysOverdue', 'guarantorsRequired', 'rateDisplay', 'createdAt', 'updatedAt',
       ].sort(),
     );
     expect(one.body.data.isActive).toBe(true);

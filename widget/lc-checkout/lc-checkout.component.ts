@@ -18,8 +18,15 @@ import '../lc-decision/lc-decision';
 import '../lc-ended/lc-ended';
 import { SessionLiveness } from '../session-liveness';
 import { checkoutStyles } from './lc-checkout.styles';
+import { formatDate, formatKobo } from '../format';
 import { CheckoutEvents } from '../embed/checkout-events';
 import type { CheckoutPosition } from '../embed/events';
+
+// The shell's icons (decorative: each sits beside text that says the same).
+const svg = (d: string) => html`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d=${d} /></svg>`;
+const GLOBE = svg('M2 12a10 10 0 1 0 20 0a10 10 0 1 0-20 0h20M12 2c-5 6-5 14 0 20c5-6 5-14 0-20');
+const LOCK = svg('M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4');
+const CHECK = svg('M5 13l4 4L19 7');
 
 const LOCALE_KEY = 'lc-checkout.locale';
 /** Storage can be missing or throw (private modes, some webviews): the pick then lasts for this page only. */
@@ -61,6 +68,10 @@ const publicReason = (state: PageState) => (state === 'unknown' ? 'missing' : st
  * The checkout: reads the flow's state from the server (never from browser memory), shows the
  * step it needs next with "step n of m", moves focus to each new step's heading, and resumes at
  * the right step after a reload or a return from the rail.
+ *
+ * Around the step: the lender's branding from its checkout settings (logo or name, brand colour,
+ * footer with "Secured by", privacy, terms and support contact), a TEST MODE strip in test mode, a
+ * compact language menu; the done screen is a receipt (amount, account, first debit, reference).
  *
  * Hosted (the checkout server's page): the session is the httpOnly cookie. Embedded (created by
  * `LoanCheckout.mount`, or with the `session` property set): the token is sent as a header to the
@@ -146,12 +157,26 @@ export class LcCheckout extends LitElement {
   private async applyLocale(requested: string | readonly string[]) {
     this.lang = await setLocale(requested, this.apiBase);
     // On the hosted page the page's own title and heading follow the language too.
-    const heading = document.querySelector('h1.lc-page-title');
-    if (heading) {
-      heading.textContent = document.title = t('page.title');
-      document.documentElement.lang = this.lang;
-    }
+    this.updateTitle();
   }
+
+  /**
+   * The hosted page's `<h1>` and `<title>`: the task in the borrower's language ("Loan confirmed" once
+   * the checkout is complete), the title with the lender's name.
+   */
+  private updateTitle() {
+    const heading = document.querySelector('h1.lc-page-title');
+    if (!heading) return;
+    const state = this.load.value;
+    heading.textContent = t(state?.status === 'complete' ? 'page.titleDone' : 'page.title');
+    document.title = state ? `${heading.textContent} · ${this.lenderName(state)}` : heading.textContent;
+    document.documentElement.lang = this.lang;
+  }
+
+  private lenderName = (state: CheckoutState) => state.branding?.displayName ?? state.organisationName;
+  /** The logo failed to load (a broken link): the header shows the name instead. */
+  private logoFailed = false;
+  private brandApplied: string | null | undefined;
 
   /** The borrower's own pick wins over the page's default, and is remembered across reloads and the rail's round trip. */
   private onLanguage(event: Event) {
@@ -193,9 +218,15 @@ export class LcCheckout extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (changed.has('theme')) applyTheme(this, this.theme);
     const live = this.pageState === 'ready' && !this.events.hasExited ? this.load.value?.status : undefined;
     this.liveness.state = live === 'waiting_for_lender' ? 'waiting' : live === 'in_progress' ? 'live' : 'off';
+    // The lender's brand colour from its checkout settings; a `theme` given to the element (or the router) wins.
+    const brand = this.load.value?.branding?.brandColor;
+    if (changed.has('theme') || brand !== this.brandApplied) {
+      this.brandApplied = brand;
+      applyTheme(this, { ...(brand ? { brandColor: brand } : {}), ...this.theme });
+    }
+    this.updateTitle();
     const step = this.events.hasExited
       ? 'exited'
       : this.pageState !== 'ready'
@@ -235,21 +266,66 @@ export class LcCheckout extends LitElement {
     }
     const index = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : -1;
     return html`
-      <div class="lc-head">
-        <p class="lc-org">${state.organisationName}</p>
-        <label class="lc-language">
-          <span>${t('checkout.language')}</span>
-          <select @change=${this.onLanguage}>
-            ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${LOCALE_NAMES[l]}</option>`)}
-          </select>
-        </label>
-      </div>
-      ${index >= 0 && !this.offerPasskey ? html`<p class="lc-progress">${t('checkout.progress', { n: index + 1, m: state.steps.length })}</p>` : nothing}
+      ${this.renderHeader(state)}
+      ${index >= 0 && !this.offerPasskey
+        ? html`<div class="lc-progress">${t('checkout.progress', { n: index + 1, m: state.steps.length })}
+            <span class="lc-meter" aria-hidden="true">${state.steps.map((_, i) => html`<span class=${i <= index ? 'lc-on' : ''}></span>`)}</span></div>`
+        : nothing}
       ${this.renderStep(state)}
       ${this.events.canExit && state.status !== 'complete' && state.status !== 'declined'
         ? html`<p class="lc-exit"><button type="button" class="lc-secondary" @click=${this.leave}>${t('checkout.leave')}</button></p>`
         : nothing}
+      ${this.renderFooter(state)}
     `;
+  }
+
+  /** A thin TEST MODE strip in test mode, then one compact row: the lender (logo, else name) and the language. */
+  private renderHeader(state: CheckoutState) {
+    const name = this.lenderName(state);
+    const logo = state.branding?.logoUrl;
+    return html`<header>
+      ${state.mode === 'test' ? html`<p class="lc-badge">${t('checkout.testMode')}</p>` : nothing}
+      <div class="lc-bar"><span class="lc-brand">${logo && !this.logoFailed
+        ? html`<img class="lc-logo" src=${logo} alt=${name} @error=${() => ((this.logoFailed = true), this.requestUpdate())} />`
+        : html`<span class="lc-name">${name}</span>`}</span>
+      <label class="lc-language">${GLOBE}<span class="lc-visually-hidden">${t('checkout.language')}</span>
+        <select @change=${this.onLanguage}>
+          ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${LOCALE_NAMES[l]}</option>`)}
+        </select>
+      </label></div>
+    </header>`;
+  }
+
+  /** Secured by the platform; the lender's privacy notice, terms and support contact when its settings give them. */
+  private renderFooter(state: CheckoutState) {
+    const b = state.branding;
+    if (!b) return nothing;
+    const page = (url: string | null, label: string) => (url ? html`<a href=${url} target="_blank" rel="noopener">${label}</a>` : nothing);
+    return html`<footer class="lc-foot">
+      <p>${LOCK}${t('checkout.securedBy', { platform: b.securedBy })}</p>
+      <p>
+        ${page(b.privacyUrl, t('checkout.privacy'))}${page(b.termsUrl, t('checkout.terms'))}${page(b.supportUrl, t('checkout.help'))}
+        ${b.supportEmail ? html`<a href="mailto:${b.supportEmail}">${b.supportEmail}</a>` : nothing}
+        ${b.supportPhone ? html`<a href="tel:${b.supportPhone.replace(/[^\d+]/g, '')}">${b.supportPhone}</a>` : nothing}
+      </p>
+    </footer>`;
+  }
+
+  /** The done screen as a receipt: amount, the account repayments come from, the first debit, the reference. */
+  private renderReceipt(state: CheckoutState, body: string) {
+    const first = state.offer?.schedule[0];
+    const row = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value}</dd>`;
+    return html`<div class="lc-done">${CHECK}<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${body}</p></div>
+      ${state.loan
+        ? html`<dl class="lc-receipt">
+            ${row(t('receipt.amount'), formatKobo(state.offer?.principalKobo ?? state.loan.principalKobo))}
+            ${state.bank ? row(t('receipt.account'), `${state.bank.bankName} ••••${state.bank.accountNumberLast4}`) : nothing}
+            ${first ? row(t('receipt.firstDebit'), t('receipt.firstDebitValue', { amount: formatKobo(first.totalKobo), date: formatDate(first.dueDate) })) : nothing}
+            ${row(t('receipt.reference'), html`<span class="lc-ref">${state.loan.id}</span>`)}
+          </dl>
+          ${state.loan.receiptSentAt ? html`<p>${t('receipt.texted')}</p>` : nothing}`
+        : nothing}
+      <p>${t('checkout.complete.body')}</p>`;
   }
 
   private leave() {
@@ -260,9 +336,7 @@ export class LcCheckout extends LitElement {
   private renderFinancingEnd(state: CheckoutState) {
     const financing = state.financing!;
     const organisation = state.organisationName;
-    if (state.status === 'complete') {
-      return html`<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${t('financing.complete.body', { organisation })}</p>`;
-    }
+    if (state.status === 'complete') return this.renderReceipt(state, t('financing.complete.body', { organisation }));
     if (state.status === 'declined') {
       return html`<h2 tabindex="-1">${t('checkout.declined.title')}</h2><p role="status">${t('financing.declined.body', { organisation })}</p>`;
     }
@@ -276,9 +350,7 @@ export class LcCheckout extends LitElement {
 
   private renderStep(state: CheckoutState) {
     if (state.financing && ['complete', 'declined', 'closed'].includes(state.status)) return this.renderFinancingEnd(state);
-    if (state.status === 'complete') {
-      return html`<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${t('checkout.complete.body')}</p>`;
-    }
+    if (state.status === 'complete') return this.renderReceipt(state, t('receipt.confirmed', { organisation: this.lenderName(state) }));
     if (state.status === 'declined') return html`<h2 tabindex="-1">${t('checkout.declined.title')}</h2><p role="status">${t('checkout.declined.body')}</p>`;
     if (state.status === 'closed') return html`<h2 tabindex="-1">${t('checkout.closed.title')}</h2><p role="status">${ended('revoked')}</p>`;
     if (state.status === 'waiting_for_lender') {

@@ -2,13 +2,15 @@ import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
 import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
-import { formatBps, formatDate, formatKobo } from '../format';
-import { errorText, LocaleController, t, tp } from '../i18n/i18n';
+import { formatBps, formatDate, formatKobo, formatKoboShort } from '../format';
+import { errorText, LocaleController, t } from '../i18n/i18n';
 import { browserSupportsWebAuthn, usePasskey } from '../passkeys';
 import { offerStyles } from './lc-offer.styles';
 
 /**
- * The offer: key facts and the full schedule from the platform's frozen pricing, a link to the
+ * The offer: its headline is the repayment per instalment ("₦43,750 a month for 3 months"), then
+ * the key facts in plain words (one line each at 360 px; the rate a year or a month as the product's
+ * `rateDisplay` says, the APR always beside it as the comparison figure) and the full schedule from the platform's frozen pricing, a link to the
  * offer-letter PDF, the typed full name as the signature and an explicit agreement; sign or decline
  * (with an optional reason). Fires `lc-offer-signed`, `lc-offer-declined`, or `lc-offer-changed`
  * when the offer was re-issued meanwhile (the parent shows the current one).
@@ -26,8 +28,22 @@ const MODELS = ['flat', 'reducing_balance'] as const;
 const FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
 const modelText = (model: string) =>
   (MODELS as readonly string[]).includes(model) ? t(`offer.model.${model as (typeof MODELS)[number]}`) : model.replace('_', ' ');
-const frequencyText = (frequency: string) =>
-  (FREQUENCIES as readonly string[]).includes(frequency) ? t(`offer.frequency.${frequency as (typeof FREQUENCIES)[number]}`) : frequency;
+
+/**
+ * The headline: the repayment per instalment ("₦43,750 a month for 3 months"), with the amount set
+ * large. Equal instalments (the last may differ by the rounding remainder, at most 1%) read as a
+ * rate; a single one as "once"; anything else as "n payments, the first ₦…".
+ */
+function headline(o: OfferFacts) {
+  const rows = o.schedule;
+  const first = rows[0]?.totalKobo ?? 0;
+  const last = rows.at(-1)?.totalKobo ?? 0;
+  const even = rows.slice(0, -1).every((r) => r.totalKobo === first) && Math.abs(last - first) * 100 <= first;
+  const key =
+    rows.length === 1 ? 'once' : even && (FREQUENCIES as readonly string[]).includes(o.repaymentFrequency) ? o.repaymentFrequency : 'varies';
+  const [before, after] = t(`offer.headline.${key as 'once'}`, { count: rows.length }).split('{amount}');
+  return html`${before}<strong>${formatKoboShort(first)}</strong>${after}`;
+}
 
 export class LcOffer extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(offerStyles)];
@@ -149,21 +165,29 @@ export class LcOffer extends LitElement {
     const pending = this.submit.status === 'pending';
     const error = this.submit.status === 'error' && !this.nameCheck ? errorText(this.submit.error!) : '';
     const nameError = this.missing.name ? t('offer.nameMissing') : this.nameCheck === 'mismatch' ? t('offer.nameMismatch', { name: this.borrowerName }) : this.nameCheck ? t('offer.namePartial', { name: this.borrowerName }) : '';
+    const rate = formatBps(o.rateDisplay === 'monthly' ? o.interestRateBps / 12 : o.interestRateBps);
     return html`
+      <section class="lc-hero" part="headline">
+        <p class="lc-hero-label">${t('offer.youRepay')}</p>
+        <p class="lc-hero-amount">${headline(o)}</p>
+        ${o.schedule[0] ? html`<p class="lc-hero-sub">${t('offer.firstDue', { date: formatDate(o.schedule[0].dueDate) })}</p>` : nothing}
+      </section>
       <dl>
         <dt>${t('offer.receive')}</dt><dd>${formatKobo(o.principalKobo)}</dd>
-        <dt>${t('offer.tenor')}</dt><dd>${tp('offer.tenorValue', o.schedule.length, { days: o.tenorDays, frequency: frequencyText(o.repaymentFrequency) })}</dd>
-        <dt>${t('offer.rate')}</dt><dd>${t('offer.rateValue', { rate: formatBps(o.interestRateBps), model: modelText(o.interestModel) })}</dd>
+        <dt class="lc-total">${t('offer.totalRepayable')}</dt><dd class="lc-total">${formatKobo(o.totalRepayableKobo)}</dd>
+        <dt>${t('offer.length')}</dt><dd>${t('offer.lengthValue', { days: o.tenorDays })}</dd>
+        <dt>${t('offer.rate')}</dt><dd>${t(o.rateDisplay === 'monthly' ? 'offer.rateMonthly' : 'offer.rateValue', { rate })}</dd>
+        <dt>${t('offer.modelLabel')}</dt><dd>${modelText(o.interestModel)}</dd>
         <dt>${t('offer.totalInterest')}</dt><dd>${formatKobo(o.totalInterestKobo)}</dd>
         <dt>${t('offer.processingFee')}</dt><dd>${formatKobo(o.fees.processingFeeKobo)}</dd>
         ${o.fees.insurancePremiumKobo > 0 ? html`<dt>${t('offer.insurance')}</dt><dd>${formatKobo(o.fees.insurancePremiumKobo)}</dd>` : nothing}
         <dt>${t('offer.costOfCredit')}</dt><dd>${formatKobo(o.costOfCreditKobo)}</dd>
-        <dt>${t('offer.apr')}</dt><dd>${formatBps(o.aprBps)}</dd>
+        <dt>${t('offer.apr')}</dt><dd>${t('offer.aprValue', { rate: formatBps(o.aprBps) })}</dd>
         <dt>${t('offer.lateFee')}</dt><dd>${t('offer.lateFeeValue', { rate: formatBps(o.lateFeeBps) })}</dd>
-        <dt class="lc-total">${t('offer.totalRepayable')}</dt><dd class="lc-total">${formatKobo(o.totalRepayableKobo)}</dd>
       </dl>
+      <p class="lc-note">${t('offer.aprNote')}</p>
+      <h3>${t('offer.schedule')}</h3>
       <table>
-        <caption class="lc-visually-hidden">${t('offer.schedule')}</caption>
         <thead><tr><th scope="col">${t('offer.due')}</th><th scope="col">${t('offer.amount')}</th></tr></thead>
         <tbody>
           ${o.schedule.map((row) => html`<tr><td>${formatDate(row.dueDate)}</td><td>${formatKobo(row.totalKobo)}</td></tr>`)}

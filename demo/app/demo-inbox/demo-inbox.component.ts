@@ -50,7 +50,8 @@ export class DemoInbox extends LitElement {
         <h2 id="inbox-title">SMS inbox</h2>
         <p class="hint">${this.phone ? `sandbox texts to ${this.phone}` : 'sandbox texts to the borrower'}</p>
       </header>
-      <div class="body">
+      <!-- Focusable so a keyboard can scroll it once the texts overflow (the receipt text after the code). -->
+      <div class="body" tabindex="0">
         ${this.poller.error ? html`<p class="error" role="alert">${this.poller.error.message}</p>` : nothing}
         ${this.messages.length === 0
           ? html`<p class="empty">

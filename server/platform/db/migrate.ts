@@ -21,6 +21,7 @@ import * as patientFinancing from './migrations/0018-patient-financing';
 import * as preapprovalExpiryIndex from './migrations/0021-preapproval-expiry-index';
 import * as checkoutRenewals from './migrations/0022-checkout-renewals';
 import * as ownershipChecks from './migrations/0023-ownership-checks';
+import * as checkoutBranding from './migrations/0025-checkout-branding';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -56,6 +57,7 @@ const migrations: Record<string, MigrationModule> = {
   '0021-preapproval-expiry-index': preapprovalExpiryIndex,
   '0022-checkout-renewals': checkoutRenewals,
   '0023-ownership-checks': ownershipChecks,
+  '0025-checkout-branding': checkoutBranding,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -98,6 +98,8 @@ export interface LoanProductsTable {
   recoveryDefaultAfterDaysOverdue: number | null;
   /** Guarantors the borrower must name (phone confirmed by OTP) in checkout before signing; 0 = none. */
   guarantorsRequired: number;
+  /** How the checkout quotes the interest rate: `annual` (default) or `monthly` (annual ÷ 12); the APR is always shown too. */
+  rateDisplay: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -269,6 +271,8 @@ export interface LoansTable {
   /** Settlement catalog: the provider (directory id) the borrower chose to receive a `merchant_wallet` loan's funds. */
   settlementProviderId: string | null;
   settlementProviderChosenAt: string | null;
+  /** When the checkout's receipt text went out (once per loan). */
+  checkoutReceiptSentAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -895,6 +899,15 @@ export interface CheckoutSettingsTable {
   mode: Mode;
   allowedOrigins: Json;
   returnUrl: string | null;
+  /** Branding the checkout shows (migration 0025); null = not set. */
+  displayName: string | null;
+  logoUrl: string | null;
+  brandColor: string | null;
+  supportEmail: string | null;
+  supportPhone: string | null;
+  supportUrl: string | null;
+  privacyUrl: string | null;
+  termsUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }

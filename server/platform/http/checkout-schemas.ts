@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CHECKOUT_STEPS } from '../domain/checkout/checkout-state';
 import { FinancingViewSchema } from './routes/financing-schemas';
+import { CheckoutBrandingSchema } from './routes/checkout-settings';
+import { RATE_DISPLAYS } from '../domain/products/product';
 import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
 import { KoboAmount, Timestamp, Uuid } from './schemas';
 
@@ -32,7 +34,8 @@ const OfferFactsSchema = z
     tenorDays: z.number().int(),
     repaymentFrequency: z.string(),
     interestModel: z.string(),
-    interestRateBps: z.number().int(),
+    interestRateBps: z.number().int().meta({ description: 'The nominal rate a year, in basis points.' }),
+    rateDisplay: z.enum(RATE_DISPLAYS).meta({ description: 'The product\'s setting: the checkout quotes the rate a year (`annual`) or a month (`monthly`, `interestRateBps` ÷ 12). Display only; `aprBps` is the comparison figure either way.' }),
     fees: z.object({ processingFeeKobo: KoboAmount, insurancePremiumKobo: KoboAmount.meta({ description: 'The borrower-borne part only.' }), totalFeesKobo: KoboAmount }),
     totalInterestKobo: KoboAmount,
     costOfCreditKobo: KoboAmount,
@@ -87,6 +90,10 @@ export const CheckoutStateSchema = z
   .object({
     session: CheckoutSessionSchema.extend({ otpVerified: z.boolean() }),
     organisationName: z.string(),
+    mode: z.enum(['test', 'live']).meta({ description: 'The session\'s mode; the checkout shows a TEST MODE badge in test mode.' }),
+    branding: CheckoutBrandingSchema.extend({
+      securedBy: z.string().meta({ description: 'The platform\'s name for the footer\'s "Secured by" (`CHECKOUT_PLATFORM_NAME`).' }),
+    }).meta({ description: 'The lender\'s public face from its checkout settings (`PATCH /v1/checkout-settings`, this mode): readable before the OTP, nothing personal.' }),
     phoneHint: z.string().nullable().meta({ description: 'The last four digits of the phone the OTP goes to, e.g. `•••• 5678`.' }),
     otpChallenge: OtpChallengeSchema.nullable().meta({
       description:
@@ -110,6 +117,7 @@ export const CheckoutStateSchema = z
         documentReference: z.string().nullable(),
         termsAcceptedAt: Timestamp.nullable(),
         hasActiveMandate: z.boolean(),
+        receiptSentAt: Timestamp.nullable().meta({ description: 'When the borrower was texted the receipt (once, when the checkout completed); null if not (yet).' }),
       })
       .nullable(),
     offer: OfferFactsSchema.nullable(),

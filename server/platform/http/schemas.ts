@@ -5,6 +5,7 @@ import {
   INTEREST_MODELS,
   KYC_TIERS,
   PREMIUM_BEARERS,
+  RATE_DISPLAYS,
   REPAYMENT_FREQUENCIES,
   SETTLEMENT_DESTINATIONS,
 } from '../domain/products/product';
@@ -70,6 +71,11 @@ export const LoanProductSchema = z
       .number()
       .int()
       .meta({ description: 'Addition to the spec: guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none.' }),
+    rateDisplay: z.enum(RATE_DISPLAYS).meta({
+      description:
+        'Addition to the spec: how the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` ' +
+        '(`interestRateBps` ÷ 12 a month, as Nigerian consumer lenders usually quote). Display only: pricing always uses the annual rate, and the APR is shown in both cases as the comparison figure.',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -14,6 +14,9 @@ import type { FinancingApplicationsTable } from '../../db/schema';
 import { financingView, type FinancingView } from '../financing/financing-view';
 import { currentOtpChallenge, type OtpChallengeView } from './otp';
 import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
+import { getCheckoutSettings, type CheckoutBranding } from './checkout-settings';
+import type { Mode } from '../../db/schema';
+import type { RateDisplay } from '../products/product';
 
 export const CHECKOUT_STEPS = ['otp', 'kyc', 'identity', 'decision', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;
 export type CheckoutStep = (typeof CHECKOUT_STEPS)[number];
@@ -38,6 +41,8 @@ export interface OfferFacts {
   repaymentFrequency: string;
   interestModel: string;
   interestRateBps: number;
+  /** How the product quotes the rate: `annual` (`interestRateBps` a year) or `monthly` (÷ 12, a month). Display only. */
+  rateDisplay: RateDisplay;
   fees: { processingFeeKobo: number; insurancePremiumKobo: number; totalFeesKobo: number };
   totalInterestKobo: number;
   costOfCreditKobo: number;
@@ -51,6 +56,10 @@ export interface OfferFacts {
 export interface CheckoutState {
   session: CheckoutSession & { otpVerified: boolean };
   organisationName: string;
+  /** The session's mode: the checkout shows a TEST MODE badge in test mode. */
+  mode: Mode;
+  /** The lender's public face (checkout settings) and the platform's name for "Secured by": nothing personal, so readable before the OTP. */
+  branding: CheckoutBranding & { securedBy: string };
   phoneHint: string | null;
   /** The borrower's code in play (sent, not expired, not used) while the phone is not verified: what a reload restores. */
   otpChallenge: OtpChallengeView | null;
@@ -59,7 +68,7 @@ export interface CheckoutState {
   steps: Array<{ name: CheckoutStep; done: boolean }>;
   /** The rest is null until the phone is verified: the link alone shows nothing personal. */
   borrower: { firstName: string; lastName: string; email: string | null; identityStatus: string } | null;
-  loan: { id: string; status: LoanStatus; kycTier: string; currency: string; principalKobo: number; tenorDays: number; documentReference: string | null; termsAcceptedAt: string | null; hasActiveMandate: boolean } | null;
+  loan: { id: string; status: LoanStatus; kycTier: string; currency: string; principalKobo: number; tenorDays: number; documentReference: string | null; termsAcceptedAt: string | null; hasActiveMandate: boolean; receiptSentAt: string | null } | null;
   offer: OfferFacts | null;
   bank: { bankCode: string; bankName: string; accountNumberLast4: string; accountName: string } | null;
   mandate: Pick<LoanMandate, 'id' | 'status' | 'provider' | 'authorizationUrl' | 'activatedAt'> | null;
@@ -76,7 +85,7 @@ export interface CheckoutState {
 export interface StatePlatform {
   secrets: Secrets;
   baseUrl: string;
-  config: { OFFER_LETTER_LINK_TTL_SECONDS: number };
+  config: { OFFER_LETTER_LINK_TTL_SECONDS: number; CHECKOUT_PLATFORM_NAME: string };
 }
 
 /** The current offer's key facts, or null before an offer exists. */
@@ -85,6 +94,7 @@ export async function offerFacts(db: Executor, platform: StatePlatform, loan: Lo
   const snapshot = await loadSnapshot(db, loan.pricingSnapshotId);
   const rows = await db.selectFrom('loanScheduleItems').selectAll().where('loanId', '=', loan.id).orderBy('installmentNumber').execute();
   const { priced, terms } = snapshot;
+  const product = await db.selectFrom('loanProducts').select('rateDisplay').where('id', '=', loan.loanProductId).executeTakeFirst();
   return {
     documentReference: loan.documentReference,
     currency: loan.currency,
@@ -93,6 +103,7 @@ export async function offerFacts(db: Executor, platform: StatePlatform, loan: Lo
     repaymentFrequency: priced.input.repaymentFrequency,
     interestModel: terms.interestModel,
     interestRateBps: priced.input.annualRateBps,
+    rateDisplay: product?.rateDisplay === 'monthly' ? 'monthly' : 'annual',
     fees: { processingFeeKobo: priced.processingFeeKobo, insurancePremiumKobo: priced.borrowerInsurancePremiumKobo, totalFeesKobo: priced.totalFeesKobo },
     totalInterestKobo: priced.totalInterestKobo,
     costOfCreditKobo: priced.costOfCreditKobo,
@@ -178,9 +189,12 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
   const phone = normalisePhone(borrower.phone);
   const verified = session.otpVerifiedAt !== null;
   const mandate = mandateRow ? toMandate(mandateRow) : undefined;
+  const { allowedOrigins: _origins, returnUrl: _returnUrl, updatedAt: _updatedAt, ...branding } = await getCheckoutSettings(db, scope);
   return {
     session: { ...toCheckoutSession(session), otpVerified: verified },
     organisationName: options.organisationName,
+    mode: scope.mode,
+    branding: { ...branding, securedBy: platform.config.CHECKOUT_PLATFORM_NAME },
     phoneHint: phone ? maskPhone(phone) : null,
     otpChallenge: await currentOtpChallenge(db, session, options.now),
     status,
@@ -198,6 +212,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
           documentReference: loan.documentReference,
           termsAcceptedAt: loan.termsAcceptedAt,
           hasActiveMandate: Boolean(loan.hasActiveMandate),
+          receiptSentAt: loan.checkoutReceiptSentAt,
         }
       : null,
     offer: verified ? await offerFacts(db, platform, loan, options.now) : null,

@@ -6,6 +6,7 @@ import { toMandate, type LoanMandate } from '../mandates/mandate';
 import type { LoanContext } from '../loans/loan-context';
 import { capturedBankAccount } from './bank-account';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
+import { sendCheckoutReceipt, type ReceiptPlatform } from './send-checkout-receipt';
 
 const SIGNED: readonly LoanStatus[] = ['terms_accepted', 'disbursed', 'active'];
 const LIVE_MANDATE = ['initiated', 'pending', 'active'];
@@ -50,10 +51,15 @@ export async function createMandateViaCheckout(
   return { mandate, created: true };
 }
 
-/** Reads the loan's latest mandate back from the rail (after the borrower returns from its page). */
-export async function activateMandateViaCheckout(db: Db, platform: MandatePlatform, scope: CheckoutScope, now: Date) {
+/**
+ * Reads the loan's latest mandate back from the rail (after the borrower returns from its page).
+ * Active means the checkout is complete: the borrower's receipt goes out by text (once per loan).
+ */
+export async function activateMandateViaCheckout(db: Db, platform: MandatePlatform & Pick<ReceiptPlatform, 'sms' | 'logger'>, scope: CheckoutScope, now: Date) {
   requireOtpVerified(await getSessionRow(db, scope));
   const latest = await latestMandate(db, scope.loanId);
   if (!latest) throw new AppError('checkout_step_required', 'There is no mandate to confirm yet: POST /v1/checkout/mandate first.');
-  return activateMandate(db, platform, scope, latest.id, now);
+  const activated = await activateMandate(db, platform, scope, latest.id, now);
+  if (activated.mandate.status === 'active') await sendCheckoutReceipt({ ...platform, db }, scope, now);
+  return activated;
 }

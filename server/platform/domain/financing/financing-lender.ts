@@ -33,6 +33,7 @@ function productRow(policy: CreditPolicy, at: string): LoanProductsTable {
     kycTier: 'managed',
     approvalMode: SERVICE_APPROVAL_MODE,
     interestModel: policy.interestModel,
+    rateDisplay: 'annual',
     interestRateBps: 0,
     lateFeeBps: policy.lateFeeBps,
     processingFeeBps: policy.processingFeeBps,

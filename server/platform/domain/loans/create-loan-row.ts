@@ -84,6 +84,7 @@ export async function insertLoan(ctx: LoanContext, input: NewLoan): Promise<Loan
     arrearsSince: null,
     settlementProviderId: null,
     settlementProviderChosenAt: null,
+    checkoutReceiptSentAt: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -17,6 +17,9 @@ export const SETTLEMENT_DESTINATIONS = [
   'tenant_wallet',
 ] as const;
 export const REPAYMENT_FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
+/** How the checkout quotes the interest rate: a year (the stored nominal rate) or a month (it ÷ 12). */
+export const RATE_DISPLAYS = ['annual', 'monthly'] as const;
+export type RateDisplay = (typeof RATE_DISPLAYS)[number];
 
 const kobo = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const bps = z.number().int().min(0).max(100_000);
@@ -54,6 +57,8 @@ export const ProductInputSchema = z
     recoveryDefaultAfterDaysOverdue: z.number().int().min(1).max(3650).nullable().default(null),
     /** Guarantors the borrower names in checkout (each confirms their phone by OTP) before signing; 0 = none. */
     guarantorsRequired: z.number().int().min(0).max(5).default(0),
+    /** How the checkout quotes `interestRateBps` to the borrower (the APR is always shown beside it). */
+    rateDisplay: z.enum(RATE_DISPLAYS).default('annual'),
   })
   .strict()
   .superRefine((p, ctx) => {

@@ -1,0 +1,82 @@
+import type { Db } from '../../db/database';
+import type { SmsSender } from '../../../integrations/sms';
+import type { Logger } from 'pino';
+import { formatDueDate, formatNairaPdf } from '../offer-letter/format-offer-letter';
+import { normalisePhone } from '../users/phone';
+import { capturedBankAccount } from './bank-account';
+import type { CheckoutScope } from './checkout-session';
+import { getCheckoutSettings } from './checkout-settings';
+
+export interface ReceiptPlatform {
+  db: Db;
+  sms: SmsSender;
+  logger: Pick<Logger, 'warn'>;
+  config: { CHECKOUT_PLATFORM_NAME: string };
+}
+
+/**
+ * The receipt's text: what the done screen shows (no full account number, nothing secret), in the
+ * GSM 7-bit alphabet ("NGN", not "₦"; "ending 0007", not "••••0007"): one character outside it
+ * makes the whole text UCS-2, 70 characters a part instead of 160, and the borrower's lender pays
+ * for three parts instead of two.
+ */
+export function receiptText(facts: {
+  lender: string;
+  principalKobo: number;
+  firstDue?: { dueDate: string; totalKobo: number };
+  bank?: { bankName: string; accountNumber: string };
+  loanId: string;
+}): string {
+  const debit = facts.firstDue
+    ? ` First repayment ${formatNairaPdf(facts.firstDue.totalKobo)} on ${formatDueDate(facts.firstDue.dueDate)}` +
+      `${facts.bank ? ` by direct debit from your ${facts.bank.bankName} account ending ${facts.bank.accountNumber.slice(-4)}` : ''}.`
+    : '';
+  return `${facts.lender}: your loan of ${formatNairaPdf(facts.principalKobo)} is confirmed.${debit} Ref ${facts.loanId}.`;
+}
+
+/**
+ * "We have texted you a copy": once the checkout is complete (the mandate is active), the borrower
+ * gets the receipt by SMS on the phone on record, once per loan. The loan's
+ * `checkout_receipt_sent_at` is claimed by one conditional UPDATE before sending, so two requests
+ * (two tabs, a retry) never send twice; a failed send releases the claim, so the next confirmation
+ * tries again. A failure never fails the borrower's step: the direct debit is set up either way.
+ */
+export async function sendCheckoutReceipt(platform: ReceiptPlatform, scope: CheckoutScope, now: Date): Promise<boolean> {
+  const { db } = platform;
+  const claimed = await db
+    .updateTable('loans')
+    .set({ checkoutReceiptSentAt: now.toISOString() })
+    .where('id', '=', scope.loanId)
+    .where('hasActiveMandate', '=', true as never)
+    .where('checkoutReceiptSentAt', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return false;
+  try {
+    const loan = await db.selectFrom('loans').select(['id', 'principalKobo', 'borrowerId']).where('id', '=', scope.loanId).executeTakeFirstOrThrow();
+    const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
+    const organisation = await db.selectFrom('organisations').select('name').where('id', '=', scope.organisationId).executeTakeFirstOrThrow();
+    const settings = await getCheckoutSettings(db, scope);
+    const firstDue = await db
+      .selectFrom('loanScheduleItems')
+      .select(['dueDate', 'totalKobo'])
+      .where('loanId', '=', loan.id)
+      .orderBy('installmentNumber')
+      .limit(1)
+      .executeTakeFirst();
+    const phone = normalisePhone(borrower.phone);
+    if (!phone) throw new Error('the phone on record cannot receive texts');
+    const body = receiptText({
+      lender: settings.displayName ?? organisation.name,
+      principalKobo: loan.principalKobo,
+      firstDue,
+      bank: await capturedBankAccount(db, loan.id),
+      loanId: loan.id,
+    });
+    await platform.sms.send({ to: phone, body, mode: scope.mode });
+    return true;
+  } catch (error) {
+    await db.updateTable('loans').set({ checkoutReceiptSentAt: null }).where('id', '=', scope.loanId).execute();
+    platform.logger.warn({ err: error, loanId: scope.loanId }, 'checkout receipt text not sent; the next confirmation retries');
+    return false;
+  }
+}
