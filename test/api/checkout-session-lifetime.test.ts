@@ -142,6 +142,19 @@ describe('the loan\'s checkoutSession', () => {
 });
 
 describe('text me a new link', () => {
+  it('when the lender set a display name and support contact in its checkout settings, then the expired page shows them (and another mode\'s settings are not used)', async () => {
+    const own = await lendingTenant(app);
+    const settings = { displayName: 'Acme Credit', supportEmail: 'help@acme.example', supportPhone: '+2347001234567', supportUrl: 'https://acme.example/help' };
+    expect((await client(app, own.live).call('PATCH', '/v1/checkout-settings', { body: { displayName: 'Acme Live Only' } })).status).toBe(200);
+    expect((await client(app, own.test).call('PATCH', '/v1/checkout-settings', { body: settings })).status).toBe(200);
+    const { loan } = await offeredLoan(app, own, { phone: uniquePhone() });
+    const session = sessionClient(app, tokenOf(loan.applicationUrl));
+    clock.advance(ttl());
+    const info = await session.get('/v1/checkout/session/renewal');
+    expect(info.status).toBe(200);
+    expect(info.body.data.lender).toEqual({ name: 'Acme Credit', email: 'help@acme.example', phone: '+234 700 123 4567', url: 'https://acme.example/help' });
+  });
+
   it('when the session has expired, then the renewal page facts show the lender; renew mints a new session for the same loan, texts its link to the phone on record, and the loan\'s applicationUrl moves to it', async () => {
     const { phone, loan, session, token } = await freshSession();
     clock.advance(ttl());

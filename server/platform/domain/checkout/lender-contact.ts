@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { Mode } from '../../db/schema';
+import { getCheckoutSettings } from './checkout-settings';
 
 /** How a borrower reaches the lender from a page that cannot go on (an expired or withdrawn link). */
 export interface LenderContact {
@@ -10,10 +11,11 @@ export interface LenderContact {
 }
 
 /**
- * The lender's contact for its borrowers, per mode. The organisation's name for now; the support
- * e-mail, phone and URL come from the checkout settings' branding where the organisation set them.
+ * The lender's contact for its borrowers, per mode: the checkout settings' display name (else the
+ * organisation's name) and the support e-mail, phone and URL where the organisation set them.
  */
 export async function lenderContact(db: Executor, options: { organisationId: string; mode: Mode }): Promise<LenderContact> {
   const organisation = await db.selectFrom('organisations').select('name').where('id', '=', options.organisationId).executeTakeFirstOrThrow();
-  return { name: organisation.name, email: null, phone: null, url: null };
+  const settings = await getCheckoutSettings(db, options);
+  return { name: settings.displayName ?? organisation.name, email: settings.supportEmail, phone: settings.supportPhone, url: settings.supportUrl };
 }
