@@ -2,21 +2,16 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { AsyncAction } from '../async-action';
 import { adoptDocumentStyles } from '../document-styles';
 import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api';
+import { currentLocale, errorText, LOCALE_NAMES, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
+import { applyTheme, type CheckoutTheme } from '../theme';
+import { devicePasskeysAvailable } from '../passkeys';
 import '../lc-otp/lc-otp';
 import '../lc-offer/lc-offer';
 import '../lc-bank/lc-bank';
 import '../lc-mandate/lc-mandate';
-import '../lc-kyc/lc-kyc';
-import '../lc-guarantors/lc-guarantors';
-import { currentLocale, errorText, LOCALE_NAMES, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
-import { applyTheme, type CheckoutTheme } from '../theme';
-import '../lc-catalog/lc-catalog';
-import '../lc-passkey/lc-passkey';
-import { devicePasskeysAvailable } from '../passkeys';
-import '../lc-identity/lc-identity';
-import '../lc-decision/lc-decision';
 import '../lc-ended/lc-ended';
 import { SessionLiveness } from '../session-liveness';
+import { whenStepDefined } from '../steps-loader';
 import { checkoutStyles } from './lc-checkout.styles';
 import { formatDate, formatKobo } from '../format';
 import { CheckoutEvents } from '../embed/checkout-events';
@@ -358,7 +353,7 @@ export class LcCheckout extends LitElement {
     }
     if (this.offerPasskey) {
       return html`<h2 tabindex="-1">${t('passkey.offer.title')}</h2>
-        <lc-passkey .api=${this.api} @lc-passkey-done=${this.passkeyDone}></lc-passkey>`;
+        ${this.onDemand('lc-passkey', html`<lc-passkey .api=${this.api} @lc-passkey-done=${this.passkeyDone}></lc-passkey>`)}`;
     }
     const step = state.nextStep!;
     const body =
@@ -384,6 +379,28 @@ export class LcCheckout extends LitElement {
             : step === 'mandate'
               ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}></lc-mandate>`
               : html`<p role="status">${t('checkout.stepElsewhere')}</p>`;
-    return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${body}`;
+    return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${this.onDemand(`lc-${step}`, body)}`;
+  }
+
+  /** The script-tag bundle loads the rarer steps on first need (`steps-loader.ts`): until then a status line, and a way forward if the load fails. */
+  private stepsFailed = false;
+  private onDemand(tag: string, body: unknown) {
+    const loading = this.stepsFailed ? undefined : whenStepDefined(tag, this.apiBase);
+    if (this.stepsFailed) {
+      return html`<p class="lc-error" role="alert">${ended('unavailable')}</p>
+        <button type="button" @click=${() => {
+          this.stepsFailed = false;
+          this.requestUpdate();
+        }}>${t('checkout.retry')}</button>`;
+    }
+    if (!loading) return body;
+    loading.then(
+      () => this.requestUpdate(),
+      () => {
+        this.stepsFailed = true;
+        this.requestUpdate();
+      },
+    );
+    return html`<p role="status">${t('checkout.loading')}</p>`;
   }
 }

@@ -1,0 +1,12 @@
+/**
+ * The steps most borrowers never see, kept out of the script-tag bundle (the 30 KB budget is what
+ * every borrower downloads before the first step): managed-tier KYC, guarantors, the settlement
+ * catalog, the passkey offer, and patient financing's identity and decision. The script-tag build
+ * loads this file on first need (`steps-loader.ts`); the ES module build imports it with the rest.
+ */
+import './lc-kyc/lc-kyc';
+import './lc-guarantors/lc-guarantors';
+import './lc-catalog/lc-catalog';
+import './lc-passkey/lc-passkey';
+import './lc-identity/lc-identity';
+import './lc-decision/lc-decision';
