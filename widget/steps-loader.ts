@@ -40,3 +40,8 @@ export function loadScript(src: string): Promise<void> {
     document.head.append(script);
   });
 }
+
+/** Loads the on-demand steps file (once) when this build did not bundle it in: the script-tag bundle. */
+export function loadOnDemand(apiBase: string): Promise<void> {
+  return whenStepDefined('lc-passkey', apiBase) ?? Promise.resolve();
+}

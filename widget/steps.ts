@@ -10,3 +10,7 @@ import './lc-catalog/lc-catalog';
 import './lc-passkey/lc-passkey';
 import './lc-identity/lc-identity';
 import './lc-decision/lc-decision';
+import { registerCeremonies } from './passkeys';
+import { createPasskey, usePasskey } from './webauthn';
+
+registerCeremonies({ createPasskey, usePasskey });

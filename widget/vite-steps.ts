@@ -8,6 +8,8 @@ const WIDGET_DIR = path.resolve(import.meta.dirname);
 const ENTRY = path.join(WIDGET_DIR, 'steps.ts');
 /** The folders of the on-demand steps: their own files are bundled into the steps file; anything else must be shared. */
 const OWN_FOLDERS = ['lc-kyc', 'lc-guarantors', 'lc-catalog', 'lc-passkey', 'lc-identity', 'lc-decision'].map((f) => path.join(WIDGET_DIR, f) + path.sep);
+/** Files outside those folders that only the steps file uses: its entry and the passkey ceremonies (@simplewebauthn/browser). */
+const OWN_FILES = [ENTRY, path.join(WIDGET_DIR, 'webauthn.ts')].map((f) => f.replace(/\.ts$/, ''));
 export const STEPS_FILE = 'checkout-steps.js';
 const VIRTUAL = 'virtual:lc-steps-file';
 
@@ -23,11 +25,12 @@ function sharedRuntime(): Plugin {
     enforce: 'pre',
     resolveId(source, importer) {
       if (source === 'lit') return { id: 'lc-runtime:lit', external: true };
-      if (!importer || !source.startsWith('.')) return null;
+      // Packages' own relative imports are theirs; only the widget's sources are checked.
+      if (!importer || !source.startsWith('.') || !importer.startsWith(WIDGET_DIR + path.sep) || importer.includes(`${path.sep}node_modules${path.sep}`)) return null;
       const resolved = path.resolve(path.dirname(importer), source).replace(/\.ts$/, '');
       const shared = byPath.get(resolved);
       if (shared) return { id: `lc-runtime:${shared}`, external: true };
-      if (resolved === ENTRY.replace(/\.ts$/, '') || OWN_FOLDERS.some((folder) => resolved.startsWith(folder))) return null;
+      if (OWN_FILES.includes(resolved) || OWN_FOLDERS.some((folder) => resolved.startsWith(folder))) return null;
       this.error(`the on-demand steps import ${path.relative(WIDGET_DIR, resolved)}, which is not shared with the main bundle: add it to STEPS_RUNTIME_MODULES (widget/steps-runtime.ts)`);
     },
   };

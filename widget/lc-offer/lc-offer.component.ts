@@ -4,7 +4,7 @@ import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatDate, formatKobo, formatKoboShort } from '../format';
 import { errorText, LocaleController, t } from '../i18n/i18n';
-import { browserSupportsWebAuthn, usePasskey } from '../passkeys';
+import { browserSupportsWebAuthn, passkeyCeremonies } from '../passkeys';
 import { offerStyles } from './lc-offer.styles';
 
 /**
@@ -89,7 +89,11 @@ export class LcOffer extends LitElement {
     if (browserSupportsWebAuthn()) {
       this.api
         ?.passkeys()
-        .then((status) => (this.passkeyReady = status.available && status.registered > 0))
+        .then((status) => {
+          this.passkeyReady = status.available && status.registered > 0;
+          // Fetch the ceremonies now (the script-tag bundle loads them on demand) so the tap on the passkey button does not wait for them.
+          if (this.passkeyReady) void passkeyCeremonies(this.api.base).catch(() => undefined);
+        })
         .catch(() => undefined);
     }
   }
@@ -128,7 +132,7 @@ export class LcOffer extends LitElement {
     this.signingWith = 'passkey';
     const done = await this.submit.run(async (signal) => {
       const { options, nonce } = await this.api.passkeySigningOptions(signal);
-      const response = await usePasskey(options);
+      const response = await (await passkeyCeremonies(this.api.base)).usePasskey(options);
       return this.api.acceptOffer({ ...signature, passkey: { nonce, response } }, signal);
     });
     this.finish(done, 'lc-offer-signed');

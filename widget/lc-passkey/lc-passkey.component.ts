@@ -3,7 +3,7 @@ import { AsyncAction } from '../async-action';
 import type { CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
-import { createPasskey } from '../passkeys';
+import { passkeyCeremonies } from '../passkeys';
 import { passkeyStyles } from './lc-passkey.styles';
 
 /**
@@ -26,7 +26,7 @@ export class LcPasskey extends LitElement {
   private async create() {
     await this.register.run(async (signal) => {
       const options = await this.api.passkeyRegistrationOptions(signal);
-      const response = await createPasskey(options);
+      const response = await (await passkeyCeremonies(this.api.base)).createPasskey(options);
       return this.api.registerPasskey(response, signal);
     });
     if (this.register.status === 'done') {
