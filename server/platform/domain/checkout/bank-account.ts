@@ -46,7 +46,11 @@ export async function resolveBankAccountForSession(
   return resolveBankAccount(bankLookup, { ...request, mode: scope.mode });
 }
 
-/** Resolves the account and keeps it on the session for the mandate step (the borrower has confirmed the name). */
+/**
+ * Resolves the account and keeps it on the session for the mandate step (the borrower has confirmed
+ * the name). Another account may replace it until the direct debit is active (after a refused
+ * mandate, "Use another bank account"); then 409 `bank_account_locked`.
+ */
 export async function captureBankAccount(
   db: Executor,
   bankLookup: BankLookup,
@@ -55,6 +59,8 @@ export async function captureBankAccount(
   now: Date,
 ): Promise<BankAccount> {
   requireOtpVerified(await getSessionRow(db, scope));
+  const loan = await db.selectFrom('loans').select('hasActiveMandate').where('id', '=', scope.loanId).executeTakeFirstOrThrow();
+  if (loan.hasActiveMandate) throw new AppError('bank_account_locked', 'The direct debit is already active on the account given; ask the lender to change it.');
   const account = await resolveBankAccount(bankLookup, { ...request, mode: scope.mode });
   const at = now.toISOString();
   await db
