@@ -18,6 +18,9 @@ import '../lc-decision/lc-decision';
 import { checkoutStyles } from './lc-checkout.styles';
 import { CheckoutEvents } from '../embed/checkout-events';
 import type { CheckoutPosition } from '../embed/events';
+import { LEAVE_GUARD, StepHistory } from './step-history';
+import { TabSync } from './tab-sync';
+import { progressSignature, renderLeave, renderReview } from './step-review';
 
 const LOCALE_KEY = 'lc-checkout.locale';
 /** Storage can be missing or throw (private modes, some webviews): the pick then lasts for this page only. */
@@ -86,6 +89,14 @@ export class LcCheckout extends LitElement {
   private notice = '';
   /** After OTP, where this browser can make a passkey and the borrower has none here: the optional passkey offer. */
   private offerPasskey = false;
+  // Step history and second-tab sync (step-history.ts, tab-sync.ts).
+  /** A done step shown again (Back, or "Use another bank account"); undefined: the current step. */
+  private reviewing: StepName | undefined;
+  /** Backed onto the page's first entry: asking before leaving. */
+  private leaving = false;
+  private leftNowhere = false;
+  private readonly stepHistory = new StepHistory((view) => this.historyView(view));
+  private readonly tabs = new TabSync(() => void this.refresh());
 
   constructor() {
     super();
@@ -125,6 +136,12 @@ export class LcCheckout extends LitElement {
       await this.refresh();
       this.events.loadSettings(this.pageState !== 'ready');
     });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stepHistory.stop();
+    this.tabs.stop();
   }
 
   get checkoutState(): CheckoutState | undefined {
@@ -201,6 +218,69 @@ export class LcCheckout extends LitElement {
       if (!first) this.querySelector<HTMLElement>('h2')?.focus();
       this.events.stepChanged(step as CheckoutPosition);
     }
+    this.followHistory();
+  }
+
+  /** After each state read: tell other tabs when the flow moved, and keep the browser history one entry per step (hosted only). */
+  private followHistory() {
+    const state = this.load.value;
+    if (!state || this.pageState !== 'ready' || this.events.hasExited) return;
+    this.tabs.follow(state.session.id);
+    this.tabs.seen(progressSignature(state));
+    if (this.events.embedded) return;
+    const current = state.nextStep ?? state.status;
+    if (!this.stepHistory.started) {
+      const at = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : state.steps.length;
+      const view = this.stepHistory.start(state.session.id, state.steps.slice(0, at).filter((s) => s.done).map((s) => s.name), current);
+      if (view) this.historyView(view);
+    } else if (this.stepHistory.moved(current) && (this.reviewing || this.leaving)) {
+      // The flow moved on (here or in another tab) while a done step or the leave prompt showed: show where it is now.
+      this.reviewing = undefined;
+      this.leaving = false;
+      this.requestUpdate();
+    }
+  }
+
+  /** An entry of the history became current (Back/Forward, or a reload on it). */
+  private historyView(view: string) {
+    const state = this.load.value;
+    this.leaving = view === LEAVE_GUARD;
+    this.leftNowhere = false;
+    const step = state?.steps.find((s) => s.name === view);
+    this.reviewing = !this.leaving && step?.done && view !== state?.nextStep ? step.name : undefined;
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>('h2')?.focus());
+  }
+
+  /** Shows a done step again on purpose (the mandate step's "Use another bank account"). */
+  private review(step: StepName) {
+    this.reviewing = step;
+    this.stepHistory.show(step);
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>('h2')?.focus());
+  }
+
+  /** From a review or the leave prompt back to the current step. */
+  private resume() {
+    this.reviewing = undefined;
+    this.leaving = false;
+    this.stepHistory.resume();
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>('h2')?.focus());
+  }
+
+  private async bankChanged() {
+    this.resume();
+    await this.refresh();
+  }
+
+  /** "Leave": back past the page's first entry; if there is nowhere to go back to, say the page can be closed. */
+  private leaveCheckout() {
+    history.back();
+    setTimeout(() => {
+      this.leftNowhere = true;
+      this.requestUpdate();
+    }, 800);
   }
 
   override render() {
@@ -221,7 +301,8 @@ export class LcCheckout extends LitElement {
       }
       return html`<p role="status">${t('checkout.loading')}</p>`;
     }
-    const index = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : -1;
+    const shown = this.leaving ? null : (this.reviewing ?? state.nextStep);
+    const index = shown ? state.steps.findIndex((s) => s.name === shown) : -1;
     return html`
       <div class="lc-head">
         <p class="lc-org">${state.organisationName}</p>
@@ -263,6 +344,14 @@ export class LcCheckout extends LitElement {
   }
 
   private renderStep(state: CheckoutState) {
+    if (this.leaving) return renderLeave({ stay: () => this.resume(), leave: () => this.leaveCheckout(), closed: this.leftNowhere });
+    if (this.reviewing) {
+      const body = renderReview(state, this.reviewing, {
+        bank: () => html`<lc-bank .api=${this.api} @lc-bank-captured=${this.bankChanged}></lc-bank>`,
+        resume: () => this.resume(),
+      });
+      return html`<h2 tabindex="-1">${stepTitle(this.reviewing)}</h2>${body}`;
+    }
     if (state.financing && ['complete', 'declined', 'closed'].includes(state.status)) return this.renderFinancingEnd(state);
     if (state.status === 'complete') {
       return html`<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${t('checkout.complete.body')}</p>`;
@@ -298,7 +387,9 @@ export class LcCheckout extends LitElement {
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
             : step === 'mandate'
-              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}></lc-mandate>`
+              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} .bank=${state.bank} .offer=${state.offer} .emailHint=${state.borrower?.emailHint ?? null}
+                  .organisation=${state.organisationName} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}
+                  @lc-mandate-change-bank=${() => this.review('bank')}></lc-mandate>`
               : html`<p role="status">${t('checkout.stepElsewhere')}</p>`;
     return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${body}`;
   }
