@@ -270,8 +270,9 @@ export class LcCheckout extends LitElement {
   }
 
   private async bankChanged() {
-    this.resume();
+    // The state first: the mandate step that follows must see the new account, not the old mandate.
     await this.refresh();
+    this.resume();
   }
 
   /** "Leave": back past the page's first entry; if there is nowhere to go back to, say the page can be closed. */
@@ -389,7 +390,7 @@ export class LcCheckout extends LitElement {
             : step === 'mandate'
               ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} .bank=${state.bank} .offer=${state.offer} .emailHint=${state.borrower?.emailHint ?? null}
                   .organisation=${state.organisationName} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}
-                  @lc-mandate-change-bank=${() => this.review('bank')}></lc-mandate>`
+                  @lc-mandate-failed=${this.refresh} @lc-mandate-change-bank=${() => this.review('bank')}></lc-mandate>`
               : html`<p role="status">${t('checkout.stepElsewhere')}</p>`;
     return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${body}`;
   }

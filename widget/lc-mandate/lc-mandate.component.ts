@@ -39,7 +39,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * words and offers "Try again" (a fresh mandate), "Use another bank account" and the lender's name.
  *
  * Events: `lc-mandate-redirect` (detail `{mandateId, authorizationUrl}`) as the borrower leaves for
- * the rail, `lc-mandate-active`, and `lc-mandate-change-bank` (the borrower wants another account).
+ * the rail, `lc-mandate-active`, `lc-mandate-failed` (detail `{reason}`: the rail refused, failed
+ * or let it expire) and `lc-mandate-change-bank` (the borrower wants another account).
  *
  * With `newTab` (embedded on a partner page, or in a partner app's webview) the rail's page opens in
  * a new tab from a link the borrower taps (no popup blocker involved), and this page confirms by
@@ -166,6 +167,8 @@ export class LcMandate extends LitElement {
     if (failure) {
       this.failure = failure;
       this.waiting = false;
+      // The host reads the state again: the step (and any other tab) shows the mandate as it now is.
+      this.dispatchEvent(new CustomEvent('lc-mandate-failed', { detail: { reason: failure }, bubbles: true, composed: true }));
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('.lc-failure')?.focus();
       return;

@@ -111,7 +111,7 @@ export const CheckoutStateSchema = z
         authorizationUrl: z.string().nullable(),
         activatedAt: Timestamp.nullable(),
         failure: z.enum(['declined', 'failed', 'expired']).nullable().meta({
-          description: 'Why the latest mandate ended without becoming active: `declined` (refused at the bank), `failed` (failed or cancelled by the bank or rail), `expired`; null while in play or active. `POST /v1/checkout/mandate` sets up a fresh one.',
+          description: 'Why the latest mandate ended without becoming active: `declined` (refused at the bank), `failed` (failed or cancelled by the bank or rail), `expired`; null while in play or active, and once the borrower has given another account. `POST /v1/checkout/mandate` sets up a fresh one.',
         }),
       })
       .nullable(),

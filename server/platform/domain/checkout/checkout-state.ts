@@ -66,7 +66,7 @@ export interface CheckoutState {
   loan: { id: string; status: LoanStatus; kycTier: string; currency: string; principalKobo: number; tenorDays: number; documentReference: string | null; termsAcceptedAt: string | null; hasActiveMandate: boolean } | null;
   offer: OfferFacts | null;
   bank: { bankCode: string; bankName: string; accountNumberLast4: string; accountName: string } | null;
-  /** The latest mandate; `failure` says why it ended without becoming active (null while in play or active). */
+  /** The latest mandate; `failure` says why it ended without becoming active (null while in play or active, or once another account was given). */
   mandate: (Pick<LoanMandate, 'id' | 'status' | 'provider' | 'authorizationUrl' | 'activatedAt'> & { failure: MandateFailure | null }) | null;
   /** The product's requirement (0: no `guarantors` step) and the guarantors named so far. */
   guarantorsRequired: number;
@@ -83,6 +83,10 @@ export interface StatePlatform {
   baseUrl: string;
   config: { OFFER_LETTER_LINK_TTL_SECONDS: number };
 }
+
+/** A mandate that failed on an account the borrower has since replaced is no longer news: the step starts afresh. */
+const onCapturedAccount = (row: { accountNumber: string | null; bankCode: string | null }, bank: { accountNumber: string; bankCode: string } | undefined) =>
+  !bank || (row.accountNumber === bank.accountNumber && row.bankCode === bank.bankCode);
 
 /** `ada.obi@example.com` → `a•••@example.com`: enough for the borrower to recognise, not to read off a shoulder. */
 export function maskEmail(email: string): string {
@@ -216,7 +220,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     bank: verified && bank ? { bankCode: bank.bankCode, bankName: bank.bankName, accountNumberLast4: bank.accountNumber.slice(-4), accountName: bank.accountName } : null,
     mandate:
       verified && mandate
-        ? { id: mandate.id, status: mandate.status, provider: mandate.provider, authorizationUrl: mandate.authorizationUrl, activatedAt: mandate.activatedAt, failure: mandateFailure(mandateRow!) }
+        ? { id: mandate.id, status: mandate.status, provider: mandate.provider, authorizationUrl: mandate.authorizationUrl, activatedAt: mandate.activatedAt, failure: onCapturedAccount(mandateRow!, bank) ? mandateFailure(mandateRow!) : null }
         : null,
     guarantorsRequired: required,
     guarantors: verified ? guarantorRows.map(toGuarantor) : null,
