@@ -238,6 +238,7 @@ export const en = {
   'mandate.summary.accountValue': '{bank} ••••{last4}',
   'mandate.summary.instalment': 'Each repayment',
   'mandate.summary.instalmentRange': '{min} to {max}',
+  'mandate.summary.lastAmount': 'Last repayment',
   'mandate.summary.count': 'Number of repayments',
   'mandate.summary.first': 'First debit',
   'mandate.summary.last': 'Last debit',

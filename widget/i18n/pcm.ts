@@ -224,6 +224,7 @@ export const pcm: Messages = {
   'mandate.summary.accountValue': '{bank} ••••{last4}',
   'mandate.summary.instalment': 'Each payment',
   'mandate.summary.instalmentRange': '{min} reach {max}',
+  'mandate.summary.lastAmount': 'Last payment',
   'mandate.summary.count': 'How many payments',
   'mandate.summary.first': 'First debit',
   'mandate.summary.last': 'Last debit',

@@ -232,7 +232,8 @@ export class LcCheckout extends LitElement {
     if (!this.stepHistory.started) {
       const at = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : state.steps.length;
       const view = this.stepHistory.start(state.session.id, state.steps.slice(0, at).filter((s) => s.done).map((s) => s.name), current);
-      if (view) this.historyView(view);
+      // Reloaded on a reviewed step: show it again (on the current one nothing changes, and focus stays put).
+      if (view && view !== current) this.historyView(view);
     } else if (this.stepHistory.moved(current) && (this.reviewing || this.leaving)) {
       // The flow moved on (here or in another tab) while a done step or the leave prompt showed: show where it is now.
       this.reviewing = undefined;

@@ -169,8 +169,6 @@ export class LcMandate extends LitElement {
       this.waiting = false;
       // The host reads the state again: the step (and any other tab) shows the mandate as it now is.
       this.dispatchEvent(new CustomEvent('lc-mandate-failed', { detail: { reason: failure }, bubbles: true, composed: true }));
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('.lc-failure')?.focus();
       return;
     }
     this.polls += 1;
@@ -194,42 +192,47 @@ export class LcMandate extends LitElement {
     const confirmError = this.confirm.status === 'error' && !FAILURE_CODES[this.confirm.error!.code] ? mandateErrorText(this.confirm.error!) : '';
     const error = createError || confirmError;
     const stalled = this.confirm.status === 'done' && this.polls >= POLL_LIMIT;
-    return html`
-      ${ended ? this.renderFailure(ended) : html`<p>${t('mandate.intro')}</p>`}
-      ${this.renderSummary()}
-      ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
-      ${stalled ? html`<p role="status">${t('mandate.stalled')}</p>` : nothing}
-      ${this.renderAction(ended)}
-      ${ended ? html`<p class="lc-contact">${t('mandate.contact', { organisation: this.organisation })}</p>` : nothing}
-    `;
+    const notices = html`${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
+      ${stalled ? html`<p role="status">${t('mandate.stalled')}</p>` : nothing}`;
+    // After a failure the ways forward come first (on a small phone they stay above the fold); the summary follows.
+    if (ended) {
+      return html`${this.renderFailure(ended)} ${notices} ${this.renderAction(ended)} ${this.renderSummary()}
+        <p class="lc-contact">${t('mandate.contact', { organisation: this.organisation })}</p>`;
+    }
+    return html`<p>${t('mandate.intro')}</p> ${this.renderSummary()} ${notices} ${this.renderAction(ended)}`;
   }
 
   private renderFailure(failure: MandateFailure) {
-    return html`<div class="lc-failure" part="notice" role="alert" tabindex="-1">
+    return html`<div class="lc-failure" part="notice" role="alert">
       <p><strong>${t(`mandate.failed.${failure}` as MessageKey)}</strong></p>
       <p>${t('mandate.failed.next', { organisation: this.organisation })}</p>
     </div>`;
   }
 
-  /** What will be debited: from the captured account and the signed offer's schedule. */
+  /**
+   * What will be debited: from the captured account and the signed offer's schedule. Instalments
+   * split to the kobo, so the last may differ from the others by the rounding: then it gets its own row.
+   */
   private renderSummary() {
     const schedule = this.offer?.schedule ?? [];
     if (!this.bank && schedule.length === 0) return nothing;
+    const row = (label: string, value: string) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
     const amounts = schedule.map((s) => s.totalKobo);
-    const min = Math.min(...amounts);
-    const max = Math.max(...amounts);
+    const head = amounts.slice(0, Math.max(1, amounts.length - 1));
+    const even = head.every((a) => a === head[0]);
+    const last = amounts[amounts.length - 1];
+    const each = even
+      ? [row(t('mandate.summary.instalment'), formatKobo(head[0]!)), ...(last !== undefined && last !== head[0] ? [row(t('mandate.summary.lastAmount'), formatKobo(last))] : [])]
+      : [row(t('mandate.summary.instalment'), t('mandate.summary.instalmentRange', { min: formatKobo(Math.min(...amounts)), max: formatKobo(Math.max(...amounts)) }))];
     return html`<section class="lc-summary" aria-labelledby="lc-mandate-summary">
       <h3 id="lc-mandate-summary">${t('mandate.summary.title')}</h3>
       <dl>
-        ${this.bank
-          ? html`<dt>${t('mandate.summary.account')}</dt><dd>${t('mandate.summary.accountValue', { bank: this.bank.bankName, last4: this.bank.accountNumberLast4 })}</dd>`
-          : nothing}
+        ${this.bank ? row(t('mandate.summary.account'), t('mandate.summary.accountValue', { bank: this.bank.bankName, last4: this.bank.accountNumberLast4 })) : nothing}
         ${schedule.length
-          ? html`<dt>${t('mandate.summary.instalment')}</dt>
-              <dd>${min === max ? formatKobo(min) : t('mandate.summary.instalmentRange', { min: formatKobo(min), max: formatKobo(max) })}</dd>
-              <dt>${t('mandate.summary.count')}</dt><dd>${schedule.length}</dd>
-              <dt>${t('mandate.summary.first')}</dt><dd>${formatDate(schedule[0]!.dueDate)}</dd>
-              <dt>${t('mandate.summary.last')}</dt><dd>${formatDate(schedule[schedule.length - 1]!.dueDate)}</dd>`
+          ? html`${each}
+              ${row(t('mandate.summary.count'), String(schedule.length))}
+              ${row(t('mandate.summary.first'), formatDate(schedule[0]!.dueDate))}
+              ${row(t('mandate.summary.last'), formatDate(schedule[schedule.length - 1]!.dueDate))}`
           : nothing}
       </dl>
     </section>`;

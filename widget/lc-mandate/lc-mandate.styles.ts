@@ -7,13 +7,13 @@ a.lc-rail-link {
 }
 .lc-summary { border: 1px solid var(--lc-border, #d1d5db); border-radius: var(--lc-radius, 0.5rem); padding: 0.75rem; margin-block: 0.75rem; }
 .lc-summary h3 { font-size: 1rem; margin: 0 0 0.5rem; }
-.lc-summary dl { display: grid; grid-template-columns: auto 1fr; gap: 0.25rem 1rem; margin: 0; }
+.lc-summary dl { margin: 0; }
+.lc-summary dl > div { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 0.75rem; padding-block: 0.25rem; }
+.lc-summary dl > div + div { border-top: 1px solid var(--lc-border-subtle, #e5e7eb); }
 .lc-summary dt { color: var(--lc-muted, #4b5563); }
-.lc-summary dd { margin: 0; text-align: end; font-weight: 600; overflow-wrap: anywhere; }
+.lc-summary dd { margin: 0 0 0 auto; text-align: end; font-weight: 600; white-space: nowrap; }
 .lc-failure { border-inline-start: 4px solid var(--lc-danger, #b91c1c); padding: 0.25rem 0.75rem; margin-block: 0.5rem 0.75rem; }
 .lc-failure p { margin: 0.25rem 0; }
-.lc-failure:focus { outline: none; }
-.lc-failure:focus-visible { outline: 3px solid var(--lc-focus, #f59e0b); outline-offset: 2px; }
 .lc-actions { display: grid; gap: 0.75rem; }
 .lc-contact { color: var(--lc-muted, #4b5563); font-size: 0.9375rem; }
 `;
