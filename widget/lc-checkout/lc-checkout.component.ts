@@ -227,7 +227,8 @@ export class LcCheckout extends LitElement {
     if (!state || this.pageState !== 'ready' || this.events.hasExited) return;
     this.tabs.follow(state.session.id);
     this.tabs.seen(progressSignature(state));
-    if (this.events.embedded) return;
+    // Embedded, or the hosted page inside someone's frame (the demo's phone, a partner's iframe): their history is not ours to fill.
+    if (this.events.embedded || window.self !== window.top) return;
     const current = state.nextStep ?? state.status;
     if (!this.stepHistory.started) {
       const at = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : state.steps.length;

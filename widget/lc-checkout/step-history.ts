@@ -13,8 +13,10 @@
  * one entry per done step behind the current one, so Back still walks through the steps.
  * The server's state stays the source of truth: an entry never decides what is done.
  *
- * Only the hosted page uses it: embedded on a partner's page the checkout does not write to the
- * partner's history (its own router may own it); there, done steps are reached from in-page buttons.
+ * Only the hosted page as the top-level document uses it: embedded on a partner's page, or the
+ * hosted page inside a frame (a partner's iframe, the demo's phone), the checkout does not write to
+ * the page's joint history (the partner's router may own it, and Back must stay the partner's);
+ * there, a done step is reached from in-page buttons ("Use another bank account").
  */
 export interface HistoryEntry {
   lcCheckout: string;
