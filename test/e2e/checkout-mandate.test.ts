@@ -85,7 +85,7 @@ describe('the mandate step', () => {
       expect(text).not.toContain('create a new one');
       expect(text).not.toContain('mandate is failed');
       await page.getByRole('button', { name: 'Use another bank account' }).waitFor();
-      await page.getByText(/Contact .+ to agree another way to repay/).waitFor();
+      await page.getByText(/Rather not use a direct debit\? Talk to .+\./).waitFor();
       await shot(page, '10-declined');
 
       // The rail's page of the refused authorisation, opened again, leads back here (no dead end).
@@ -126,7 +126,7 @@ describe('the mandate step', () => {
       await page.getByRole('button', { name: 'Use another bank account' }).click();
 
       await heading(page, 'Your bank account');
-      await page.getByText(/Repayments will come from .+ ••••\d{4}/).waitFor();
+      await page.getByText(/Repayments come from .+ ••••\d{4}/).waitFor();
       await shot(page, '20-change-bank');
       const other = nuban('058', '200001234');
       await page.getByRole('option', { name: 'GTBank' }).or(page.getByRole('option', { name: /Guaranty Trust/ })).first().waitFor({ state: 'attached' });
@@ -181,8 +181,9 @@ describe('the mandate step', () => {
       await page.getByText('You declined the direct debit at your bank.').waitFor();
       await page.reload();
       await page.getByText('You declined the direct debit at your bank.').waitFor();
-      await page.getByText('Your bank sends the direct-debit confirmation to t•••@example.com.').waitFor();
+      await page.getByRole('button', { name: 'Try again' }).waitFor();
       expect(await page.getByLabel('Your e-mail address').count()).toBe(0);
+      expect((await session.get('/v1/checkout/session')).body.data.borrower.emailHint).toBe('t•••@example.com');
       await shot(page, '31-email-kept');
       await decideAtRail(page, 'Try again', 'Approve');
       const rows = await mandatesOf(loan.id);
@@ -194,19 +195,26 @@ describe('the mandate step', () => {
 });
 
 describe('history and tabs', () => {
-  it('Back goes back a step (the signed offer read-only, the bank editable) and Forward returns; at the first step Back asks before leaving; a reload on a reviewed step stays there', async () => {
+  it('Back goes back a step (the signed offer read-only, the bank editable) and Forward returns; at the first step Back asks before leaving and Back again leaves; a reload on a reviewed step stays there', async () => {
     const { loan, phone } = await borrowerAt('otp');
     const { context, page } = await phonePage();
     try {
       await page.goto('about:blank');
       await page.goto(appUrl(loan.applicationUrl));
       await heading(page, 'Confirm your phone number');
+      // Back at the first step asks, in the page; Back once more leaves; Forward returns to the question, Stay to the step.
       await page.goBack();
       await heading(page, 'Leave the checkout?');
       expect(page.url()).toContain('/checkout/');
+      await page.getByText('Press Back again to leave.').waitFor();
       await shot(page, '40-leave-prompt');
+      await page.goBack();
+      await page.waitForURL('about:blank');
+      await page.goForward();
+      await heading(page, 'Leave the checkout?');
       await page.getByRole('button', { name: 'Stay' }).click();
       await heading(page, 'Confirm your phone number');
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
 
       await page.getByRole('button', { name: 'Send code' }).click();
       await page.getByLabel(/Code sent to/).fill(await latestOtp(app, phone));
@@ -218,7 +226,7 @@ describe('history and tabs', () => {
 
       await page.goBack();
       await heading(page, 'Review and sign your offer');
-      await page.getByText('You signed this offer. It can no longer be changed here.').waitFor();
+      await page.getByText('You have signed this offer; it cannot be changed.').waitFor();
       expect(await page.getByRole('button', { name: 'Sign and accept' }).count()).toBe(0);
       await shot(page, '41-offer-read-only');
       await page.goForward();

@@ -94,7 +94,6 @@ export class LcCheckout extends LitElement {
   private reviewing: StepName | undefined;
   /** Backed onto the page's first entry: asking before leaving. */
   private leaving = false;
-  private leftNowhere = false;
   private readonly stepHistory = new StepHistory((view) => this.historyView(view));
   private readonly tabs = new TabSync(() => void this.refresh());
 
@@ -247,9 +246,13 @@ export class LcCheckout extends LitElement {
   private historyView(view: string) {
     const state = this.load.value;
     this.leaving = view === LEAVE_GUARD;
-    this.leftNowhere = false;
     const step = state?.steps.find((s) => s.name === view);
     this.reviewing = !this.leaving && step?.done && view !== state?.nextStep ? step.name : undefined;
+    this.focusHeading();
+  }
+
+  /** Renders, then moves focus to the new heading (a screen reader announces where Back led). */
+  private focusHeading() {
     this.requestUpdate();
     void this.updateComplete.then(() => this.querySelector<HTMLElement>('h2')?.focus());
   }
@@ -257,18 +260,16 @@ export class LcCheckout extends LitElement {
   /** Shows a done step again on purpose (the mandate step's "Use another bank account"). */
   private review(step: StepName) {
     this.reviewing = step;
-    this.stepHistory.show(step);
-    this.requestUpdate();
-    void this.updateComplete.then(() => this.querySelector<HTMLElement>('h2')?.focus());
+    this.stepHistory.push(step);
+    this.focusHeading();
   }
 
   /** From a review or the leave prompt back to the current step. */
   private resume() {
     this.reviewing = undefined;
     this.leaving = false;
-    this.stepHistory.resume();
-    this.requestUpdate();
-    void this.updateComplete.then(() => this.querySelector<HTMLElement>('h2')?.focus());
+    this.stepHistory.push();
+    this.focusHeading();
   }
 
   private async bankChanged() {
@@ -277,14 +278,6 @@ export class LcCheckout extends LitElement {
     this.resume();
   }
 
-  /** "Leave": back past the page's first entry; if there is nowhere to go back to, say the page can be closed. */
-  private leaveCheckout() {
-    history.back();
-    setTimeout(() => {
-      this.leftNowhere = true;
-      this.requestUpdate();
-    }, 800);
-  }
 
   override render() {
     if (this.events.hasExited) {
@@ -347,7 +340,7 @@ export class LcCheckout extends LitElement {
   }
 
   private renderStep(state: CheckoutState) {
-    if (this.leaving) return renderLeave({ stay: () => this.resume(), leave: () => this.leaveCheckout(), closed: this.leftNowhere });
+    if (this.leaving) return renderLeave(() => this.resume());
     if (this.reviewing) {
       const body = renderReview(state, this.reviewing, {
         bank: () => html`<lc-bank .api=${this.api} @lc-bank-captured=${this.bankChanged}></lc-bank>`,

@@ -4,7 +4,8 @@
  *
  * Entries are same-document (`pushState`) and carry `{lcCheckout: sessionId, view}`:
  * - `guard`: the entry the page was opened on. Backing onto it asks before leaving (an in-page
- *   confirm: `beforeunload` cannot ask on a same-document Back, and it would also fire on reload);
+ *   prompt: Back once more leaves, "Stay" returns; `beforeunload` cannot ask on a same-document
+ *   Back, and it would also fire on every reload);
  * - a step name (`offer`, `bank`…) or an end state (`complete`…): what was shown there. The shell
  *   resolves it against the server's state — a done step is shown for review (the bank step
  *   editable, the signed offer read-only), the current or a later step shows the current one.
@@ -69,14 +70,12 @@ export class StepHistory {
     return true;
   }
 
-  /** Shows a done step on purpose ("Use another bank account"): an entry for it, so Back returns. */
-  show(view: string): void {
-    if (this.sessionId) history.pushState(this.entry(view), '');
-  }
-
-  /** Back to the current step from a review or the leave prompt. */
-  resume(): void {
-    if (this.sessionId && this.current) history.pushState(this.entry(this.current), '');
+  /**
+   * An entry for a view shown from the page itself: a done step on purpose ("Use another bank
+   * account", so Back returns), or the current step again (no view) from a review or the leave prompt.
+   */
+  push(view = this.current): void {
+    if (this.sessionId) history.pushState(this.entry(view!), '');
   }
 
   private entry(view: string): HistoryEntry {

@@ -13,17 +13,8 @@ const POLL_LIMIT = 30;
 /** The platform's answers for a mandate that ended without becoming active (see `POST /v1/checkout/mandate/activate`). */
 const FAILURE_CODES: Record<string, MandateFailure> = { mandate_declined: 'declined', mandate_failed: 'failed', mandate_expired: 'expired' };
 
-/** Every code this step can meet, in words; anything else gets a generic sentence, never the server's text. */
-const ERROR_KEYS: Record<string, MessageKey> = {
-  network_error: 'error.network_error',
-  rail_unavailable: 'error.rail_unavailable',
-  email_required: 'error.email_required',
-  checkout_step_required: 'error.checkout_step_required',
-  mandate_declined: 'error.mandate_declined',
-  mandate_failed: 'error.mandate_failed',
-  mandate_expired: 'error.mandate_expired',
-};
-const mandateErrorText = (error: CheckoutApiError | Error) => t(ERROR_KEYS[(error as CheckoutApiError).code] ?? 'mandate.error.generic');
+/** Every code this step can meet, in words: the network, the rail, and a generic sentence for anything else — never the server's text. */
+const mandateErrorText = ({ code }: CheckoutApiError) => t(code === 'network_error' || code === 'rail_unavailable' ? `error.${code}` : 'error.unexpected_error');
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -144,8 +135,13 @@ export class LcMandate extends LitElement {
     window.location.assign(mandate.authorizationUrl);
   }
 
+  /** Every event of the step: `lc-mandate-<name>`, bubbling and composed. */
+  private emit(name: string, detail?: unknown) {
+    this.dispatchEvent(new CustomEvent(`lc-mandate-${name}`, { detail, bubbles: true, composed: true }));
+  }
+
   private redirecting(mandateId: string, authorizationUrl: string) {
-    this.dispatchEvent(new CustomEvent('lc-mandate-redirect', { detail: { mandateId, authorizationUrl }, bubbles: true, composed: true }));
+    this.emit('redirect', { mandateId, authorizationUrl });
   }
 
   /** The link opened the rail in another tab: confirm from here while the borrower approves there. */
@@ -168,7 +164,7 @@ export class LcMandate extends LitElement {
       this.failure = failure;
       this.waiting = false;
       // The host reads the state again: the step (and any other tab) shows the mandate as it now is.
-      this.dispatchEvent(new CustomEvent('lc-mandate-failed', { detail: { reason: failure }, bubbles: true, composed: true }));
+      this.emit('failed', { reason: failure });
       return;
     }
     this.polls += 1;
@@ -178,11 +174,11 @@ export class LcMandate extends LitElement {
 
   private done() {
     this.waiting = false;
-    this.dispatchEvent(new CustomEvent('lc-mandate-active', { bubbles: true, composed: true }));
+    this.emit('active');
   }
 
   private changeBank() {
-    this.dispatchEvent(new CustomEvent('lc-mandate-change-bank', { bubbles: true, composed: true }));
+    this.emit('change-bank');
   }
 
   override render() {
@@ -203,39 +199,27 @@ export class LcMandate extends LitElement {
   }
 
   private renderFailure(failure: MandateFailure) {
-    return html`<div class="lc-failure" part="notice" role="alert">
-      <p><strong>${t(`mandate.failed.${failure}` as MessageKey)}</strong></p>
-      <p>${t('mandate.failed.next', { organisation: this.organisation })}</p>
-    </div>`;
+    return html`<p class="lc-failure" part="notice" role="alert"><strong>${t(`mandate.failed.${failure}` as MessageKey)}</strong></p>`;
   }
 
   /**
-   * What will be debited: from the captured account and the signed offer's schedule. Instalments
-   * split to the kobo, so the last may differ from the others by the rounding: then it gets its own row.
+   * What will be debited: from the captured account and the signed offer's schedule. The platform
+   * splits every amount evenly with the remainder on the last instalment (`splitEvenly`), so all
+   * repayments but the last are equal: the last gets its own row when it differs.
    */
   private renderSummary() {
     const schedule = this.offer?.schedule ?? [];
-    if (!this.bank && schedule.length === 0) return nothing;
-    const row = (label: string, value: string) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
-    const amounts = schedule.map((s) => s.totalKobo);
-    const head = amounts.slice(0, Math.max(1, amounts.length - 1));
-    const even = head.every((a) => a === head[0]);
-    const last = amounts[amounts.length - 1];
-    const each = even
-      ? [row(t('mandate.summary.instalment'), formatKobo(head[0]!)), ...(last !== undefined && last !== head[0] ? [row(t('mandate.summary.lastAmount'), formatKobo(last))] : [])]
-      : [row(t('mandate.summary.instalment'), t('mandate.summary.instalmentRange', { min: formatKobo(Math.min(...amounts)), max: formatKobo(Math.max(...amounts)) }))];
-    return html`<section class="lc-summary" aria-labelledby="lc-mandate-summary">
-      <h3 id="lc-mandate-summary">${t('mandate.summary.title')}</h3>
-      <dl>
-        ${this.bank ? row(t('mandate.summary.account'), t('mandate.summary.accountValue', { bank: this.bank.bankName, last4: this.bank.accountNumberLast4 })) : nothing}
-        ${schedule.length
-          ? html`${each}
-              ${row(t('mandate.summary.count'), String(schedule.length))}
-              ${row(t('mandate.summary.first'), formatDate(schedule[0]!.dueDate))}
-              ${row(t('mandate.summary.last'), formatDate(schedule[schedule.length - 1]!.dueDate))}`
-          : nothing}
-      </dl>
-    </section>`;
+    const row = (label: MessageKey, value: string) => html`<div><dt>${t(label)}</dt><dd>${value}</dd></div>`;
+    const first = schedule[0];
+    const last = schedule[schedule.length - 1];
+    return html`<section class="lc-summary" aria-labelledby="lc-mandate-summary"><h3 id="lc-mandate-summary">${t('mandate.summary.title')}</h3><dl>
+      ${this.bank ? row('mandate.summary.account', `${this.bank.bankName} ••••${this.bank.accountNumberLast4}`) : nothing}
+      ${first && last
+        ? html`${row('mandate.summary.instalment', formatKobo(first.totalKobo))}
+          ${last.totalKobo !== first.totalKobo ? row('mandate.summary.lastAmount', formatKobo(last.totalKobo)) : nothing}
+          ${row('mandate.summary.count', String(schedule.length))} ${row('mandate.summary.first', formatDate(first.dueDate))} ${row('mandate.summary.last', formatDate(last.dueDate))}`
+        : nothing}
+    </dl></section>`;
   }
 
   private renderAction(ended: MandateFailure | null) {
@@ -256,7 +240,7 @@ export class LcMandate extends LitElement {
     const label = busy ? t('mandate.preparing') : ended ? t('mandate.tryAgain') : t('mandate.setUp');
     return html`<form @submit=${this.start} novalidate>
       ${this.emailHint
-        ? html`<p>${t('mandate.emailOnRecord', { email: this.emailHint })}</p>`
+        ? nothing
         : html`<div class="lc-field">
             <label part="label" for="lc-mandate-email">${t('mandate.email')}</label>
             <input part="input" id="lc-mandate-email" name="email" type="email" autocomplete="email" inputmode="email" maxlength="150"
