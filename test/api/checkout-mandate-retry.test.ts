@@ -78,6 +78,17 @@ describe('after the borrower refuses the direct debit', () => {
     expect((await mandatesOf(loan.id)).map((m) => m.status)).toEqual(['failed', 'initiated']);
   });
 
+  it('when the borrower gives another account after a refusal, then the state no longer reports the refusal (it was about the old account)', async () => {
+    const { session } = await readyForMandate();
+    const first = (await session.post('/v1/checkout/mandate', { callbackUrl: CALLBACK })).body.data;
+    await decide(first.authorizationUrl, 'refuse');
+    expect((await session.post('/v1/checkout/mandate/activate')).body.error).toBe('mandate_declined');
+    expect((await session.get('/v1/checkout/session')).body.data.mandate.failure).toBe('declined');
+    expect((await session.post('/v1/checkout/bank-account', { bankCode: '058', accountNumber: nuban('058', '200001234') })).status).toBe(200);
+    const state = (await session.get('/v1/checkout/session')).body.data;
+    expect(state).toMatchObject({ nextStep: 'mandate', mandate: { id: first.id, status: 'failed', failure: null } });
+  });
+
   it('when the rail cancels the authorisation, then 409 mandate_failed (the bank could not set it up), and a fresh one follows', async () => {
     const { session } = await readyForMandate();
     const first = (await session.post('/v1/checkout/mandate', { callbackUrl: CALLBACK })).body.data;
