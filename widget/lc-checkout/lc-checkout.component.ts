@@ -278,7 +278,6 @@ export class LcCheckout extends LitElement {
     this.resume();
   }
 
-
   override render() {
     if (this.events.hasExited) {
       return html`<h2 tabindex="-1">${t('checkout.exited.title')}</h2><p role="status">${t('checkout.exited.body')}</p>`;
