@@ -42,9 +42,14 @@ export interface CheckoutState {
   otpChallenge: OtpChallenge | null;
   /** Null until the phone is verified. */
   offer: OfferFacts | null;
-  /** The borrower's name on record (what a signature is checked against); null until the phone is verified. */
-  borrower: { firstName: string; lastName: string } | null;
   mandate: Mandate | null;
+  /** The captured bank account (null until captured, and before the OTP). */
+  bank: { bankCode: string; bankName: string; accountNumberLast4: string; accountName: string } | null;
+  /**
+   * The borrower's name on record (what a signature is checked against) and `emailHint`, the e-mail on record,
+   * masked (null when the mandate step must ask for one). Null until the phone is verified.
+   */
+  borrower: { firstName: string; lastName: string; emailHint: string | null } | null;
   guarantorsRequired: number;
   guarantors: Guarantor[] | null;
   settlementCatalog: boolean;
@@ -56,7 +61,6 @@ export interface CheckoutState {
   mode: 'test' | 'live';
   branding: CheckoutBranding & { securedBy: string };
   loan: { id: string; principalKobo: number; receiptSentAt: string | null } | null;
-  bank: { bankName: string; accountNumberLast4: string } | null;
 }
 import type { CheckoutBranding } from '../server/platform/domain/checkout/checkout-settings';
 
@@ -78,7 +82,12 @@ export interface Mandate {
   provider: string;
   authorizationUrl: string | null;
   activatedAt: string | null;
+  /** In the state: why the latest mandate ended without becoming active (null while in play or active). */
+  failure?: MandateFailure | null;
 }
+
+/** Why a mandate ended: refused at the bank, failed or cancelled there, or not approved in time. */
+export type MandateFailure = 'declined' | 'failed' | 'expired';
 
 /** A guarantor as the checkout state shows it (the platform's type). */
 export type { Guarantor } from '../server/platform/domain/checkout/guarantors';
@@ -256,7 +265,7 @@ export class CheckoutApi {
     return this.call('POST', '/merchant', { providerId }, signal);
   }
 
-  /** `email` only when the platform asked for one (422 `email_required`): the borrower has none on record. */
+  /** `email` when the borrower has none on record (the state's `borrower.emailHint` is null); the platform keeps it for later attempts. */
   createMandate(email?: string, signal?: AbortSignal): Promise<Mandate> {
     return this.call('POST', '/mandate', email ? { email } : {}, signal);
   }

@@ -99,7 +99,10 @@ describe('authorisation: page → approve → confirmation lag → active', () =
     const after = await (await fetch(authorizationUrl)).text();
     expect(after).not.toContain(active.authorizationCode);
     expect(after).not.toContain('value="approve"');
-    expect(after).toContain('You can close this page');
+    // Reopened once decided: the way back to the partner's page, with the same opaque outcome the redirect carried.
+    const back = after.match(/<a class="back" href="([^"]+)">Back to the checkout<\/a>/)?.[1]?.replaceAll('&amp;', '&');
+    expect(back).toBeDefined();
+    expect(Object.fromEntries(new URL(back!).searchParams)).toEqual({ loan: 'ln_1', reference: providerReference, status: 'approved' });
   });
 
   it('when the borrower refuses, then the redirect says refused and the authorisation stays refused', async () => {

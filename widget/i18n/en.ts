@@ -206,7 +206,7 @@ export const en = {
   'offer.nameConfirm': 'This is my name: I am {name}',
 
   // Direct debit (lc-mandate)
-  'mandate.intro': "You will approve a direct debit on your bank's page, then come back here. Repayments are collected on their due dates.",
+  'mandate.intro': "You will approve a direct debit on your bank's page, then come back here.",
   'mandate.confirming': 'Confirming your direct debit with your bank… This usually takes a few seconds.',
   'mandate.stalled': 'Your bank has not confirmed yet. You can close this page; we will finish when it does.',
   'mandate.continue': 'Continue to your bank',
@@ -276,6 +276,29 @@ export const en = {
   'offer.modelLabel': 'Interest type',
   'offer.rateMonthly': '{rate} a month',
   'offer.aprNote': 'APR: the yearly cost of the loan with interest and all fees, to compare offers.',
+  // MANDATE area (issue 15): mandate summary, error ways forward, step history
+  'mandate.summary.title': 'What will be debited',
+  'mandate.summary.account': 'From',
+  'mandate.summary.instalment': 'Each repayment',
+  'mandate.summary.lastAmount': 'Last repayment',
+  'mandate.summary.count': 'Number of repayments',
+  'mandate.summary.first': 'First debit',
+  'mandate.summary.last': 'Last debit',
+  'mandate.failed.declined': 'You declined the direct debit at your bank. Nothing will be taken from your account.',
+  'mandate.failed.failed': 'Your bank could not set up the direct debit. Nothing was taken from your account.',
+  'mandate.failed.expired': 'The request expired before you approved it. Nothing was taken from your account.',
+  'mandate.tryAgain': 'Try again',
+  'mandate.changeBank': 'Use another bank account',
+  'mandate.contact': 'Rather not use a direct debit? Talk to {organisation}.',
+  'error.rail_unavailable': 'We cannot reach the direct-debit service right now. Try again in a moment.',
+  'history.leave.title': 'Leave the checkout?',
+  'history.leave.body': 'Your progress is saved; the same link brings you back. Press Back again to leave.',
+  'history.leave.stay': 'Stay',
+  'history.review.done': 'You have done this step.',
+  'history.review.continue': 'Continue',
+  'history.review.offerSigned': 'You have signed this offer; it cannot be changed.',
+  'history.review.bankNow': 'Repayments come from {account}. You can give another account below.',
+  'history.review.keep': 'Keep this account',
 } as const;
 
 export type MessageKey = keyof typeof en;

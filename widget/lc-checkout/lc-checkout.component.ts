@@ -16,6 +16,9 @@ import { checkoutStyles } from './lc-checkout.styles';
 import { formatDate, formatKobo } from '../format';
 import { CheckoutEvents } from '../embed/checkout-events';
 import type { CheckoutPosition } from '../embed/events';
+import { LEAVE_GUARD, StepHistory } from './step-history';
+import { TabSync } from './tab-sync';
+import { progressSignature, renderLeave, renderReview } from './step-review';
 
 // The shell's icons (decorative: each sits beside text that says the same).
 const svg = (d: string) => html`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d=${d} /></svg>`;
@@ -99,6 +102,13 @@ export class LcCheckout extends LitElement {
   private notice = '';
   /** After OTP, where this browser can make a passkey and the borrower has none here: the optional passkey offer. */
   private offerPasskey = false;
+  // Step history and second-tab sync (step-history.ts, tab-sync.ts).
+  /** A done step shown again (Back, or "Use another bank account"); undefined: the current step. */
+  private reviewing: StepName | undefined;
+  /** Backed onto the page's first entry: asking before leaving. */
+  private leaving = false;
+  private readonly stepHistory = new StepHistory((view) => this.historyView(view));
+  private readonly tabs = new TabSync(() => void this.refresh());
 
   constructor() {
     super();
@@ -138,6 +148,12 @@ export class LcCheckout extends LitElement {
       await this.refresh();
       this.events.loadSettings(this.pageState !== 'ready');
     });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stepHistory.stop();
+    this.tabs.stop();
   }
 
   get checkoutState(): CheckoutState | undefined {
@@ -236,6 +252,65 @@ export class LcCheckout extends LitElement {
       if (!first) void this.focusHeading();
       this.events.stepChanged(publicReason(step as PageState) as CheckoutPosition);
     }
+    this.followHistory();
+  }
+
+  /** After each state read: tell other tabs when the flow moved, and keep the browser history one entry per step (hosted only). */
+  private followHistory() {
+    const state = this.load.value;
+    if (!state || this.pageState !== 'ready' || this.events.hasExited) return;
+    this.tabs.follow(state.session.id);
+    this.tabs.seen(progressSignature(state));
+    // Embedded, or the hosted page inside someone's frame (the demo's phone, a partner's iframe): their history is not ours to fill.
+    if (this.events.embedded || window.self !== window.top) return;
+    const current = state.nextStep ?? state.status;
+    if (!this.stepHistory.started) {
+      const at = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : state.steps.length;
+      const view = this.stepHistory.start(state.session.id, state.steps.slice(0, at).filter((s) => s.done).map((s) => s.name), current);
+      // Reloaded on a reviewed step: show it again (on the current one nothing changes, and focus stays put).
+      if (view && view !== current) this.historyView(view);
+    } else if (this.stepHistory.moved(current) && (this.reviewing || this.leaving)) {
+      // The flow moved on (here or in another tab) while a done step or the leave prompt showed: show where it is now.
+      this.reviewing = undefined;
+      this.leaving = false;
+      this.requestUpdate();
+    }
+  }
+
+  /** An entry of the history became current (Back/Forward, or a reload on it). */
+  private historyView(view: string) {
+    const state = this.load.value;
+    this.leaving = view === LEAVE_GUARD;
+    const step = state?.steps.find((s) => s.name === view);
+    this.reviewing = !this.leaving && step?.done && view !== state?.nextStep ? step.name : undefined;
+    this.showAndFocus();
+  }
+
+  /** Renders, then moves focus to the new heading (a screen reader announces where Back led). */
+  private showAndFocus() {
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>('h2')?.focus());
+  }
+
+  /** Shows a done step again on purpose (the mandate step's "Use another bank account"). */
+  private review(step: StepName) {
+    this.reviewing = step;
+    this.stepHistory.push(step);
+    this.showAndFocus();
+  }
+
+  /** From a review or the leave prompt back to the current step. */
+  private resume() {
+    this.reviewing = undefined;
+    this.leaving = false;
+    this.stepHistory.push();
+    this.showAndFocus();
+  }
+
+  private async bankChanged() {
+    // The state first: the mandate step that follows must see the new account, not the old mandate.
+    await this.refresh();
+    this.resume();
   }
 
   /** The new step's heading takes the focus; the ended page renders its own, a moment later. */
@@ -259,7 +334,8 @@ export class LcCheckout extends LitElement {
       }
       return html`<p role="status">${t('checkout.loading')}</p>`;
     }
-    const index = state.nextStep ? state.steps.findIndex((s) => s.name === state.nextStep) : -1;
+    const shown = this.leaving ? null : (this.reviewing ?? state.nextStep);
+    const index = shown ? state.steps.findIndex((s) => s.name === shown) : -1;
     return html`
       ${this.renderHeader(state)}
       ${index >= 0 && !this.offerPasskey
@@ -344,6 +420,14 @@ export class LcCheckout extends LitElement {
   }
 
   private renderStep(state: CheckoutState) {
+    if (this.leaving) return renderLeave(() => this.resume());
+    if (this.reviewing) {
+      const body = renderReview(state, this.reviewing, {
+        bank: () => html`<lc-bank .api=${this.api} @lc-bank-captured=${this.bankChanged}></lc-bank>`,
+        resume: () => this.resume(),
+      });
+      return html`<h2 tabindex="-1">${stepTitle(this.reviewing)}</h2>${body}`;
+    }
     if (state.financing && ['complete', 'declined', 'closed'].includes(state.status)) return this.renderFinancingEnd(state);
     if (state.status === 'complete') return this.renderReceipt(state, t('receipt.confirmed', { organisation: this.lenderName(state) }));
     if (state.status === 'declined') return html`<h2 tabindex="-1">${t('checkout.declined.title')}</h2><p role="status">${t('checkout.declined.body')}</p>`;
@@ -377,7 +461,9 @@ export class LcCheckout extends LitElement {
               ? html`<lc-guarantors .api=${this.api} required=${state.guarantorsRequired} .guarantors=${state.guarantors ?? []}
                   @lc-guarantors-changed=${this.refresh}></lc-guarantors>`
             : step === 'mandate'
-              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}></lc-mandate>`
+              ? html`<lc-mandate .api=${this.api} .mandate=${state.mandate} .bank=${state.bank} .offer=${state.offer} .emailHint=${state.borrower?.emailHint ?? null}
+                  .organisation=${state.organisationName} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}
+                  @lc-mandate-failed=${this.refresh} @lc-mandate-change-bank=${() => this.review('bank')}></lc-mandate>`
               : html`<p role="status">${t('checkout.stepElsewhere')}</p>`;
     return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${this.onDemand(`lc-${step}`, body)}`;
   }

@@ -63,6 +63,8 @@ button { min-height: 48px; width: 100%; border-radius: 8px; font: inherit; font-
 .refuse { background: #fff; color: var(--brand); }
 button:focus-visible { outline: 3px solid #1a56db; outline-offset: 2px; }
 .fine { font-size: .875rem; margin: 1rem 0 0; }
+a.back { display: flex; align-items: center; justify-content: center; min-height: 48px; border-radius: 8px; font-weight: 600; background: var(--brand); color: #fff; text-decoration: none; }
+a.back:focus-visible { outline: 3px solid #1a56db; outline-offset: 2px; }
 `;
 
 function layout(nonce: string, rail: RailName | null, title: string, body: string): string {
@@ -97,9 +99,22 @@ const STATE_MESSAGES: Record<AuthorisationRecord['status'], string> = {
   cancelled: 'This direct debit authorisation was cancelled. Nothing will be taken from your account.',
 };
 
-/** The page at `authorizationUrl`: the mandate's details and Approve / Refuse while pending. */
+/**
+ * Where a decided authorisation sends the borrower back: the callback with the same opaque
+ * `reference` and `status` the decision's redirect carried (never a dead end once decided).
+ */
+export function returnUrl(authorisation: Pick<AuthorisationRecord, 'callbackUrl' | 'providerReference' | 'status'>): string | null {
+  if (!authorisation.callbackUrl || authorisation.status === 'pending') return null;
+  const target = new URL(authorisation.callbackUrl);
+  target.searchParams.set('reference', authorisation.providerReference);
+  target.searchParams.set('status', authorisation.status === 'active' ? 'approved' : authorisation.status);
+  return target.toString();
+}
+
+/** The page at `authorizationUrl`: the mandate's details and Approve / Refuse while pending; once decided, the outcome and the way back. */
 export function authorisationPage(authorisation: AuthorisationRecord, formAction: string): Page {
   const nonce = newNonce();
+  const back = returnUrl(authorisation);
   const details = `<dl>
 <div><dt>Amount</dt><dd class="amount">${formatNaira(authorisation.amountKobo)}</dd></div>
 <div><dt>Account</dt><dd>${authorisation.accountNumberMasked ? escapeHtml(authorisation.accountNumberMasked) : 'Chosen at your bank'}</dd></div>
@@ -117,8 +132,9 @@ ${details}
 </form>
 <p class="fine">Sandbox bank: no real money moves. You can cancel a direct debit at any time.</p>`
       : `<h1>Direct debit ${escapeHtml(authorisation.status === 'active' ? 'approved' : authorisation.status)}</h1>
-<p role="status">${STATE_MESSAGES[authorisation.status]} You can close this page.</p>
-${details}`;
+<p role="status">${STATE_MESSAGES[authorisation.status]}${back ? '' : ' You can close this page.'}</p>
+${details}
+${back ? `<a class="back" href="${escapeHtml(back)}">Back to the checkout</a>` : ''}`;
   return { html: layout(nonce, authorisation.rail, 'Authorise a direct debit', body), csp: securityPolicy(nonce, authorisation.callbackUrl) };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Platform } from '../../platform/platform';
 import type { RailName } from './payment-rail';
 import { RailProviderError } from './sandbox-rail-errors';
-import { authorisationPage, messagePage, type Page } from './sandbox-rail-page';
+import { authorisationPage, messagePage, returnUrl, type Page } from './sandbox-rail-page';
 import { SandboxRailProvider } from './sandbox-rail-provider';
 import { isRailName, type AuthorisationRecord, type ChargeRecord } from './sandbox-rail-records';
 
@@ -169,12 +169,10 @@ export function createSandboxRailRouter(platform: Platform, options: { frameAnce
     const { decision } = parse(DecisionBody, req.body);
     const authorisation = await provider.decide(rail, providerReference, decision);
     const status = decision === 'approve' ? 'approved' : 'refused';
-    if (authorisation.callbackUrl) {
-      // Only the opaque reference and the outcome travel in the URL; nothing personal.
-      const target = new URL(authorisation.callbackUrl);
-      target.searchParams.set('reference', authorisation.providerReference);
-      target.searchParams.set('status', status);
-      res.redirect(303, target.toString());
+    // Only the opaque reference and the outcome travel in the URL; nothing personal.
+    const back = returnUrl(authorisation);
+    if (back) {
+      res.redirect(303, back);
       return;
     }
     const message =

@@ -114,6 +114,14 @@ export const ERROR_STATUS = {
   checkout_step_required: 409,
   /** Checkout: the rail needs the borrower's e-mail and none is on record; send `email` with the request. */
   email_required: 422,
+  /** Checkout mandate: the borrower refused the direct debit at their bank; `POST /v1/checkout/mandate` sets up a fresh one. */
+  mandate_declined: 409,
+  /** Checkout mandate: the bank or the rail could not set the direct debit up (failed or cancelled there); `POST /v1/checkout/mandate` sets up a fresh one. */
+  mandate_failed: 409,
+  /** Checkout mandate: the authorisation was not completed in time; `POST /v1/checkout/mandate` sets up a fresh one. */
+  mandate_expired: 409,
+  /** Checkout: the direct debit is active, so the account it debits can no longer be changed here (ask the lender). */
+  bank_account_locked: 409,
   /** OTP: a code was sent less than the cool-down ago; honour `Retry-After`. */
   otp_resend_too_soon: 429,
   /** OTP: too many codes sent to this phone in the current hour; honour `Retry-After`. */

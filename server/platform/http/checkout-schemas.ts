@@ -105,7 +105,15 @@ export const CheckoutStateSchema = z
     steps: z
       .array(z.object({ name: z.enum(CHECKOUT_STEPS), done: z.boolean() }))
       .meta({ description: 'The steps this loan needs, in order (`kyc` only for managed-tier loans, `guarantors` only when the product asks for them, `catalog` only for `merchant_wallet` products with `settlementCatalogEnabled`).' }),
-    borrower: z.object({ firstName: z.string(), lastName: z.string(), email: z.string().nullable(), identityStatus: z.string() }).nullable(),
+    borrower: z
+      .object({
+        firstName: z.string(),
+        lastName: z.string(),
+        email: z.string().nullable(),
+        emailHint: z.string().nullable().meta({ description: 'The e-mail on record masked (`a•••@example.com`); null when there is none (the mandate step asks for one).' }),
+        identityStatus: z.string(),
+      })
+      .nullable(),
     loan: z
       .object({
         id: Uuid,
@@ -123,7 +131,16 @@ export const CheckoutStateSchema = z
     offer: OfferFactsSchema.nullable(),
     bank: z.object({ bankCode: z.string(), bankName: z.string(), accountNumberLast4: z.string(), accountName: z.string() }).nullable(),
     mandate: z
-      .object({ id: Uuid, status: z.string(), provider: z.string(), authorizationUrl: z.string().nullable(), activatedAt: Timestamp.nullable() })
+      .object({
+        id: Uuid,
+        status: z.string(),
+        provider: z.string(),
+        authorizationUrl: z.string().nullable(),
+        activatedAt: Timestamp.nullable(),
+        failure: z.enum(['declined', 'failed', 'expired']).nullable().meta({
+          description: 'Why the latest mandate ended without becoming active: `declined` (refused at the bank), `failed` (failed or cancelled by the bank or rail), `expired`; null while in play or active, and once the borrower has given another account. `POST /v1/checkout/mandate` sets up a fresh one.',
+        }),
+      })
       .nullable(),
     guarantorsRequired: z.number().int().meta({ description: 'From the product; 0 means there is no `guarantors` step.' }),
     guarantors: z.array(GuarantorSchema).nullable(),

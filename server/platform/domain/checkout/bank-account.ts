@@ -78,6 +78,8 @@ export async function resolveBankAccountForSession(
  * another name (`mismatch`) is kept only when the borrower confirms it is theirs
  * (`confirmNameMismatch`, e.g. a business or a name changed at marriage); otherwise 409
  * `account_name_mismatch` and nothing is stored. A `partial` match (initials, one name) is kept.
+ * Another account may replace it until the direct debit is active (after a refused mandate, "Use
+ * another bank account"); then 409 `bank_account_locked`.
  */
 export async function captureBankAccount(
   db: Executor,
@@ -87,6 +89,8 @@ export async function captureBankAccount(
   now: Date,
 ): Promise<CapturedBankAccount> {
   const { confirmNameMismatch, ...lookup } = request;
+  const loan = await db.selectFrom('loans').select('hasActiveMandate').where('id', '=', scope.loanId).executeTakeFirstOrThrow();
+  if (loan.hasActiveMandate) throw new AppError('bank_account_locked', 'The direct debit is already active on the account given; ask the lender to change it.');
   const account = await checkedAccount(db, bankLookup, scope, lookup);
   const mismatch = account.nameMatch.status === 'mismatch';
   if (mismatch && confirmNameMismatch !== true) {

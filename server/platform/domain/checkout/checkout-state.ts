@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { CheckoutSessionsTable, LoansTable } from '../../db/schema';
-import { toMandate, type LoanMandate } from '../mandates/mandate';
+import { mandateFailure, toMandate, type LoanMandate, type MandateFailure } from '../mandates/mandate';
 import { signOfferLetterLink, type OfferLetterLink } from '../loans/offer-letter-link';
 import { loadSnapshot } from '../loans/pricing-snapshot';
 import type { LoanStatus } from '../loans/loan';
@@ -67,11 +67,19 @@ export interface CheckoutState {
   nextStep: CheckoutStep | null;
   steps: Array<{ name: CheckoutStep; done: boolean }>;
   /** The rest is null until the phone is verified: the link alone shows nothing personal. */
-  borrower: { firstName: string; lastName: string; email: string | null; identityStatus: string } | null;
+  borrower: {
+    firstName: string;
+    lastName: string;
+    email: string | null;
+    /** The e-mail on record, masked (`a•••@example.com`), or null when there is none and the mandate step must ask. */
+    emailHint: string | null;
+    identityStatus: string;
+  } | null;
   loan: { id: string; status: LoanStatus; kycTier: string; currency: string; principalKobo: number; tenorDays: number; documentReference: string | null; termsAcceptedAt: string | null; hasActiveMandate: boolean; receiptSentAt: string | null } | null;
   offer: OfferFacts | null;
   bank: { bankCode: string; bankName: string; accountNumberLast4: string; accountName: string } | null;
-  mandate: Pick<LoanMandate, 'id' | 'status' | 'provider' | 'authorizationUrl' | 'activatedAt'> | null;
+  /** The latest mandate; `failure` says why it ended without becoming active (null while in play or active, or once another account was given). */
+  mandate: (Pick<LoanMandate, 'id' | 'status' | 'provider' | 'authorizationUrl' | 'activatedAt'> & { failure: MandateFailure | null }) | null;
   /** The product's requirement (0: no `guarantors` step) and the guarantors named so far. */
   guarantorsRequired: number;
   guarantors: Guarantor[] | null;
@@ -86,6 +94,16 @@ export interface StatePlatform {
   secrets: Secrets;
   baseUrl: string;
   config: { OFFER_LETTER_LINK_TTL_SECONDS: number; CHECKOUT_PLATFORM_NAME: string };
+}
+
+/** A mandate that failed on an account the borrower has since replaced is no longer news: the step starts afresh. */
+const onCapturedAccount = (row: { accountNumber: string | null; bankCode: string | null }, bank: { accountNumber: string; bankCode: string } | undefined) =>
+  !bank || (row.accountNumber === bank.accountNumber && row.bankCode === bank.bankCode);
+
+/** `ada.obi@example.com` → `a•••@example.com`: enough for the borrower to recognise, not to read off a shoulder. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 1 ? '•••' : `${email[0]}•••${email.slice(at)}`;
 }
 
 /** The current offer's key facts, or null before an offer exists. */
@@ -200,7 +218,9 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     status,
     nextStep,
     steps,
-    borrower: verified ? { firstName: borrower.firstName, lastName: borrower.lastName, email: borrower.email, identityStatus: borrower.identityStatus } : null,
+    borrower: verified
+      ? { firstName: borrower.firstName, lastName: borrower.lastName, email: borrower.email, emailHint: borrower.email ? maskEmail(borrower.email) : null, identityStatus: borrower.identityStatus }
+      : null,
     loan: verified
       ? {
           id: loan.id,
@@ -219,7 +239,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     bank: verified && bank ? { bankCode: bank.bankCode, bankName: bank.bankName, accountNumberLast4: bank.accountNumber.slice(-4), accountName: bank.accountName } : null,
     mandate:
       verified && mandate
-        ? { id: mandate.id, status: mandate.status, provider: mandate.provider, authorizationUrl: mandate.authorizationUrl, activatedAt: mandate.activatedAt }
+        ? { id: mandate.id, status: mandate.status, provider: mandate.provider, authorizationUrl: mandate.authorizationUrl, activatedAt: mandate.activatedAt, failure: onCapturedAccount(mandateRow!, bank) ? mandateFailure(mandateRow!) : null }
         : null,
     guarantorsRequired: required,
     guarantors: verified ? guarantorRows.map(toGuarantor) : null,

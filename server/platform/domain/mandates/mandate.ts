@@ -51,6 +51,20 @@ export async function getMandateRow(db: Executor, scope: { organisationId: strin
   return row;
 }
 
+/**
+ * Why a mandate ended without becoming active, in the borrower's terms: `declined` (they refused
+ * at their bank), `failed` (the bank or rail failed or cancelled it), `expired`; null while it is
+ * in play or active.
+ */
+export type MandateFailure = 'declined' | 'failed' | 'expired';
+
+export function mandateFailure(row: Pick<LoanMandatesTable, 'status' | 'providerStatus'>): MandateFailure | null {
+  if (row.status === 'expired') return 'expired';
+  if (row.status === 'failed' && row.providerStatus === 'refused') return 'declined';
+  if (row.status === 'failed' || row.status === 'cancelled') return 'failed';
+  return null;
+}
+
 /** A mandate is chargeable only when active, confirmed by the provider, and holding a code. */
 export function isChargeable(row: LoanMandatesTable): boolean {
   return row.status === 'active' && row.provider !== 'rail_c' && row.providerStatus === 'active' && row.authorizationCodeSealed !== null;

@@ -227,14 +227,15 @@ export const checkoutRoutes = [
     tag: 'Checkout',
     summary: 'Confirm the bank account',
     description:
-      'Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name), with how its name compared. Giving another account replaces it. ' +
+      'Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name), with how its name compared. Giving another account replaces it ' +
+      '(and a mandate still in play on the old one is withdrawn when the next one is set up), until the direct debit is active: then 409 `bank_account_locked`. ' +
       'Loans are paid into and collected from the borrower\'s own account: an account whose name is a `mismatch` answers 409 `account_name_mismatch` (with `data.accountName` and `data.nameMatch`; nothing stored) ' +
       'unless `confirmNameMismatch` is true (the borrower confirmed it is theirs; kept with the time of that confirmation). A `partial` match is kept without confirmation.',
     access: 'checkoutSession',
     transactional: false,
     body: BankAccountCaptureInput,
     response: { status: 200, description: 'The account kept.', data: CapturedBankAccountSchema },
-    errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable', 'account_name_mismatch'],
+    errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable', 'account_name_mismatch', 'bank_account_locked'],
     async handle(ctx) {
       return { message: 'Bank account saved', data: await captureBankAccount(ctx.db, ctx.platform.bankLookup, sessionOf(ctx), ctx.body, ctx.now) };
     },
@@ -415,7 +416,9 @@ export const checkoutRoutes = [
     description:
       'After the offer is signed (409 `checkout_step_required` before) and the bank account confirmed (409 `checkout_step_required` without one): a mandate on the default rail ' +
       'with that account and the borrower\'s e-mail on record (or `email`; 422 `email_required` when neither exists). Send the borrower to `authorizationUrl`; the rail redirects to `callbackUrl` afterwards, ' +
-      'then call `/v1/checkout/mandate/activate`. A mandate still initiated, pending or active is returned (200) instead of a second one.',
+      'then call `/v1/checkout/mandate/activate`. A mandate still in play (initiated or pending, read back from the rail) on the captured account, or an active one, is returned (200) instead of a second one; ' +
+      'after a mandate failed, was refused, cancelled or expired — or once another account was captured — a fresh one is set up (201). ' +
+      'An `email` sent for a borrower with none on record is kept on the borrower, so later attempts need not send it again.',
     access: 'checkoutSession',
     transactional: false,
     body: z
@@ -437,11 +440,14 @@ export const checkoutRoutes = [
     operationId: 'activateCheckoutMandate',
     tag: 'Checkout',
     summary: 'Confirm the direct debit',
-    description: 'Reads the loan\'s latest mandate back from the rail, as `POST /v1/mandates/{id}/activate` does: `active` once the provider has confirmed, otherwise `pending` (try again shortly).',
+    description:
+      'Reads the loan\'s latest mandate back from the rail, as `POST /v1/mandates/{id}/activate` does: `active` once the provider has confirmed, otherwise `pending` (try again shortly). ' +
+      'A mandate that ended without becoming active answers 409 with `mandate_declined` (the borrower refused at their bank), `mandate_failed` (the bank or rail failed or cancelled it) ' +
+      'or `mandate_expired`, and `data` `{mandateId, status, reason}`; `POST /v1/checkout/mandate` then sets up a fresh one.',
     access: 'checkoutSession',
     transactional: false,
     response: { status: 200, description: 'The mandate.', data: MandateSchema },
-    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable'],
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable', 'mandate_declined', 'mandate_failed', 'mandate_expired'],
     async handle(ctx) {
       const { mandate, message } = await activateMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.now);
       // Patient financing: a live mandate is what releases the loan to the partner.
