@@ -3,7 +3,7 @@
  * ES module build they are bundled in and already defined; the script-tag build registers a loader
  * (`embed/script.ts`) that adds the steps file's `<script>` once.
  */
-export const ON_DEMAND_STEPS: ReadonlySet<string> = new Set(['lc-kyc', 'lc-guarantors', 'lc-catalog', 'lc-passkey', 'lc-identity', 'lc-decision']);
+export const ON_DEMAND_STEPS: ReadonlySet<string> = new Set(['lc-kyc', 'lc-guarantors', 'lc-catalog', 'lc-passkey', 'lc-identity', 'lc-decision', 'lc-ended']);
 
 type Loader = (apiBase: string) => Promise<void>;
 let loader: Loader | undefined;

@@ -15,6 +15,7 @@ export const STEPS_RUNTIME_MODULES = {
   lit: 'lit',
   './async-action': 'asyncAction',
   './checkout-api': 'checkoutApi',
+  './document-styles': 'documentStyles',
   './format': 'format',
   './i18n/i18n': 'i18n',
   './inputs': 'inputs',

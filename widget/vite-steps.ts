@@ -7,7 +7,7 @@ import { ASSET_MANIFEST, staticAssetsPlugin } from './vite-static-assets.ts';
 const WIDGET_DIR = path.resolve(import.meta.dirname);
 const ENTRY = path.join(WIDGET_DIR, 'steps.ts');
 /** The folders of the on-demand steps: their own files are bundled into the steps file; anything else must be shared. */
-const OWN_FOLDERS = ['lc-kyc', 'lc-guarantors', 'lc-catalog', 'lc-passkey', 'lc-identity', 'lc-decision'].map((f) => path.join(WIDGET_DIR, f) + path.sep);
+const OWN_FOLDERS = ['lc-kyc', 'lc-guarantors', 'lc-catalog', 'lc-passkey', 'lc-identity', 'lc-decision', 'lc-ended'].map((f) => path.join(WIDGET_DIR, f) + path.sep);
 /** Files outside those folders that only the steps file uses: its entry and the passkey ceremonies (@simplewebauthn/browser). */
 const OWN_FILES = [ENTRY, path.join(WIDGET_DIR, 'webauthn.ts')].map((f) => f.replace(/\.ts$/, ''));
 export const STEPS_FILE = 'checkout-steps.js';

@@ -9,7 +9,6 @@ import '../lc-otp/lc-otp';
 import '../lc-offer/lc-offer';
 import '../lc-bank/lc-bank';
 import '../lc-mandate/lc-mandate';
-import '../lc-ended/lc-ended';
 import { SessionLiveness } from '../session-liveness';
 import { whenStepDefined } from '../steps-loader';
 import { checkoutStyles } from './lc-checkout.styles';
@@ -324,7 +323,7 @@ export class LcCheckout extends LitElement {
       return html`<h2 tabindex="-1">${t('checkout.exited.title')}</h2><p role="status">${t('checkout.exited.body')}</p>`;
     }
     if (this.pageState === 'returned') return html`<h2 tabindex="-1">${t('checkout.returned.title')}</h2><p role="status">${t('checkout.returned.body')}</p>`;
-    if (this.pageState !== 'ready') return html`<lc-ended .api=${this.api} reason=${this.pageState}></lc-ended>`;
+    if (this.pageState !== 'ready') return this.onDemand('lc-ended', html`<lc-ended .api=${this.api} reason=${this.pageState}></lc-ended>`);
     const state = this.load.value;
     if (!state) {
       if (this.load.status === 'error') {
