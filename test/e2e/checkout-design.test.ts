@@ -6,6 +6,7 @@ import { client, pushBody, startTestApp, type TestApp } from '../support/harness
 import { lendingTenant, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, uniquePhone } from '../support/checkout';
 import { axeViolations, deepText, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The page people trust (issue 15, item 8), in the machine's Chromium at 360×640: the lender's
@@ -162,8 +163,7 @@ describe('a branded, trustworthy checkout', () => {
       await page.getByRole('button', { name: 'Sign and accept' }).click();
 
       await heading(page, 'Your bank account');
-      await page.getByRole('option', { name: 'Access Bank' }).waitFor({ state: 'attached' });
-      await page.getByLabel('Bank', { exact: true }).selectOption('044');
+      await chooseBank(page, 'Access Bank');
       const accountNumber = `100000000${nubanCheckDigit('044', '100000000')}`;
       await page.getByLabel('Account number').fill(accountNumber);
       await page.getByText('Account name:').waitFor();

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, sessionClient, tokenOf, uniquePhone } from '../support/checkout';
 import { axeViolations, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } from '../support/browser';
+import { chooseBank } from '../support/bank-picker';
 
 /**
  * The mandate step on a 360×640 phone in the machine's Chromium: refusing at the rail is never a
@@ -129,8 +130,7 @@ describe('the mandate step', () => {
       await page.getByText(/Repayments come from .+ ••••\d{4}/).waitFor();
       await shot(page, '20-change-bank');
       const other = nuban('058', '200001234');
-      await page.getByRole('option', { name: 'GTBank' }).or(page.getByRole('option', { name: /Guaranty Trust/ })).first().waitFor({ state: 'attached' });
-      await page.getByLabel('Bank', { exact: true }).selectOption('058');
+      await chooseBank(page, 'Guaranty Trust Bank', { typed: 'gtb' });
       await page.getByLabel('Account number').fill(other);
       await page.getByText('Account name:').waitFor();
       await page.getByRole('button', { name: 'This is my account' }).click();
@@ -232,8 +232,7 @@ describe('history and tabs', () => {
       await page.goForward();
       await heading(page, 'Your bank account');
 
-      await page.getByRole('option', { name: 'Access Bank' }).waitFor({ state: 'attached' });
-      await page.getByLabel('Bank', { exact: true }).selectOption('044');
+      await chooseBank(page, 'Access Bank');
       await page.getByLabel('Account number').fill(nuban('044', '100000000'));
       await page.getByText('Account name:').waitFor();
       await page.getByRole('button', { name: 'This is my account' }).click();
@@ -267,8 +266,7 @@ describe('history and tabs', () => {
       await second.evaluate(() => ((window as unknown as { lcSameDocument?: boolean }).lcSameDocument = true));
 
       await first.bringToFront();
-      await first.getByRole('option', { name: 'Access Bank' }).waitFor({ state: 'attached' });
-      await first.getByLabel('Bank', { exact: true }).selectOption('044');
+      await chooseBank(first, 'Access Bank');
       await first.getByLabel('Account number').fill(nuban('044', '100000000'));
       await first.getByText('Account name:').waitFor();
       await first.getByRole('button', { name: 'This is my account' }).click();
