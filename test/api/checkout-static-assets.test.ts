@@ -149,3 +149,26 @@ describe('choosing an encoding', () => {
     expect(chooseEncoding(header)).toBe(expected);
   });
 });
+
+describe('the on-demand steps file', () => {
+  it('is served at {api}/steps/<hashed name> (the name the bundle asks for), precompressed and immutable; other names 404', async () => {
+    const hashed = manifest['checkout-steps.js']!;
+    expect(hashed).toMatch(/^checkout-steps\.[0-9a-f]{10}\.js$/);
+    expect(fs.readFileSync(widget.scriptFile, 'utf8')).toContain(hashed);
+    const res = await rawGet(`${base}/checkout/api/steps/${hashed}`, 'gzip, deflate, br');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['vary']).toMatch(/Accept-Encoding/i);
+    expect(res.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(decoded(res)).toEqual(fs.readFileSync(path.join(widget.dir, hashed)));
+
+    const gzip = await rawGet(`${base}/checkout/api/steps/${hashed}`, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(decoded(gzip)).toEqual(fs.readFileSync(path.join(widget.dir, hashed)));
+
+    for (const name of ['checkout-steps.0000000000.js', 'checkout.js', '..%2Fcheckout.js', 'asset-manifest.json']) {
+      expect((await rawGet(`${base}/checkout/api/steps/${name}`)).status, name).toBe(404);
+    }
+  });
+});

@@ -262,6 +262,33 @@ describe('sessions that slide, end and come back', () => {
     }
   }, 60_000);
 
+  it('the ended page comes from the on-demand steps file: when that file cannot load, the borrower gets "Try again", which loads it', async () => {
+    const { context, page } = await newPhonePage();
+    try {
+      const requested: string[] = [];
+      let failNext = true;
+      await page.route('**/checkout/api/steps/*', async (route) => {
+        requested.push(route.request().url());
+        if (failNext) {
+          failNext = false;
+          return route.abort('connectionfailed');
+        }
+        return route.continue();
+      });
+      await page.goto(`${app.url}/checkout/c/cs_test_${'Z'.repeat(40)}`);
+      await page.getByText('We cannot reach the lending service right now').waitFor();
+      await heading(page, 'Something went wrong');
+      await screenshot(page, '49-steps-file-failed');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByText('We do not recognise this link.').waitFor();
+      expect(requested).toHaveLength(2);
+      expect(requested[0]).toMatch(/\/checkout\/api\/steps\/checkout-steps\.[0-9a-f]{10}\.js$/);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('"Waiting for the lender" moves on by itself when the lender issues the offer, and the borrower gets a text with the link', async () => {
     const phone = uniquePhone();
     const loan = await operatorLoan(app, lender, { kycTier: 'managed' }, { borrower: { firstName: 'Tunde', lastName: 'Bello', phone } });

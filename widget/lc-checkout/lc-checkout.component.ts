@@ -323,7 +323,7 @@ export class LcCheckout extends LitElement {
       return html`<h2 tabindex="-1">${t('checkout.exited.title')}</h2><p role="status">${t('checkout.exited.body')}</p>`;
     }
     if (this.pageState === 'returned') return html`<h2 tabindex="-1">${t('checkout.returned.title')}</h2><p role="status">${t('checkout.returned.body')}</p>`;
-    if (this.pageState !== 'ready') return this.onDemand('lc-ended', html`<lc-ended .api=${this.api} reason=${this.pageState}></lc-ended>`);
+    if (this.pageState !== 'ready') return this.onDemand('lc-ended', html`<lc-ended .api=${this.api} reason=${this.pageState}></lc-ended>`, true);
     const state = this.load.value;
     if (!state) {
       if (this.load.status === 'error') {
@@ -469,10 +469,10 @@ export class LcCheckout extends LitElement {
 
   /** The script-tag bundle loads the rarer steps on first need (`steps-loader.ts`): until then a status line, and a way forward if the load fails. */
   private stepsFailed = false;
-  private onDemand(tag: string, body: unknown) {
+  private onDemand(tag: string, body: unknown, ownHeading = false) {
     const loading = this.stepsFailed ? undefined : whenStepDefined(tag, this.apiBase);
     if (this.stepsFailed) {
-      return html`<p class="lc-error" role="alert">${ended('unavailable')}</p>
+      return html`${ownHeading ? html`<h2 tabindex="-1">${t('checkout.error.title')}</h2>` : nothing}<p class="lc-error" role="alert">${ended('unavailable')}</p>
         <button type="button" @click=${() => {
           this.stepsFailed = false;
           this.requestUpdate();
