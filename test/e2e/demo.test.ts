@@ -85,6 +85,8 @@ async function verifyPhone(page: Page, phone: FrameLocator): Promise<void> {
 
 async function signBankAndMandate(page: Page, phone: FrameLocator, name: string, prefix: string): Promise<void> {
   await phone.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+  // The borrower sees the rate as the demo's lender quotes it, a month (the sandbox products' rate display).
+  await phone.getByText('4% a month', { exact: true }).waitFor();
   await shot(page, `${prefix}-offer`);
   await phone.getByLabel('Your full name (your signature)').fill(name);
   await phone.getByLabel('I have read the offer and agree to its terms.').check();

@@ -48,6 +48,8 @@ export const SANDBOX_PRODUCT_TERMS = {
   insurancePremiumBps: 50,
   settlementDestination: 'borrower_bank_account',
   capitalPoolCode: SANDBOX_POOL_CODE,
+  // Nigerian consumer lenders quote a rate a month: the checkout's offer shows it that way (pricing is unchanged).
+  rateDisplay: 'monthly',
 } as const satisfies Partial<ProductInput>;
 
 function sandboxProduct(approvalMode: (typeof APPROVAL_MODES)[number], interestModel: (typeof INTEREST_MODELS)[number]): ProductInput {
