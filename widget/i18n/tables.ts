@@ -41,11 +41,11 @@ export function coverage(): Coverage[] {
 }
 
 /** The report the widget build prints. */
-export function coverageReport(rows = coverage()): string {
+export function coverageReport(rows = coverage(), options: { keys?: boolean } = {}): string {
   return rows
     .map((row) => {
       const head = `  ${row.locale.padEnd(4)} ${row.translated}/${row.total} (${Math.round((100 * row.translated) / row.total)} %)`;
-      const missing = row.missing.length ? `\n       falls back to English: ${row.missing.join(', ')}` : '';
+      const missing = options.keys && row.missing.length ? `\n       falls back to English: ${row.missing.join(', ')}` : '';
       return head + missing;
     })
     .join('\n');

@@ -32,7 +32,8 @@ export function localesPlugin(): Plugin {
       if (problems.length) this.error(`locale tables:\n${problems.join('\n')}`);
       if (!reported) {
         reported = true;
-        console.log(`\nCheckout texts: English is built in; other locales load on demand.\n${coverageReport(rows)}\n`);
+        // One line per language; the untranslated keys themselves only when asked for (LC_LOCALE_KEYS=1).
+        console.log(`\nCheckout texts: English is built in; other locales load on demand.\n${coverageReport(rows, { keys: process.env.LC_LOCALE_KEYS === '1' })}\n`);
       }
     },
   };
