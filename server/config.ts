@@ -84,6 +84,11 @@ export const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** A claimed delivery whose worker died is claimed again after this long; must exceed the timeout. */
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
+  /**
+   * Development only: let webhooks go to loopback targets (127.0.0.0/8, ::1, `localhost`), at registration and
+   * delivery. Default false: every mode delivers only to globally routable addresses (the SSRF guard).
+   */
+  WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
   /** Webhook requests in flight at once per process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** An endpoint is disabled after this many consecutive failed attempts… */
@@ -201,6 +206,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.SMS_PROVIDER_URL && !c.SMS_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SMS_API_KEY'], message: 'is required when SMS_PROVIDER_URL is set' });
     }
+    // WEBHOOK_ALLOW_LOOPBACK opens loopback (this host's own services) to anyone who can register a webhook
+    // endpoint. A production profile (issue 16, part 3) must refuse to start with it set.
     if (c.WEBHOOK_LEASE_MS <= c.WEBHOOK_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must exceed WEBHOOK_TIMEOUT_MS (a lease shorter than an attempt would let two workers send it)' });
     }

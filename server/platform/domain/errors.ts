@@ -70,6 +70,8 @@ export const ERROR_STATUS = {
   delivery_in_flight: 409,
   /** The delivery's endpoint was deleted or is disabled; re-enable it (PATCH `status: active`) first. */
   webhook_endpoint_unavailable: 409,
+  /** Webhook registration: the URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …). */
+  webhook_url_not_allowed: 422,
   /** A record with this natural key (for example a product code) exists already. */
   ALREADY_EXISTS: 409,
   /** A balance would go below zero (the capital pool is never overdrawn). */

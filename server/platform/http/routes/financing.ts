@@ -267,7 +267,9 @@ export const financingRoutes = [
       'Addition (the spec does not say how an endpoint is registered). The endpoint receives the patient-financing events of the key\'s mode as ' +
       '`{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key ' +
       '(the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only ' +
-      '(plain http to loopback for test mode). Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.',
+      '(plain http to loopback for test mode). In every mode an IP-literal host must be a public address (422 `webhook_url_not_allowed` otherwise, nothing stored); ' +
+      'a host name is checked at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). ' +
+      'Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.',
     access: 'financing',
     body: z
       .object({
@@ -277,8 +279,9 @@ export const financingRoutes = [
       })
       .strict(),
     response: { status: 201, description: 'The endpoint.', data: SdkEndpointSchema },
+    errors: ['webhook_url_not_allowed'],
     async handle({ db, auth, body, platform, now }) {
-      const { endpoint } = await createEndpoint(db, platform.secrets, auth, { ...body, api: 'sdk' }, now);
+      const { endpoint } = await createEndpoint(db, platform.secrets, auth, { ...body, api: 'sdk' }, now, { allowLoopback: platform.config.WEBHOOK_ALLOW_LOOPBACK });
       return { status: 201, message: 'Webhook endpoint registered; deliveries are signed with your API secret key', data: toSdkEndpoint(endpoint) };
     },
   }),
