@@ -7,7 +7,7 @@ import { SDK_EVENT_NAMES } from '../../domain/financing/financing-events';
 import { createEndpoint, listEndpoints } from '../../domain/webhooks/endpoint';
 import { cancelFinancing, getFinancingStatus } from '../../domain/financing/financing-status';
 import { defineRoute } from '../route';
-import { IdParams, Timestamp, Uuid } from '../schemas';
+import { IdParams, Timestamp, Uuid, safeName } from '../schemas';
 
 const TAG = 'Patient financing';
 
@@ -37,7 +37,7 @@ const InitiateBody = z
   .object({
     clientReference: z.string().trim().min(1).max(255).meta({ description: 'Unique per organisation (and mode): the idempotency key of the initiation.' }),
     invoiceReference: z.string().trim().min(1).max(255).nullable().optional().meta({ description: 'The invoice financed; may repeat across initiations.' }),
-    firstName: z.string().trim().min(1).max(100).meta({ description: 'The patient\'s first name (it must match the identity the patient proves).' }),
+    firstName: safeName({ max: 100 }).meta({ description: 'The patient\'s first name (it must match the identity the patient proves).' }),
     phoneNumber: z
       .string()
       .trim()
@@ -188,8 +188,8 @@ export const financingRoutes = [
       .object({
         bankCode: z.string().regex(/^\d{3}$/, 'a 3-digit CBN bank code').optional(),
         accountNumber: z.string().regex(/^\d{10}$/, 'a 10-digit NUBAN').optional(),
-        accountName: z.string().trim().min(1).max(150).optional(),
-        bankName: z.string().trim().min(1).max(150).optional(),
+        accountName: safeName({ max: 150 }).optional(),
+        bankName: safeName({ max: 150 }).optional(),
         email: z.email().max(254).optional().meta({ description: 'Addition: the patient\'s e-mail for the provider, when the patient gave none.' }),
       })
       .strict(),
