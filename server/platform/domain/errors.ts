@@ -184,6 +184,10 @@ export const ERROR_STATUS = {
   doctor_only: 403,
   /** Meeting page: the recording is finished or belongs to another session; start a new one. */
   recording_closed: 409,
+  /** Meeting recording chunk: the recording would pass `RECORDING_MAX_BYTES`; finish it (a new recording may follow). Nothing of the chunk is stored. */
+  recording_too_large: 413,
+  /** Meeting recording chunk: the appointment's recordings would pass `APPOINTMENT_RECORDINGS_MAX_BYTES`. Nothing of the chunk is stored. */
+  appointment_recordings_too_large: 413,
   /** Patient financing: `phoneNumber` is not a Nigerian mobile number written 080…, 234… or +234…. */
   phone_number_invalid: 422,
   /**
