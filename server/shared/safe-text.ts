@@ -6,7 +6,6 @@ import { z } from 'zod';
  * embeddings and overrides, U+2066–U+2069 isolates), which can make a name read differently in an
  * SMS, a PDF or a dashboard than it is stored ("Trojan Source"-style spoofing).
  */
-// eslint-disable-next-line no-control-regex
 export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 export const UNSAFE_TEXT_MESSAGE = 'must not contain control characters or bidirectional formatting characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)';
