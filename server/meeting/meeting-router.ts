@@ -20,6 +20,7 @@ import { renderMeetingPage } from './meeting-page';
 import { staticAssets } from '../checkout/static-assets';
 import { roomsOf } from './meeting-rooms';
 import { attachSignalling } from './signalling';
+import { safeName } from '../shared/safe-text';
 
 /**
  * The meeting pages and their endpoints, served by the platform itself:
@@ -60,7 +61,7 @@ const NoteBody = z
     symptomsandIllnesses: Text(4000),
     diagnosis: Text(2000),
     treatmentandRecommendation: Text(4000),
-    doctorSignature: Text(200),
+    doctorSignature: safeName({ max: 200 }),
   })
   .strict();
 const PrescriptionBody = z

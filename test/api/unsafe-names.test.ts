@@ -5,6 +5,8 @@ import { tokenOf, uniquePhone } from '../support/checkout';
 import { client, createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan } from '../support/lifecycle';
 import { validBodies } from '../support/valid-bodies';
+import { bookAppointment } from '../support/appointments';
+import { openMeetingLink } from '../support/meeting';
 
 /**
  * Names refuse control characters (NUL reaches PostgreSQL, which rejects it in text) and bidi
@@ -86,6 +88,20 @@ describe('names with control or bidi characters', () => {
       expect(await rowCounts()).toEqual(before);
     });
   }
+
+  it('the doctor\'s signature on consultation notes (it is printed on the prescription PDF) refuses them too', async () => {
+    const booked = await bookAppointment(app, tenant.test, { startInMs: 5 * 60_000 });
+    const cookie = (await openMeetingLink(app, booked.participants[1]!.participantMeetingLink)).cookie!;
+    const note = { symptomsandIllnesses: 'Fever', diagnosis: 'Malaria', treatmentandRecommendation: 'Rest', doctorSignature: 'Dr T.\u202eBakare' };
+    const res = await fetch(`${app.url}/meet/api/notes`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(note) });
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(400);
+    expect(body.message).toMatch(/^body\.doctorSignature: must not contain control characters/);
+    expect((await fetch(`${app.url}/meet/api/notes`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ ...note, doctorSignature: 'Dr T. Bakare' }) })).status).toBe(201);
+    // Only the valid note was stored.
+    const read = await client(app, tenant.test).get(`/api/v1/appointment?appointmentId=${booked.appointmentId}`);
+    expect(read.body.doctorNotes.map((n: any) => n.doctorSignature)).toEqual(['Dr T. Bakare']);
+  });
 
   it('a provider search by a name with NUL answers 400 naming the parameter (not a database error)', async () => {
     const res = await client(app, tenant.test).get('/v1/providers?name=Ada%00Obi');
