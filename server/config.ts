@@ -84,6 +84,11 @@ export const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** A claimed delivery whose worker died is claimed again after this long; must exceed the timeout. */
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
+  /**
+   * Development only: let webhooks go to loopback targets (127.0.0.0/8, ::1, `localhost`), at registration and
+   * delivery. Default false: every mode delivers only to globally routable addresses (the SSRF guard).
+   */
+  WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
   /** Webhook requests in flight at once per process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** An endpoint is disabled after this many consecutive failed attempts… */
@@ -163,6 +168,10 @@ export const ConfigSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(true),
   /** Largest recording chunk the meeting page may upload in one request. */
   RECORDING_CHUNK_MAX_BYTES: z.coerce.number().int().min(1024).max(16_777_216).default(2_097_152),
+  /** Largest recording (the sum of its chunks; a chunk past it answers 413 `recording_too_large`). 256 MiB is some 18 hours of Opus audio at 32 kbit/s. */
+  RECORDING_MAX_BYTES: z.coerce.number().int().min(1024).max(17_179_869_184).default(268_435_456),
+  /** Largest total of one appointment's recordings (a chunk past it answers 413 `appointment_recordings_too_large`). */
+  APPOINTMENT_RECORDINGS_MAX_BYTES: z.coerce.number().int().min(1024).max(68_719_476_736).default(1_073_741_824),
   /**
    * Patient financing: the service's credit policy as JSON (amount bands, rate and limit by risk band, tenor options,
    * affordability share, fees); see server/platform/domain/financing/credit-policy.ts. Unset: the documented default.
@@ -201,6 +210,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.SMS_PROVIDER_URL && !c.SMS_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SMS_API_KEY'], message: 'is required when SMS_PROVIDER_URL is set' });
     }
+    if (c.RECORDING_MAX_BYTES < c.RECORDING_CHUNK_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', path: ['RECORDING_MAX_BYTES'], message: 'must be at least RECORDING_CHUNK_MAX_BYTES' });
+    }
+    if (c.APPOINTMENT_RECORDINGS_MAX_BYTES < c.RECORDING_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', path: ['APPOINTMENT_RECORDINGS_MAX_BYTES'], message: 'must be at least RECORDING_MAX_BYTES' });
+    }
+    // WEBHOOK_ALLOW_LOOPBACK opens loopback (this host's own services) to anyone who can register a webhook
+    // endpoint. A production profile (issue 16, part 3) must refuse to start with it set.
     if (c.WEBHOOK_LEASE_MS <= c.WEBHOOK_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must exceed WEBHOOK_TIMEOUT_MS (a lease shorter than an attempt would let two workers send it)' });
     }

@@ -1,5 +1,8 @@
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { loadOnce } from '../shared/load-once';
 import type { Secrets } from '../platform/domain/secrets';
@@ -16,6 +19,15 @@ export interface FileStorage {
   /** The bytes, or null when there is no such file. */
   get(key: string): Promise<Buffer | null>;
   delete(keys: string[]): Promise<void>;
+  /** The size in bytes, or null when there is no such file. */
+  size(key: string): Promise<number | null>;
+  /** The bytes as a stream (read as it is consumed), or null when there is no such file. */
+  getStream(key: string): Promise<Readable | null>;
+  /**
+   * Stores a stream of exactly `contentLength` bytes without holding it in memory; a reader never sees
+   * half a file, and a stream of another length is refused (nothing stored).
+   */
+  putStream(key: string, body: Readable, contentType: string, contentLength: number): Promise<void>;
   /** A signed GET link valid for `ttlSeconds`. */
   signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string>;
 }
@@ -62,6 +74,40 @@ export class LocalFileStorage implements FileStorage {
 
   async delete(keys: string[]): Promise<void> {
     await Promise.all(keys.map((key) => fs.rm(this.pathOf(key), { force: true })));
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await fs.stat(this.pathOf(key))).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async getStream(key: string): Promise<Readable | null> {
+    try {
+      const handle = await fs.open(this.pathOf(key), 'r');
+      return handle.createReadStream();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async putStream(key: string, body: Readable, _contentType: string, contentLength: number): Promise<void> {
+    const file = this.pathOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      await pipeline(body, createWriteStream(temporary));
+      const written = (await fs.stat(temporary)).size;
+      if (written !== contentLength) throw new Error(`putStream ${key}: ${written} bytes written, ${contentLength} announced`);
+      await fs.rename(temporary, file);
+    } catch (error) {
+      await fs.rm(temporary, { force: true });
+      throw error;
+    }
   }
 
   async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string> {
@@ -132,6 +178,39 @@ export class S3FileStorage implements FileStorage {
     for (let i = 0; i < keys.length; i += 1000) {
       await client.send(new s3.DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
     }
+  }
+
+  async size(key: string): Promise<number | null> {
+    assertSafeKey(key);
+    const { client, s3 } = await this.load();
+    try {
+      const out = await client.send(new s3.HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return out.ContentLength ?? 0;
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name === 'NotFound' || name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  async getStream(key: string): Promise<Readable | null> {
+    assertSafeKey(key);
+    const { client, s3 } = await this.load();
+    try {
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      // In Node the SDK's body is an http.IncomingMessage (a Readable).
+      return (out.Body as Readable | undefined) ?? null;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  /** One PutObject with the stream as its body: S3 needs the length up front, which is why the port takes it. */
+  async putStream(key: string, body: Readable, contentType: string, contentLength: number): Promise<void> {
+    assertSafeKey(key);
+    const { client, s3 } = await this.load();
+    await client.send(new s3.PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: contentLength }));
   }
 
   /** The store's own presigned URL; its expiry runs on the real clock (the SDK signs with the system time). */

@@ -20,6 +20,7 @@ import { renderMeetingPage } from './meeting-page';
 import { staticAssets } from '../checkout/static-assets';
 import { roomsOf } from './meeting-rooms';
 import { attachSignalling } from './signalling';
+import { safeName } from '../shared/safe-text';
 
 /**
  * The meeting pages and their endpoints, served by the platform itself:
@@ -60,7 +61,7 @@ const NoteBody = z
     symptomsandIllnesses: Text(4000),
     diagnosis: Text(2000),
     treatmentandRecommendation: Text(4000),
-    doctorSignature: Text(200),
+    doctorSignature: safeName({ max: 200 }),
   })
   .strict();
 const PrescriptionBody = z
@@ -207,7 +208,14 @@ export function createMeetingRouter(platform: Platform) {
       if (!isUuid(id)) throw notFound('Recording');
       if (!/^\d{1,6}$/.test(String(req.params.seq)) || seq >= 100_000) throw new AppError('invalid_request', 'path.seq: a chunk number from 0 to 99999');
       if (!Buffer.isBuffer(req.body) || req.body.length === 0) throw new AppError('invalid_request', 'body: an empty chunk');
-      await storeRecordingChunk(platform.db, platform.files, seat, { recordingId: id, seq, body: req.body, now: platform.clock.now() });
+      await storeRecordingChunk(platform.db, platform.files, seat, {
+        recordingId: id,
+        seq,
+        body: req.body,
+        now: platform.clock.now(),
+        limits: { recordingMaxBytes: platform.config.RECORDING_MAX_BYTES, appointmentMaxBytes: platform.config.APPOINTMENT_RECORDINGS_MAX_BYTES },
+        dialect: platform.dialect,
+      });
       ok(res, 200, 'Chunk stored');
     },
   );

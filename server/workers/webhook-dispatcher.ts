@@ -191,7 +191,7 @@ export class WebhookDispatcher {
       outcome = await this.send({
         url: endpoint.url,
         body,
-        guard: delivery.mode === 'live',
+        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         headers: {
           'content-type': 'application/json',
@@ -225,7 +225,7 @@ export class WebhookDispatcher {
       outcome = await this.send({
         url: endpoint!.url,
         body,
-        guard: delivery.mode === 'live',
+        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         headers: {
           'content-type': 'application/json',

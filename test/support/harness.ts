@@ -74,6 +74,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     LOG_LEVEL: 'silent',
     BOOTSTRAP_SANDBOX: 'false',
     USAGE_FLUSH_INTERVAL_MS: '100',
+    // The suite's webhook receivers listen on loopback; tests of the SSRF guard pass 'false' (the default).
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     ...database.env,
     ...options.env,
   };
@@ -107,7 +109,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
 
 /** Another process's worth of platform (own caches, own limiter) on the same database as `app`. */
 export async function startSecondInstance(app: TestApp, env: Record<string, string>, options: { clock?: Clock } = {}): Promise<{ url: string; stop(): Promise<void> }> {
-  const config = loadConfig({ ...app.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BOOTSTRAP_SANDBOX: 'false', ...env });
+  const config = loadConfig({ ...app.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BOOTSTRAP_SANDBOX: 'false', WEBHOOK_ALLOW_LOOPBACK: 'true', ...env });
   const platform = await createPlatform(config, {
     clock: options.clock,
     logger: pino({ level: 'silent' }),

@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +53,64 @@ describe('the S3-compatible store', () => {
     expect(url.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
     expect(url.searchParams.get('response-content-type')).toBe('audio/webm');
+  });
+});
+
+/** Decodes S3's streaming upload body (`content-encoding: aws-chunked`: hex size, CRLF, data, CRLF, …, 0, trailers). */
+function decodeAwsChunked(raw: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const eol = raw.indexOf('\r\n', at);
+    const size = parseInt(raw.subarray(at, eol).toString('latin1').split(';')[0]!, 16);
+    if (size === 0) return Buffer.concat(parts);
+    parts.push(raw.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+}
+
+describe('the S3 store streams (against a local fake bucket on loopback)', () => {
+  it('puts a stream with its length, and reads size and stream back; a missing key is null', async () => {
+    const objects = new Map<string, Buffer>();
+    const puts: http.IncomingHttpHeaders[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const key = req.url!.split('?')[0]!;
+        if (req.method === 'PUT') {
+          puts.push(req.headers);
+          const raw = Buffer.concat(chunks);
+          objects.set(key, req.headers['content-encoding'] === 'aws-chunked' ? decodeAwsChunked(raw) : raw);
+          res.writeHead(200, { etag: '"e"' });
+          return res.end();
+        }
+        const object = objects.get(key);
+        if (!object) {
+          res.writeHead(404, { 'content-type': 'application/xml' });
+          return res.end(req.method === 'HEAD' ? undefined : '<Error><Code>NoSuchKey</Code><Message>none</Message></Error>');
+        }
+        res.writeHead(200, { 'content-length': String(object.length), 'content-type': 'audio/webm' });
+        res.end(req.method === 'HEAD' ? undefined : object);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const store = new S3FileStorage({ bucket: 'recordings', region: 'eu-west-1', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', forcePathStyle: true });
+      await store.putStream('r/a.webm', Readable.from([Buffer.from('hello '), Buffer.from('world')]), 'audio/webm', 11);
+      // The body went as a stream (no buffered Content-Length body) announcing its decoded length.
+      expect(puts[0]!['x-amz-decoded-content-length'] ?? puts[0]!['content-length']).toBe('11');
+      expect(objects.get('/recordings/r/a.webm')!.toString()).toBe('hello world');
+      expect(await store.size('r/a.webm')).toBe(11);
+      expect(await store.size('r/missing.webm')).toBeNull();
+      const stream = await store.getStream('r/a.webm');
+      const read: Buffer[] = [];
+      for await (const piece of stream!) read.push(piece as Buffer);
+      expect(Buffer.concat(read).toString()).toBe('hello world');
+      expect(await store.getStream('r/missing.webm')).toBeNull();
+    } finally {
+      server.close();
+    }
   });
 });

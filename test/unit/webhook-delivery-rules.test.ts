@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../server/integrations/webhooks/send-webhook';
+import { isPublicAddress, refusedRange } from '../../server/integrations/webhooks/send-webhook';
 import { MAX_ATTEMPTS, parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from '../../server/platform/domain/webhooks/retry-schedule';
 import { endpointWants } from '../../server/platform/domain/webhooks/deliveries';
 
@@ -7,9 +7,22 @@ describe('SSRF guard: which addresses may receive a live webhook', () => {
   it.each([
     '10.0.0.1', '172.16.5.4', '192.168.1.1', '127.0.0.1', '127.8.8.8', '169.254.169.254', '100.64.0.1', '0.0.0.0',
     '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip',
+    // IPv4-compatible IPv6 (::/96, deprecated) carries any IPv4 address: refused whatever it embeds.
+    '::7f00:1', '::a00:1', '::808:808', '::127.0.0.1', '::8.8.8.8', '64:ff9b::a00:1', '2002:a00:1::1', 'ff02::1',
   ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
 
   it.each(['8.8.8.8', '102.89.1.1', '2001:4860:4860::8888', '::ffff:8.8.4.4'])('allows %s', (address) => expect(isPublicAddress(address)).toBe(true));
+});
+
+describe('SSRF guard with WEBHOOK_ALLOW_LOOPBACK (development)', () => {
+  it.each(['127.0.0.1', '127.8.8.8', '::1', '::ffff:127.0.0.1'])('allows loopback %s only with the flag', (address) => {
+    expect(refusedRange(address, { allowLoopback: false })).toBe('loopback');
+    expect(refusedRange(address, { allowLoopback: true })).toBeUndefined();
+  });
+
+  it.each(['10.0.0.1', '169.254.169.254', '::', '::7f00:1', 'fd00::1', '100.64.0.1'])('still refuses %s', (address) => {
+    expect(refusedRange(address, { allowLoopback: true })).toBeDefined();
+  });
 });
 
 describe('retry schedule', () => {

@@ -2,15 +2,20 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isPublicAddress, refusedRange, type AddressPolicy } from '../../platform/domain/webhooks/webhook-target';
+
+export { isPublicAddress, refusedRange, type AddressPolicy };
 
 /** One signed webhook POST, as the dispatcher hands it over. */
 export interface WebhookRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
-  /** Refuse private, loopback, link-local and other non-public addresses (live mode). */
-  guard: boolean;
+  /**
+   * Every delivery, in every mode, goes only to globally routable unicast addresses (see `refusedRange`);
+   * this allows loopback targets too (config `WEBHOOK_ALLOW_LOOPBACK`, a developer's machine and the test suite).
+   */
+  allowLoopback: boolean;
   timeoutMs: number;
 }
 
@@ -24,12 +29,6 @@ export interface WebhookOutcome {
 
 export type SendWebhook = (request: WebhookRequest) => Promise<WebhookOutcome>;
 
-/** Only globally routable unicast addresses may receive a live webhook (IPv4-mapped IPv6 is unwrapped first). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
-}
-
 export class SsrfRefused extends Error {
   readonly code = 'ESSRF';
 }
@@ -38,25 +37,30 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dn
 
 /**
  * A `lookup` for sockets that resolves every address of the host and refuses the connection if
- * any is not public: the check and the connection use the same answer, so DNS rebinding between
- * a check and a connect is not possible.
+ * any is refused by the policy. The socket connects to the address this lookup answers (the
+ * connection is pinned to the checked address), so DNS rebinding between a check and a connect is
+ * not possible.
  */
-function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused || addresses.length === 0) {
-      return callback(new SsrfRefused(`refused: ${hostname} resolves to a non-public address (${refused?.address ?? 'none'})`), []);
-    }
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
+function guardedLookup(policy: AddressPolicy) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const refused = addresses.find((a) => refusedRange(a.address, policy) !== undefined);
+      if (refused || addresses.length === 0) {
+        return callback(new SsrfRefused(`refused: ${hostname} resolves to a non-public address (${refused?.address ?? 'none'})`), []);
+      }
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }
 
-// Guarded and unguarded requests never share a kept-alive socket.
+const lookups = { strict: guardedLookup({ allowLoopback: false }), loopback: guardedLookup({ allowLoopback: true }) };
+
+// Requests under different policies never share a kept-alive socket.
 const agents = {
-  guarded: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
-  open: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
+  strict: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
+  loopback: { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) },
 };
 
 const ERROR_EXCERPT = 300;
@@ -75,17 +79,19 @@ export const sendWebhook: SendWebhook = (request) =>
       return resolve({ error: 'invalid URL' });
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (request.guard && net.isIP(host) && !isPublicAddress(host)) {
-      return resolve({ error: `refused: ${host} is not a public address` });
+    const policy = request.allowLoopback ? 'loopback' : 'strict';
+    if (net.isIP(host)) {
+      const range = refusedRange(host, { allowLoopback: request.allowLoopback });
+      if (range) return resolve({ error: `refused: ${host} is not a public address (${range})` });
     }
     const secure = url.protocol === 'https:';
-    const pool = request.guard ? agents.guarded : agents.open;
+    const pool = agents[policy];
     const signal = AbortSignal.timeout(request.timeoutMs);
     const req = (secure ? https : http).request(url, {
       method: 'POST',
       headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
       agent: secure ? pool.https : pool.http,
-      lookup: request.guard ? (guardedLookup as typeof dns.lookup) : undefined,
+      lookup: lookups[policy] as typeof dns.lookup,
       signal,
     });
     req.on('response', (res) => {

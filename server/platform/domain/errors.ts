@@ -70,6 +70,8 @@ export const ERROR_STATUS = {
   delivery_in_flight: 409,
   /** The delivery's endpoint was deleted or is disabled; re-enable it (PATCH `status: active`) first. */
   webhook_endpoint_unavailable: 409,
+  /** Webhook registration: the URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …). */
+  webhook_url_not_allowed: 422,
   /** A record with this natural key (for example a product code) exists already. */
   ALREADY_EXISTS: 409,
   /** A balance would go below zero (the capital pool is never overdrawn). */
@@ -182,6 +184,10 @@ export const ERROR_STATUS = {
   doctor_only: 403,
   /** Meeting page: the recording is finished or belongs to another session; start a new one. */
   recording_closed: 409,
+  /** Meeting recording chunk: the recording would pass `RECORDING_MAX_BYTES`; finish it (a new recording may follow). Nothing of the chunk is stored. */
+  recording_too_large: 413,
+  /** Meeting recording chunk: the appointment's recordings would pass `APPOINTMENT_RECORDINGS_MAX_BYTES`. Nothing of the chunk is stored. */
+  appointment_recordings_too_large: 413,
   /** Patient financing: `phoneNumber` is not a Nigerian mobile number written 080…, 234… or +234…. */
   phone_number_invalid: 422,
   /**

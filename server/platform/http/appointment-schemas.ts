@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normalisePhone } from '../domain/users/phone';
 import { APPOINTMENT_STATUSES, PARTICIPANT_ROLES } from '../domain/appointments/appointment';
-import { Timestamp, Uuid } from './schemas';
+import { Timestamp, Uuid, safeName } from './schemas';
 
 /** Telemedicine (spec part A): request and response schemas, and the appointment events. */
 
@@ -9,7 +9,7 @@ const IsoDateTime = z.iso
   .datetime({ offset: true })
   .meta({ format: 'date-time', example: '2026-12-01T09:00:00.000Z', description: 'ISO 8601 date-time with a zone (`Z` or `+01:00`).' });
 
-const Name = z.string().trim().min(1).max(100);
+const Name = safeName({ max: 100 });
 
 /** The longest appointment the API books. */
 export const MAX_APPOINTMENT_MS = 12 * 3_600_000;

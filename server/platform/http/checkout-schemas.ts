@@ -4,7 +4,7 @@ import { FinancingViewSchema } from './routes/financing-schemas';
 import { CheckoutBrandingSchema } from './routes/checkout-settings';
 import { RATE_DISPLAYS } from '../domain/products/product';
 import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
-import { KoboAmount, Timestamp, Uuid } from './schemas';
+import { KoboAmount, Timestamp, Uuid, safeName } from './schemas';
 
 export const CheckoutSessionSchema = z
   .object({
@@ -225,7 +225,7 @@ export const BankAccountCaptureInput = BankAccountInput.extend({
 
 /** What the checkout server sends for a signature (the platform adds `signedAt` from its own clock). */
 const SignatureFields = {
-  signatureFullName: z.string().trim().min(2).max(200).meta({ description: 'The name the borrower typed: the signature.' }),
+  signatureFullName: safeName({ min: 2, max: 200 }).meta({ description: 'The name the borrower typed: the signature.' }),
   signatureEmail: z.email().max(150).nullable().optional(),
   documentReference: z.string().min(1).max(200).meta({ description: 'The offer the borrower read; a stale one answers 409 `stale_document_reference` with `data.currentOffer`.' }),
   ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'The borrower\'s IP as the checkout server saw it (after its trust-proxy rules).' }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOAN_STATUSES } from '../domain/loans/loan';
-import { KoboAmount, Timestamp, Uuid } from './schemas';
+import { KoboAmount, Timestamp, Uuid, safeName } from './schemas';
 
 export const LoanStatusSchema = z.enum(LOAN_STATUSES).meta({
   id: 'LoanStatus',
@@ -143,7 +143,7 @@ export const InsurancePolicySchema = z
 
 export const BorrowerConsentSchema = z
   .object({
-    signatureFullName: z.string().trim().min(2).max(200).meta({ description: 'The typed name is the signature.' }),
+    signatureFullName: safeName({ min: 2, max: 200 }).meta({ description: 'The typed name is the signature.' }),
     ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'Borrower\'s IP as seen by the partner.' }),
     userAgent: z.string().min(1).max(400),
     signedAt: z.iso.datetime({ offset: true }).meta({ description: 'At the partner\'s clock.' }),

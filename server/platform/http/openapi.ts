@@ -88,6 +88,10 @@ any other BVN verifies. AML: a borrower whose last name is \`Sanctioned\` (any c
 names derive from bank code and number; first nine digits 999999999 are not found, 888888888 make the lookup unavailable.
 OTP messages land in the inbox at \`GET /sandbox/sms?phone=…\`. Live mode never honours these values.
 
+**Names.** Every name the API accepts (borrowers, participants, guarantors, signatures, account and bank names) refuses
+control characters (C0/C1, NUL included) and bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E,
+U+2066–U+2069): 400 \`invalid_request\` whose message starts with the field's path (\`body.borrower.firstName: …\`).
+
 **Errors.** ${Object.entries(ERROR_STATUS)
   .map(([code, status]) => `\`${code}\` (${status})`)
   .join(', ')}.

@@ -10,6 +10,10 @@ import {
   SETTLEMENT_DESTINATIONS,
 } from '../domain/products/product';
 import { PROVIDER_TYPES } from '../domain/providers/provider';
+import { safeName } from '../../shared/safe-text';
+
+/** Names (people, organisations) refuse control and bidi characters: see server/shared/safe-text.ts. */
+export { safeName };
 
 /** Shared pieces of the public contract. Response schemas document; request schemas also validate. */
 export const Uuid = z.uuid().meta({ example: '3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13' });
@@ -197,8 +201,8 @@ export const PushPreapprovalBody = z
   .object({
     borrower: z
       .object({
-        firstName: z.string().trim().min(1).max(100),
-        lastName: z.string().trim().min(1).max(100),
+        firstName: safeName({ max: 100 }),
+        lastName: safeName({ max: 100 }),
         phone: z.string().trim().regex(/^\+?[0-9][0-9 ()-]{5,19}$/, 'a phone number of at most 20 characters').max(20),
         email: z.email().max(150).nullable().optional(),
       })

@@ -7,14 +7,15 @@ import { REPAYMENT_FREQUENCIES } from '../products/product';
 import type { LoanContext } from './loan-context';
 import { checkProductLimits, insertLoan } from './create-loan-row';
 import type { LoansTable } from '../../db/schema';
+import { safeName } from '../../../shared/safe-text';
 
 /** `admin loan create` input: a loan originated elsewhere, brought in for tenant approval. */
 export const OperatorLoanInputSchema = z
   .object({
     borrower: z
       .object({
-        firstName: z.string().trim().min(1).max(100),
-        lastName: z.string().trim().min(1).max(100),
+        firstName: safeName({ max: 100 }),
+        lastName: safeName({ max: 100 }),
         phone: z.string().trim().min(6).max(20),
         email: z.email().max(150).nullable().optional(),
         bvn: z.string().regex(/^\d{11}$/, 'exactly 11 digits').optional(),

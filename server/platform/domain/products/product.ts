@@ -4,6 +4,7 @@ import type { LoanProductsTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { isUniqueViolation } from '../../db/database';
+import { safeName } from '../../../shared/safe-text';
 
 export const APPROVAL_MODES = ['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed'] as const;
 export const KYC_TIERS = ['delegated', 'managed'] as const;
@@ -29,7 +30,7 @@ export const POOL_CODE = /^[A-Za-z0-9_-]{1,50}$/;
 export const ProductInputSchema = z
   .object({
     code: z.string().trim().min(1).max(50),
-    name: z.string().trim().min(1).max(150),
+    name: safeName({ max: 150 }),
     description: z.string().max(2000).nullable().default(null),
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code').default('NGN'),
     isActive: z.boolean().default(true),

@@ -7,6 +7,7 @@ import { newId } from '../ids';
 import type { Secrets } from '../secrets';
 import { endWaitingDeliveries } from './deliveries';
 import { findOwned } from '../../db/find-owned';
+import { checkTargetHost, type AddressPolicy } from './webhook-target';
 
 const SEAL_PURPOSE = 'webhook-signing-secret';
 /** How long the previous secret keeps signing after a rotation (both signatures are sent). */
@@ -53,10 +54,12 @@ const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64url')}`;
 
 /**
  * https only, except plain http to a loopback host for a test-mode endpoint (a developer's
- * machine). Live endpoints must be https.
+ * machine). Live endpoints must be https. An IP-literal host must be a public address
+ * (loopback only under `WEBHOOK_ALLOW_LOOPBACK`), in every mode.
  */
-export function checkEndpointUrl(url: string, mode: Mode): void {
+export function checkEndpointUrl(url: string, mode: Mode, policy: AddressPolicy): void {
   const parsed = new URL(url);
+  checkTargetHost(parsed, policy);
   if (parsed.protocol === 'https:') return;
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname) || parsed.hostname.startsWith('127.');
   if (parsed.protocol === 'http:' && mode === 'test' && loopback) return;
@@ -75,13 +78,14 @@ export async function createEndpoint(
   scope: Scope,
   input: { url: string; description?: string | null; events?: string[] | null; mode?: Mode; api?: 'lending' | 'sdk' },
   now: Date,
+  policy: AddressPolicy,
 ): Promise<{ endpoint: WebhookEndpoint; signingSecret: string }> {
   const mode = input.mode ?? scope.mode;
   if (mode !== scope.mode) {
     throw new AppError('invalid_request', `mode: a ${scope.mode} key registers ${scope.mode}-mode endpoints; use a ${mode} key for ${mode} events`);
   }
   const organisationId = scope.organisationId;
-  checkEndpointUrl(input.url, mode);
+  checkEndpointUrl(input.url, mode, policy);
   const signingSecret = newSecret();
   const at = now.toISOString();
   const row: WebhookEndpointsTable = {
@@ -125,9 +129,10 @@ export async function updateEndpoint(
   id: string,
   changes: { url?: string; description?: string | null; events?: string[] | null; status?: 'active' | 'disabled' },
   now: Date,
+  policy: AddressPolicy,
 ): Promise<WebhookEndpoint> {
   const row = await getEndpointRow(db, scope, id);
-  if (changes.url) checkEndpointUrl(changes.url, row.mode);
+  if (changes.url) checkEndpointUrl(changes.url, row.mode, policy);
   const set: Partial<WebhookEndpointsTable> = { updatedAt: now.toISOString() };
   if (changes.url !== undefined) set.url = changes.url;
   if (changes.description !== undefined) set.description = changes.description;

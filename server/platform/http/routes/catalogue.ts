@@ -14,6 +14,7 @@ import {
   UsageRollupSchema,
   limitParam,
   queryBoolean,
+  safeName,
 } from '../schemas';
 
 /** Read routes of the foundation: products, borrowers, the provider directory, pools and usage. */
@@ -77,7 +78,7 @@ export const catalogueRoutes = [
     query: z.object({
       receiveTest: queryBoolean.optional(),
       receiveDrug: queryBoolean.optional(),
-      name: z.string().trim().min(1).max(100).optional(),
+      name: safeName({ max: 100 }).optional(),
       location: z.string().trim().min(1).max(100).optional(),
       sort_by: z.enum(Object.keys(PROVIDER_SORT_COLUMNS) as [keyof typeof PROVIDER_SORT_COLUMNS]).default('name'),
       sort_order: z.enum(['asc', 'desc']).default('asc'),

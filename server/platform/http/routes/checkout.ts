@@ -13,7 +13,7 @@ import { listUserPasskeys, sessionUser, toPasskey } from '../../domain/passkeys/
 import { issueRegistrationChallenge, registerPasskey } from '../../domain/passkeys/register-passkey';
 import { issueSignChallenge } from '../../domain/passkeys/sign-with-passkey';
 import { defineRoute, type HandlerContext } from '../route';
-import { PaginationSchema, Uuid } from '../schemas';
+import { PaginationSchema, Uuid, safeName } from '../schemas';
 import { LoanKycResultSchema } from '../loan-schemas';
 import {
   AcceptInput,
@@ -278,7 +278,7 @@ export const checkoutRoutes = [
     transactional: false,
     body: z
       .object({
-        fullName: z.string().trim().min(2).max(200),
+        fullName: safeName({ min: 2, max: 200 }),
         phone: z.string().trim().min(7).max(25).meta({ description: 'The guarantor\'s phone, e.g. 0803 123 4567 or +2348031234567.' }),
         relationship: z.string().trim().min(2).max(60).meta({ description: 'e.g. sibling, employer, friend.' }),
       })

@@ -5,6 +5,7 @@ import { submitFinancingIdentity } from '../../domain/financing/submit-identity'
 import type { LoanContext } from '../../domain/loans/loan-context';
 import { defineRoute } from '../route';
 import { FinancingViewSchema } from './financing-schemas';
+import { safeName } from '../schemas';
 
 const SESSION_ERRORS = ['checkout_session_expired', 'checkout_session_revoked', 'credential_not_allowed', 'checkout_otp_required', 'checkout_step_required'] as const;
 
@@ -30,7 +31,7 @@ export const financingCheckoutRoutes = [
     transactional: false,
     body: z
       .object({
-        fullName: z.string().trim().min(3).max(150),
+        fullName: safeName({ min: 3, max: 150 }),
         bvn: z.string().regex(/^\d{11}$/, '11 digits'),
         dateOfBirth: z.iso.date().refine((d) => d >= '1900-01-01' && d <= '2010-12-31', 'a date of birth between 1900-01-01 and 2010-12-31'),
         declaredMonthlyIncomeKobo: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description: 'Monthly income in kobo (naira × 100).' }),

@@ -7,7 +7,7 @@ import { SDK_EVENT_NAMES } from '../../domain/financing/financing-events';
 import { createEndpoint, listEndpoints } from '../../domain/webhooks/endpoint';
 import { cancelFinancing, getFinancingStatus } from '../../domain/financing/financing-status';
 import { defineRoute } from '../route';
-import { IdParams, Timestamp, Uuid } from '../schemas';
+import { IdParams, Timestamp, Uuid, safeName } from '../schemas';
 
 const TAG = 'Patient financing';
 
@@ -37,7 +37,7 @@ const InitiateBody = z
   .object({
     clientReference: z.string().trim().min(1).max(255).meta({ description: 'Unique per organisation (and mode): the idempotency key of the initiation.' }),
     invoiceReference: z.string().trim().min(1).max(255).nullable().optional().meta({ description: 'The invoice financed; may repeat across initiations.' }),
-    firstName: z.string().trim().min(1).max(100).meta({ description: 'The patient\'s first name (it must match the identity the patient proves).' }),
+    firstName: safeName({ max: 100 }).meta({ description: 'The patient\'s first name (it must match the identity the patient proves).' }),
     phoneNumber: z
       .string()
       .trim()
@@ -188,8 +188,8 @@ export const financingRoutes = [
       .object({
         bankCode: z.string().regex(/^\d{3}$/, 'a 3-digit CBN bank code').optional(),
         accountNumber: z.string().regex(/^\d{10}$/, 'a 10-digit NUBAN').optional(),
-        accountName: z.string().trim().min(1).max(150).optional(),
-        bankName: z.string().trim().min(1).max(150).optional(),
+        accountName: safeName({ max: 150 }).optional(),
+        bankName: safeName({ max: 150 }).optional(),
         email: z.email().max(254).optional().meta({ description: 'Addition: the patient\'s e-mail for the provider, when the patient gave none.' }),
       })
       .strict(),
@@ -267,7 +267,9 @@ export const financingRoutes = [
       'Addition (the spec does not say how an endpoint is registered). The endpoint receives the patient-financing events of the key\'s mode as ' +
       '`{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key ' +
       '(the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only ' +
-      '(plain http to loopback for test mode). Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.',
+      '(plain http to loopback for test mode). In every mode an IP-literal host must be a public address (422 `webhook_url_not_allowed` otherwise, nothing stored); ' +
+      'a host name is checked at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). ' +
+      'Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.',
     access: 'financing',
     body: z
       .object({
@@ -277,8 +279,9 @@ export const financingRoutes = [
       })
       .strict(),
     response: { status: 201, description: 'The endpoint.', data: SdkEndpointSchema },
+    errors: ['webhook_url_not_allowed'],
     async handle({ db, auth, body, platform, now }) {
-      const { endpoint } = await createEndpoint(db, platform.secrets, auth, { ...body, api: 'sdk' }, now);
+      const { endpoint } = await createEndpoint(db, platform.secrets, auth, { ...body, api: 'sdk' }, now, { allowLoopback: platform.config.WEBHOOK_ALLOW_LOOPBACK });
       return { status: 201, message: 'Webhook endpoint registered; deliveries are signed with your API secret key', data: toSdkEndpoint(endpoint) };
     },
   }),

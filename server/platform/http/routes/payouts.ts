@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAYOUT_STATUSES, getPayout, listPayouts } from '../../domain/payouts/payout';
 import { requestPayout } from '../../domain/payouts/request-payout';
 import { defineRoute } from '../route';
-import { IdParams, KoboAmount, Timestamp, Uuid, limitParam } from '../schemas';
+import { IdParams, KoboAmount, Timestamp, Uuid, limitParam, safeName } from '../schemas';
 
 const PayoutStatusSchema = z.enum(PAYOUT_STATUSES);
 
@@ -67,10 +67,10 @@ export const payoutRoutes = [
       .object({
         borrowerId: Uuid,
         amountKobo: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-        bankName: z.string().trim().min(1).max(120),
+        bankName: safeName({ max: 120 }),
         bankCode: z.string().trim().regex(/^(\d{3}|\d{5,6})$/, 'must be a 3-digit CBN bank code or a 5-6-digit NIP institution code'),
         accountNumber: z.string().trim().regex(/^\d{10}$/, 'must be a 10-digit NUBAN'),
-        accountName: z.string().trim().min(1).max(150).nullable().optional(),
+        accountName: safeName({ max: 150 }).nullable().optional(),
         loanId: Uuid.nullable().optional(),
       })
       .strict(),

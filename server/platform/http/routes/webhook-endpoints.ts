@@ -29,7 +29,12 @@ const WebhookEndpointSchema = z
   })
   .meta({ id: 'WebhookEndpoint', description: 'The signing secret is never serialised after creation (or rotation).' });
 
-const Url = z.url({ protocol: /^https?$/ }).max(512).meta({ description: 'https; plain http only for a loopback host on a test-mode endpoint.' });
+const Url = z.url({ protocol: /^https?$/ }).max(512).meta({
+  description:
+    'https; plain http only for a loopback host on a test-mode endpoint. In every mode an IP-literal host must be a public address ' +
+    '(private, loopback, link-local, CGNAT, unique-local, multicast, unspecified, `::/96` and IPv4-mapped private addresses answer 422 `webhook_url_not_allowed`); ' +
+    'a host name is resolved at each delivery and refused there when it resolves to such an address. Loopback only when the server runs with `WEBHOOK_ALLOW_LOOPBACK=true` (development).',
+});
 
 export const webhookEndpointRoutes = [
   defineRoute({
@@ -55,8 +60,9 @@ export const webhookEndpointRoutes = [
       description: 'The endpoint and its signing secret.',
       data: z.object({ endpoint: WebhookEndpointSchema, signingSecret: z.string().meta({ description: 'Shown only here.' }) }),
     },
+    errors: ['webhook_url_not_allowed'],
     async handle({ db, auth, body, platform, now }) {
-      const created = await createEndpoint(db, platform.secrets, auth, body, now);
+      const created = await createEndpoint(db, platform.secrets, auth, body, now, { allowLoopback: platform.config.WEBHOOK_ALLOW_LOOPBACK });
       return { status: 201, message: 'Webhook endpoint registered; store the signing secret now', data: created };
     },
   }),
@@ -104,9 +110,10 @@ export const webhookEndpointRoutes = [
       })
       .strict(),
     response: { status: 200, description: 'The endpoint.', data: WebhookEndpointSchema },
-    errors: ['NOT_FOUND', 'INVALID_ID'],
-    async handle({ db, auth, params, body, now }) {
-      return { message: 'Webhook endpoint updated', data: await updateEndpoint(db, auth, params.id, body, now) };
+    errors: ['NOT_FOUND', 'INVALID_ID', 'webhook_url_not_allowed'],
+    async handle({ db, auth, params, body, now, platform }) {
+      const policy = { allowLoopback: platform.config.WEBHOOK_ALLOW_LOOPBACK };
+      return { message: 'Webhook endpoint updated', data: await updateEndpoint(db, auth, params.id, body, now, policy) };
     },
   }),
   defineRoute({
