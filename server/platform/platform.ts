@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './log/create-logger';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../integrations/clock';
@@ -100,7 +101,7 @@ async function waitUntilReady(redis: Redis, ms: number, logger: Logger): Promise
 }
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
-  const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? systemClock;
   const handle = openDatabase({
     databaseUrl: config.DATABASE_URL,
