@@ -13,6 +13,7 @@ import { UsageMeter } from './domain/usage/usage-meter';
 import { ProductCatalogue } from './domain/products/product-catalogue';
 import { Authenticator } from './http/authenticate';
 import { RateLimits } from './http/rate-limit';
+import { sealLegacyIdempotencyResponses } from './http/idempotency';
 import { SandboxAmlScreen, type AmlScreen } from '../integrations/aml';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
 import { SandboxInsurer, type Insurer } from '../integrations/insurance';
@@ -111,6 +112,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   });
   await migrateToLatest(handle.db, handle.dialect, overrides.pgSchema);
   const secrets = new Secrets(resolveMasterKey(config, logger));
+  // Values stored in clear before they were sealed (migrations cannot: they have no master key).
+  await sealLegacyIdempotencyResponses(handle.db, secrets);
   // ioredis is loaded only when Redis is configured.
   const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
