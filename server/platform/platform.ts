@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../integrations/clock';
 import { openDatabase, type Db, type Dialect } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { Secrets } from './domain/secrets';
+import { hashLegacyNins } from './domain/borrowers/nin';
 import { UsageMeter } from './domain/usage/usage-meter';
 import { ProductCatalogue } from './domain/products/product-catalogue';
 import { Authenticator } from './http/authenticate';
@@ -114,6 +115,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const secrets = new Secrets(resolveMasterKey(config, logger));
   // Values stored in clear before they were sealed (migrations cannot: they have no master key).
   await sealLegacyIdempotencyResponses(handle.db, secrets);
+  await hashLegacyNins(handle.db, secrets);
   // ioredis is loaded only when Redis is configured.
   const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));

@@ -53,7 +53,7 @@ export async function createOperatorLoan(ctx: LoanContext, input: OperatorLoanIn
         bvnHash: ctx.platform.secrets.hmac(BVN_HASH_PURPOSE, bvn),
         details,
         clientReference: input.clientReference ?? null,
-        nin: null,
+        ninHash: null,
         now: ctx.now,
       })
     : await insertBorrowerWithoutBvn(ctx, details, input.clientReference ?? null);
@@ -80,7 +80,8 @@ async function insertBorrowerWithoutBvn(ctx: LoanContext, details: { firstName: 
     phone: details.phone,
     email: details.email ?? null,
     bvnHash: null,
-    nin: null,
+    ninHash: null,
+    legacyNin: null,
     identityStatus: 'unclaimed',
     linkedAt: null,
     userId: null,
