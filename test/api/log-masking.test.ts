@@ -77,7 +77,9 @@ describe('the log after a full checkout and a meeting join', () => {
     expect(state.nextStep).toBe('offer');
     // The offer letter's signed link (signature in the query string).
     const letter = JSON.stringify(state).match(/"(https?:[^"]*\/offer-letters\/[^"]+)"/)?.[1];
-    if (letter) expect((await fetch(letter)).status).toBe(200);
+    expect(letter).toMatch(/signature=/);
+    expect((await fetch(letter!)).status).toBe(200);
+    secrets.offerLetterSignature = new URL(letter!).searchParams.get('signature')!;
     expect((await b.post('/checkout/api/offer/accept', { signatureFullName: 'Tunde Bello', documentReference: state.offer.documentReference, agreed: true })).status).toBe(200);
     const account = { bankCode: '044', accountNumber: `123456789${nubanCheckDigit('044', '123456789')}` };
     expect((await b.post('/checkout/api/bank-account/resolve', account)).status).toBe(200);
@@ -128,7 +130,7 @@ describe('the log after a full checkout and a meeting join', () => {
 
   it('holds no checkout token, meeting key, secret key, signing secret, rail reference, authorisation code, BVN or NIN', () => {
     const log = lines.join('');
-    expect(Object.keys(secrets)).toHaveLength(8);
+    expect(Object.keys(secrets)).toHaveLength(9);
     for (const [name, value] of Object.entries(secrets)) {
       expect(value, name).toEqual(expect.any(String));
       expect(log, name).not.toContain(value);
