@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import { createLogger } from '../platform/log/create-logger';
 import { loadConfig } from '../config';
 import { createPlatform, type Platform } from '../platform/platform';
 import { AppError } from '../platform/domain/errors';
@@ -210,7 +211,7 @@ async function main(): Promise<number> {
 
   const config = loadConfig({ ...process.env, BOOTSTRAP_SANDBOX: 'false' });
   // Logs go to stderr so stdout holds only the result.
-  const logger = pino({ level: 'warn' }, pino.destination(2));
+  const logger = createLogger('warn', pino.destination(2));
   const platform = await createPlatform(config, { logger });
   try {
     const result = await run(platform, command, parsed.values);

@@ -1,17 +1,20 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './log/create-logger';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../integrations/clock';
 import { openDatabase, type Db, type Dialect } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { Secrets } from './domain/secrets';
+import { hashLegacyNins } from './domain/borrowers/nin';
 import { UsageMeter } from './domain/usage/usage-meter';
 import { ProductCatalogue } from './domain/products/product-catalogue';
 import { Authenticator } from './http/authenticate';
 import { RateLimits } from './http/rate-limit';
+import { sealLegacyIdempotencyResponses } from './http/idempotency';
 import { SandboxAmlScreen, type AmlScreen } from '../integrations/aml';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
 import { SandboxInsurer, type Insurer } from '../integrations/insurance';
@@ -100,7 +103,7 @@ async function waitUntilReady(redis: Redis, ms: number, logger: Logger): Promise
 }
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
-  const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? systemClock;
   const handle = openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -110,6 +113,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   });
   await migrateToLatest(handle.db, handle.dialect, overrides.pgSchema);
   const secrets = new Secrets(resolveMasterKey(config, logger));
+  // Values stored in clear before they were sealed (migrations cannot: they have no master key).
+  await sealLegacyIdempotencyResponses(handle.db, secrets);
+  await hashLegacyNins(handle.db, secrets);
   // ioredis is loaded only when Redis is configured.
   const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey } from '../../server/platform/http/idempotency';
+import crypto from 'node:crypto';
+import { claimIdempotencyKey, sealLegacyIdempotencyResponses } from '../../server/platform/http/idempotency';
+import { newId } from '../../server/platform/domain/ids';
+import { lendingTenant, offeredLoan } from '../support/lifecycle';
 import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
 
 let app: TestApp;
@@ -20,7 +23,7 @@ async function apiKeyId(publicKey: string): Promise<string> {
 
 /** Claims a key the way the request runner does, as if a request with it were in flight. */
 async function claim(key: string, body: unknown, options: { method?: string; path?: string; at?: Date } = {}) {
-  return claimIdempotencyKey(app.platform.db, {
+  return claimIdempotencyKey(app.platform.db, app.platform.secrets, {
     apiKeyId: await apiKeyId(tenant.test.publicKey),
     key,
     method: options.method ?? 'POST',
@@ -147,6 +150,93 @@ describe('Idempotency-Key', () => {
       .where('idempotencyKey', '=', key)
       .executeTakeFirstOrThrow();
     expect(new Date(row.expiresAt).getTime() - new Date(row.createdAt).getTime()).toBeGreaterThanOrEqual(24 * 3600_000);
+  });
+});
+
+describe('at rest (security finding: stored replays held signing secrets and checkout tokens in clear)', () => {
+  const rawRow = async (key: string) =>
+    app.platform.db.selectFrom('idempotencyKeys').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
+
+  /** The response exactly as the server sent it, and whether it was a replay. */
+  async function rawPost(path: string, body: unknown, key: string, pair = tenant.test) {
+    const res = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-public-key': pair.publicKey, 'x-api-secret-key': pair.secretKey, 'idempotency-key': key },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, text: await res.text(), replayed: res.headers.get('idempotent-replayed') };
+  }
+
+  it('when a webhook endpoint is registered with a key, then the stored row holds no signing secret and the replay returns the identical body', async () => {
+    const key = uniqueKey();
+    const first = await rawPost('/v1/webhook-endpoints', { url: 'https://hooks.example.com/idem' }, key);
+    expect(first.status).toBe(201);
+    const secret = JSON.parse(first.text).data.signingSecret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const row = await rawRow(key);
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(JSON.stringify(row)).not.toContain('whsec_');
+    expect(row.responseBody).toMatch(/^sealed:/);
+    const replay = await rawPost('/v1/webhook-endpoints', { url: 'https://hooks.example.com/idem' }, key);
+    expect(replay).toEqual({ status: 201, text: first.text, replayed: 'true' });
+  });
+
+  it('when a checkout session is minted with a key, then the stored row holds no cs_ token and the replay returns the identical body', async () => {
+    const lender = await lendingTenant(app);
+    const { loan } = await offeredLoan(app, lender);
+    const key = uniqueKey();
+    const first = await rawPost(`/v1/loans/${loan.id}/checkout-sessions`, {}, key, lender.test);
+    expect(first.status).toBe(201);
+    const token = JSON.parse(first.text).data.token as string;
+    expect(token).toMatch(/^cs_test_/);
+    const row = await rawRow(key);
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(JSON.stringify(row)).not.toMatch(/cs_test_/);
+    const replay = await rawPost(`/v1/loans/${loan.id}/checkout-sessions`, {}, key, lender.test);
+    expect(replay).toEqual({ status: 201, text: first.text, replayed: 'true' });
+  });
+
+  it('keys the request fingerprint: a stored hash of a KYC-like body is not the plain SHA-256 anyone could recompute', async () => {
+    const key = uniqueKey();
+    const body = pushBody();
+    await rawPost('/v1/preapprovals', body, key);
+    const row = await rawRow(key);
+    expect(row.requestHash).not.toBe(crypto.createHash('sha256').update(JSON.stringify(body)).digest('hex'));
+    expect(row.requestHash).toMatch(/^hmac:[0-9a-f]{64}$/);
+  });
+
+  it('a row stored in clear before sealing still replays, and the start-up step seals it without changing the replay', async () => {
+    const apiKey = await apiKeyId(tenant.test.publicKey);
+    const key = uniqueKey();
+    const body = pushBody();
+    const stored = JSON.stringify({ status: 202, success: true, message: 'legacy', data: { secret: 'whsec_legacylegacylegacy' } });
+    const now = new Date();
+    await app.platform.db
+      .insertInto('idempotencyKeys')
+      .values({
+        id: newId(),
+        apiKeyId: apiKey,
+        idempotencyKey: key,
+        method: 'POST',
+        path: '/v1/preapprovals',
+        requestHash: crypto.createHash('sha256').update(JSON.stringify(body)).digest('hex'),
+        state: 'completed',
+        responseStatus: 202,
+        responseBody: stored,
+        lockedAt: now.toISOString(),
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
+      })
+      .execute();
+    const before = await rawPost('/v1/preapprovals', body, key);
+    expect(before).toEqual({ status: 202, text: stored, replayed: 'true' });
+
+    expect(await sealLegacyIdempotencyResponses(app.platform.db, app.platform.secrets)).toBeGreaterThanOrEqual(1);
+    const row = await rawRow(key);
+    expect(row.responseBody).toMatch(/^sealed:/);
+    expect(row.responseBody).not.toContain('whsec_');
+    expect(await sealLegacyIdempotencyResponses(app.platform.db, app.platform.secrets)).toBe(0);
+    expect(await rawPost('/v1/preapprovals', body, key)).toEqual({ status: 202, text: stored, replayed: 'true' });
   });
 });
 

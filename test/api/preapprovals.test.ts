@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
+import { createLogger } from '../../server/platform/log/create-logger';
 import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { lendingTenant, operatorLoan } from '../support/lifecycle';
 
@@ -9,7 +9,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   // Capture everything the service logs, at the most verbose level, to search it for secrets.
-  app = await startTestApp({ logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }) });
+  app = await startTestApp({ logger: createLogger('trace', { write: (line: string) => void logLines.push(line) }) });
   tenant = await createTenant(app);
 });
 afterAll(() => app.stop());

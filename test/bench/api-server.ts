@@ -11,6 +11,7 @@ import pino from 'pino';
 import { loadConfig } from '../../server/config';
 import { startWebServer } from '../../server/app';
 import { createPlatform } from '../../server/platform/platform';
+import { createLogger } from '../../server/platform/log/create-logger';
 import { bootstrapSandbox } from '../../server/platform/domain/bootstrap';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 
@@ -28,7 +29,8 @@ const config = loadConfig({
   WEBHOOK_ALLOW_LOOPBACK: 'true',
 });
 // Request logging stays on at info, written to /dev/null, so its cost is part of the figure.
-const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: '/dev/null', sync: false }));
+// The product's logger (masking included), so the numbers are the product's.
+const logger = createLogger(config.LOG_LEVEL, pino.destination({ dest: '/dev/null', sync: false }));
 const platform = await createPlatform(config, { logger });
 const { result } = await bootstrapSandbox(platform.db, platform.secrets, new Date());
 const web = await startWebServer(platform, { port: 0, host: '127.0.0.1' });

@@ -92,7 +92,7 @@ async function settlementRun(label: string, env: Record<string, string>, pgSchem
   });
   const at = new Date(now.getTime() - 60_000).toISOString();
   const borrowerId = newId();
-  await db.insertInto('borrowers').values({ id: borrowerId, organisationId: org.id, mode: 'test', clientReference: null, firstName: 'B', lastName: 'B', phone: '1', email: null, bvnHash: null, nin: null, identityStatus: 'unclaimed', linkedAt: null, userId: null, createdAt: at, updatedAt: at }).execute();
+  await db.insertInto('borrowers').values({ id: borrowerId, organisationId: org.id, mode: 'test', clientReference: null, firstName: 'B', lastName: 'B', phone: '1', email: null, bvnHash: null, ninHash: null, legacyNin: null, identityStatus: 'unclaimed', linkedAt: null, userId: null, createdAt: at, updatedAt: at }).execute();
   for (let start = 0; start < SETTLEMENT_LOANS; start += 500) {
     const loans = [];
     const repayments = [];

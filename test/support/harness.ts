@@ -7,6 +7,7 @@ import pino from 'pino';
 import { loadConfig } from '../../server/config';
 import { startWebServer, type WebServer } from '../../server/app';
 import { createPlatform, type Platform } from '../../server/platform/platform';
+import { createLogger } from '../../server/platform/log/create-logger';
 import type { Clock } from '../../server/integrations/clock';
 import { createOrganisation, configureOrganisation, type TenantSettings } from '../../server/platform/domain/organisations/organisation';
 import { createApiKey } from '../../server/platform/domain/api-keys/api-key';
@@ -82,7 +83,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const config = loadConfig(env);
   const platform = await createPlatform(config, {
     clock: options.clock,
-    logger: options.logger ?? pino({ level: 'silent' }),
+    logger: options.logger ?? createLogger('silent'),
     pgSchema: database.pgSchema,
     sqliteFile: path.join(database.dataDir, 'platform.sqlite'),
   });
@@ -112,7 +113,7 @@ export async function startSecondInstance(app: TestApp, env: Record<string, stri
   const config = loadConfig({ ...app.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BOOTSTRAP_SANDBOX: 'false', WEBHOOK_ALLOW_LOOPBACK: 'true', ...env });
   const platform = await createPlatform(config, {
     clock: options.clock,
-    logger: pino({ level: 'silent' }),
+    logger: createLogger('silent'),
     pgSchema: app.pgSchema,
     sqliteFile: path.join(app.dataDir, 'platform.sqlite'),
   });

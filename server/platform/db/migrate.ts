@@ -22,6 +22,7 @@ import * as preapprovalExpiryIndex from './migrations/0021-preapproval-expiry-in
 import * as checkoutRenewals from './migrations/0022-checkout-renewals';
 import * as ownershipChecks from './migrations/0023-ownership-checks';
 import * as checkoutBranding from './migrations/0025-checkout-branding';
+import * as ninHash from './migrations/0027-nin-hash';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -58,6 +59,7 @@ const migrations: Record<string, MigrationModule> = {
   '0022-checkout-renewals': checkoutRenewals,
   '0023-ownership-checks': ownershipChecks,
   '0025-checkout-branding': checkoutBranding,
+  '0027-nin-hash': ninHash,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
@@ -66,13 +68,18 @@ export function columnTypes(dialect: Dialect): ColumnTypes {
     : { bool: 'integer', bigint: 'integer', timestamp: 'text', json: 'text', blob: 'blob' };
 }
 
-/** Brings the schema to the latest version; safe to call from several processes at once. */
-export async function migrateToLatest(db: Db, dialect: Dialect, pgSchema?: string): Promise<void> {
+/**
+ * Brings the schema to the latest version; safe to call from several processes at once.
+ * `until` (tests of a migration over older data) stops after the named migration.
+ */
+export async function migrateToLatest(db: Db, dialect: Dialect, pgSchema?: string, until?: string): Promise<void> {
   const types = columnTypes(dialect);
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
       return Object.fromEntries(
-        Object.entries(migrations).map(([name, m]) => [name, { up: (d: Kysely<unknown>) => m.up(d, types) }]),
+        Object.entries(migrations)
+          .filter(([name]) => until === undefined || name <= until)
+          .map(([name, m]) => [name, { up: (d: Kysely<unknown>) => m.up(d, types) }]),
       );
     },
   };

@@ -114,7 +114,10 @@ export interface BorrowersTable {
   phone: string;
   email: string | null;
   bvnHash: string | null;
-  nin: string | null;
+  /** Keyed hash of the NIN (HMAC under the master key, domain/borrowers/nin.ts); the NIN itself is never stored. */
+  ninHash: string | null;
+  /** A NIN stored in clear before migration 0027; hashed into `ninHash` and cleared at start-up. Never written. */
+  legacyNin: string | null;
   identityStatus: string;
   linkedAt: string | null;
   userId: string | null;
@@ -212,8 +215,11 @@ export interface PreapprovalsTable {
   expiresAt: string | null;
   loanId: string | null;
   providerOrgId: string | null;
-  nin: string | null;
-  /** The pushed decision with the BVN removed; kept for audit, never echoed. */
+  /** Keyed hash of the pushed NIN (domain/borrowers/nin.ts); the NIN itself is never stored. */
+  ninHash: string | null;
+  /** A NIN stored in clear before migration 0027; hashed into `ninHash` and cleared at start-up. Never written. */
+  legacyNin: string | null;
+  /** The pushed decision with the BVN and NIN removed; kept for audit, never echoed. */
   decisionPayload: Json;
   enrichedPayload: Json;
   createdAt: string;

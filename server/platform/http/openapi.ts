@@ -64,6 +64,8 @@ and take no API key; every other route refuses a session token with 403 \`creden
 response (success or 4xx) is stored for at least 24 hours, per key and credential; a replay returns it with
 \`Idempotent-Replayed: true\`. Reusing a key with another method, path or body answers 409 \`IDEMPOTENCY_KEY_CONFLICT\`; a
 replay while the first request is still running answers 409 \`IDEMPOTENCY_KEY_IN_USE\`. 5xx answers are never stored.
+Stored responses are encrypted at rest (they can hold a signing secret or a checkout token) and the body fingerprint is a keyed hash;
+a replay returns the stored response byte for byte.
 
 **Rate limits.** Per API key, over a rolling window that starts at the key's first request, with separate budgets for reads
 (GET) and writes, plus a burst allowance. Every response carries \`RateLimit-Policy\` and \`RateLimit\`

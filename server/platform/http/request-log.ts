@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { maskSecrets } from '../log/mask-secrets';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -15,8 +16,9 @@ export function requestLog(res: Response, base: Logger): Logger {
 
 /**
  * Assigns the request id (keeps a sane `X-Request-Id` from the caller), echoes it, and writes one
- * line when the response finishes: method, path (no query string), status, duration. Headers and
- * bodies are never logged: they carry keys and personal data.
+ * line when the response finishes: method, path (no query string, and masked: checkout tokens,
+ * meeting keys and rail references travel in paths), status, duration. Headers and bodies are never
+ * logged: they carry keys and personal data.
  */
 export function requestLogger(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -29,7 +31,7 @@ export function requestLogger(logger: Logger) {
       const line = {
         reqId: id,
         method: req.method,
-        path: req.originalUrl.split('?')[0],
+        path: maskSecrets(req.originalUrl.split('?')[0]!),
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
       };

@@ -205,7 +205,7 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw new AppError('invalid_request', 'header.Idempotency-Key: 1 to 255 printable ASCII characters');
   }
-  const claim = await claimIdempotencyKey(platform.db, {
+  const claim = await claimIdempotencyKey(platform.db, platform.secrets, {
     apiKeyId: auth.apiKeyId,
     key,
     method: req.method,
@@ -219,7 +219,7 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   try {
     const out = await inTransaction(async (db) => {
       const rendered = render(await route.handle({ ...ctx, db }));
-      await completeIdempotencyKey(db, claim.id, rendered.status, rendered.body);
+      await completeIdempotencyKey(db, platform.secrets, claim.id, rendered.status, rendered.body);
       return rendered;
     });
     return send(res, out.status, out.body);
@@ -227,7 +227,7 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
     if (error instanceof AppError && error.status < 500) {
       // A refusal is an outcome: the same request with the same key gets the same answer.
       const body = JSON.stringify(errorBody(error.status, error.code, error.message, error.data));
-      await completeIdempotencyKey(platform.db, claim.id, error.status, body);
+      await completeIdempotencyKey(platform.db, platform.secrets, claim.id, error.status, body);
     } else {
       await releaseIdempotencyKey(platform.db, claim.id);
     }

@@ -216,7 +216,7 @@ export const PushPreapprovalBody = z
           '`decision.recommendation`; `decision.approved_amount` (naira, at most 2 decimals, required unless declining) and ' +
           '`decision.conditions` {`interest_rate` percent (at most 2 decimals), `tenor_days`, `repayment_frequency`} are summarised. ' +
           '`confidence`, `risk_band`, `trust_score` (or `trust_score.score` / `breakdown.risk_band`) are recorded for audit. ' +
-          'The BVN is matched, kept only as a keyed hash and scrubbed from the stored payload.',
+          'The BVN is matched, kept only as a keyed hash and scrubbed from the stored payload; an optional `metadata.nin` likewise (keyed hash only).',
         example: {
           metadata: { assessment_id: 'asm_01J9Z3', bvn: '22222222222' },
           decision: {

@@ -11,21 +11,22 @@ export interface FindOrCreateBorrowerOptions {
   bvnHash: string;
   details: { firstName: string; lastName: string; phone: string; email?: string | null };
   clientReference: string | null;
-  nin: string | null;
+  /** Keyed hash of the NIN (nin.ts), if one was given. */
+  ninHash: string | null;
   now: Date;
 }
 
 /**
  * The organisation's borrower with this BVN, created on first sight. An existing borrower keeps the
- * details it was created with (a push is not a profile update); a NIN it lacked is recorded.
+ * details it was created with (a push is not a profile update); a NIN it lacked is recorded (as its keyed hash).
  * Safe under concurrent pushes: the unique index on the BVN hash decides who creates.
  */
 export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBorrowerOptions): Promise<Borrower> {
   const find = async () => (await selectByBvnHash(db, { organisationId: options.organisationId, mode: options.mode, bvnHash: options.bvnHash })).rows[0];
   const existing = await find();
   if (existing) {
-    if (!existing.nin && options.nin) {
-      await db.updateTable('borrowers').set({ nin: options.nin }).where('id', '=', existing.id).execute();
+    if (!existing.ninHash && options.ninHash) {
+      await db.updateTable('borrowers').set({ ninHash: options.ninHash }).where('id', '=', existing.id).execute();
     }
     return toBorrower(existing);
   }
@@ -41,7 +42,8 @@ export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBo
       phone: options.details.phone,
       email: options.details.email ?? null,
       bvnHash: options.bvnHash,
-      nin: options.nin,
+      ninHash: options.ninHash,
+      legacyNin: null,
       identityStatus: 'unclaimed',
       linkedAt: null,
       userId: null,

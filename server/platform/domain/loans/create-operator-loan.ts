@@ -54,7 +54,7 @@ export async function createOperatorLoan(ctx: LoanContext, input: OperatorLoanIn
         bvnHash: ctx.platform.secrets.hmac(BVN_HASH_PURPOSE, bvn),
         details,
         clientReference: input.clientReference ?? null,
-        nin: null,
+        ninHash: null,
         now: ctx.now,
       })
     : await insertBorrowerWithoutBvn(ctx, details, input.clientReference ?? null);
@@ -81,7 +81,8 @@ async function insertBorrowerWithoutBvn(ctx: LoanContext, details: { firstName: 
     phone: details.phone,
     email: details.email ?? null,
     bvnHash: null,
-    nin: null,
+    ninHash: null,
+    legacyNin: null,
     identityStatus: 'unclaimed',
     linkedAt: null,
     userId: null,

@@ -3,6 +3,7 @@ import { toJson } from '../../db/database';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { BVN_HASH_PURPOSE } from '../preapprovals/push-preapproval';
+import { ninHash } from '../borrowers/nin';
 import { getLoanRow, invalidState, transitionLoan, type LoanStatus } from './loan';
 import type { LoanContext } from './loan-context';
 import { FROM } from './transitions';
@@ -24,7 +25,7 @@ export interface LoanKycResult {
  * Managed-tier (Tier B) KYC: the service verifies the identity itself. `verified` completes KYC;
  * `failed` and `pending` leave the loan as it is (submit again, or poll). A BVN that differs from
  * the one the borrower was matched by fails without asking the provider. Only a keyed hash of the
- * BVN is kept.
+ * BVN (and of the NIN) is kept.
  */
 export async function submitKyc(ctx: LoanContext, loanId: string, submission: KycSubmission): Promise<LoanKycResult> {
   let loan: LoansTable = await getLoanRow(ctx.db, ctx.scope, loanId);
@@ -65,7 +66,7 @@ export async function submitKyc(ctx: LoanContext, loanId: string, submission: Ky
     .execute();
   if (result.outcome === 'verified') {
     if (!borrower.bvnHash) {
-      await ctx.db.updateTable('borrowers').set({ bvnHash, nin: submission.nin ?? null, updatedAt: ctx.now.toISOString() }).where('id', '=', borrower.id).execute();
+      await ctx.db.updateTable('borrowers').set({ bvnHash, ninHash: submission.nin ? ninHash(ctx.platform.secrets, submission.nin) : null, updatedAt: ctx.now.toISOString() }).where('id', '=', borrower.id).execute();
     }
     loan = await transitionLoan(ctx.db, loan, FROM.kyc, { status: 'kyc_completed' }, ctx.now);
   }

@@ -11,6 +11,7 @@ import type { Organisation } from '../organisations/organisation';
 import { REPAYMENT_FREQUENCIES } from '../products/product';
 import type { Secrets } from '../secrets';
 import { findOrCreateBorrower } from '../borrowers/find-or-create-borrower';
+import { ninHash } from '../borrowers/nin';
 import { findPreapprovalByAssessment, toAck, toPreapproval, type Preapproval, type PreapprovalAck } from './preapproval';
 
 export const BVN_HASH_PURPOSE = 'bvn';
@@ -151,11 +152,11 @@ export function summariseDecision(payload: Obj): DecisionSummary {
   };
 }
 
-/** The decision as kept for audit: verbatim but for the BVN, which is scrubbed. */
+/** The decision as kept for audit: verbatim but for the BVN and the NIN, which are scrubbed (their keyed hashes are kept). */
 function scrubbed(payload: Obj): Obj {
   const metadata = asObject(payload.metadata);
   if (!metadata) return payload;
-  const { bvn: _bvn, ...rest } = metadata;
+  const { bvn: _bvn, nin: _nin, ...rest } = metadata;
   return { ...payload, metadata: rest };
 }
 
@@ -181,12 +182,13 @@ export async function pushPreapproval(db: Executor, options: PushPreapprovalOpti
     if (!provider) throw new AppError('provider_not_found', 'providerId is not an active provider of GET /v1/providers.');
   }
 
+  const pushedNinHash = summary.nin ? ninHash(options.secrets, summary.nin) : null;
   const borrower = await findOrCreateBorrower(db, {
     ...scope,
     bvnHash: options.secrets.hmac(BVN_HASH_PURPOSE, summary.bvn),
     details: options.borrower,
     clientReference: options.clientReference ?? null,
-    nin: summary.nin,
+    ninHash: pushedNinHash,
     now,
   });
 
@@ -211,7 +213,8 @@ export async function pushPreapproval(db: Executor, options: PushPreapprovalOpti
     expiresAt: isDecline ? null : new Date(now.getTime() + organisation.preapprovalTtlSeconds * 1000).toISOString(),
     loanId: null,
     providerOrgId: options.providerId ?? null,
-    nin: summary.nin,
+    ninHash: pushedNinHash,
+    legacyNin: null,
     decisionPayload: toJson(scrubbed(options.decision)),
     enrichedPayload: toJson(options.enriched ?? null),
     createdAt: at,

@@ -248,7 +248,7 @@ export const checkoutRoutes = [
     summary: 'Submit KYC (managed tier)',
     description:
       'As `POST /v1/loans/{id}/kyc` for the session\'s loan (managed tier only: 400 `wrong_kyc_tier`). `pending`: submit again or poll the state; `failed`: the lender decides what happens next. ' +
-      'Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies. The BVN is kept only as a keyed hash.',
+      'Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies. The BVN and the NIN are kept only as keyed hashes.',
     access: 'checkoutSession',
     body: z
       .object({

@@ -151,7 +151,7 @@ export const loanRoutes = [
       'Managed-tier loans only (400 `wrong_kyc_tier` for delegated). `verified` moves `kyc_required` → `kyc_completed`; `failed` (also 200) and ' +
       '`pending` leave the loan as it is: submit again or poll. Sandbox (test keys): BVN 22222222222 verifies, 00000000000 fails, ' +
       '11111111111 is pending on the first submission and verifies on the second, any other BVN verifies. Live mode never honours these values. ' +
-      'The BVN is kept only as a keyed hash.',
+      'The BVN and the NIN are kept only as keyed hashes.',
     access: 'tenant',
     params: IdParams,
     body: z
