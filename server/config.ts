@@ -40,7 +40,7 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(1200),
   /** Extra burst allowed per key over one window, on top of the steady limit. */
   RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(200),
-  /** How long an authenticated key stays cached in the process (revocation elsewhere takes at most this long). */
+  /** How long an authenticated key stays cached in the process. Revocations and organisation changes from any process still apply within ~250 ms (the credential epoch). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /** How long a process serves an organisation's product list from memory (0 disables the cache). */
   PRODUCT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),

@@ -22,6 +22,7 @@ import * as preapprovalExpiryIndex from './migrations/0021-preapproval-expiry-in
 import * as checkoutRenewals from './migrations/0022-checkout-renewals';
 import * as ownershipChecks from './migrations/0023-ownership-checks';
 import * as checkoutBranding from './migrations/0025-checkout-branding';
+import * as credentialEpoch from './migrations/0028-credential-epoch';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -58,6 +59,7 @@ const migrations: Record<string, MigrationModule> = {
   '0022-checkout-renewals': checkoutRenewals,
   '0023-ownership-checks': ownershipChecks,
   '0025-checkout-branding': checkoutBranding,
+  '0028-credential-epoch': credentialEpoch,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
