@@ -186,7 +186,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   const basePath = (res: Response) => res.locals.checkoutBase as string;
   const cookiePath = (res: Response) => `${basePath(res)}/`;
   // Behind a TLS-terminating proxy `req.secure` is false unless trust proxy is set: an https public URL decides instead.
-  const httpsPublicUrl = options.publicUrl !== undefined && new URL(options.publicUrl).protocol === 'https:';
+  const httpsPublicUrl = /^https:\/\//i.test(options.publicUrl ?? '');
   const mountUrl = (req: Request, res: Response) => (options.publicUrl ?? `${req.protocol}://${req.get('host')}${basePath(res)}`).replace(/\/$/, '');
 
   const pageCsp = helmet({
