@@ -191,6 +191,8 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     '/checkout',
     createCheckoutRouter({
       apiBaseUrl: options.internalUrl ?? options.baseUrl,
+      // The public origin, when configured: the rail's return address, and an https one makes the cookie Secure behind a TLS proxy.
+      ...(platform.config.PUBLIC_BASE_URL ? { publicUrl: `${options.baseUrl}/checkout` } : {}),
       trustProxy: platform.config.CHECKOUT_TRUST_PROXY,
       passkeys: platform.config.CHECKOUT_PASSKEYS_ENABLED && {
         origin: platform.config.CHECKOUT_PASSKEY_ORIGIN ?? options.baseUrl,

@@ -10,6 +10,12 @@ const bool = z
  * `.env.example` and the config table in ARCHITECTURE.md list the same keys; keep the three in step.
  */
 export const ConfigSchema = z.object({
+  /**
+   * Deployment profile. `production` (also chosen by NODE_ENV=production when APP_ENV is unset) turns off the sandbox
+   * routes, the demo and the sandbox bootstrap, and refuses to start without MASTER_KEY, without an https
+   * PUBLIC_BASE_URL, or with a development-only flag switched on (see `loadConfig`).
+   */
+  APP_ENV: z.enum(['development', 'production']).default('development'),
   /** HTTP port; 0 picks a free port (tests). */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Interface to bind. Loopback by default; set 0.0.0.0 behind a load balancer or in a container. */
@@ -40,7 +46,7 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(1200),
   /** Extra burst allowed per key over one window, on top of the steady limit. */
   RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(200),
-  /** How long an authenticated key stays cached in the process (revocation elsewhere takes at most this long). */
+  /** How long an authenticated key stays cached in the process. Revocations and organisation changes from any process still apply within ~250 ms (the credential epoch). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /** How long a process serves an organisation's product list from memory (0 disables the cache). */
   PRODUCT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
@@ -200,10 +206,48 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {}
 
+/**
+ * Flags meant for a developer's machine that the production profile refuses when switched on, named here even when
+ * the key is not (yet) part of the schema, so a flag added later cannot slip into production unnoticed.
+ */
+export const DEVELOPMENT_ONLY_FLAGS = ['WEBHOOK_ALLOW_LOOPBACK'] as const;
+
+/** Keys the production profile switches off by default and refuses when they are explicitly switched on. */
+const SANDBOX_SWITCHES = {
+  SANDBOX_ROUTES_ENABLED: 'the sandbox helpers show one-time codes and approve mandates without a credential; they also carry the demo',
+  BOOTSTRAP_SANDBOX: 'the sandbox organisation, its printed keys and the demo have no place in production',
+} as const;
+
+const isOn = (value: string | undefined) => value === 'true' || value === '1';
+
+/** The effective profile of an environment: APP_ENV when set, else `production` when NODE_ENV=production. */
+function profileOf(env: Record<string, string>): string {
+  return env.APP_ENV ?? (env.NODE_ENV === 'production' ? 'production' : 'development');
+}
+
 /** Parses configuration from an environment-like object; throws one error naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string>;
+  const production = profileOf(present) === 'production';
+  // Production turns the sandbox off unless a key says otherwise (which is then refused below, by name).
+  const cleaned = production ? { SANDBOX_ROUTES_ENABLED: 'false', BOOTSTRAP_SANDBOX: 'false', ...present, APP_ENV: 'production' } : { ...present, APP_ENV: profileOf(present) };
   const result = ConfigSchema.superRefine((c, ctx) => {
+    if (c.APP_ENV === 'production') {
+      for (const [key, why] of Object.entries(SANDBOX_SWITCHES)) {
+        if (c[key as keyof typeof SANDBOX_SWITCHES]) ctx.addIssue({ code: 'custom', path: [key], message: `must be false in production (${why})` });
+      }
+      if (!c.MASTER_KEY) {
+        ctx.addIssue({ code: 'custom', path: ['MASTER_KEY'], message: 'is required in production: set it from your secret store (a key generated beside the database would travel with every copy of the data)' });
+      }
+      if (!c.PUBLIC_BASE_URL) {
+        ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production: the https:// origin borrowers and partners reach' });
+      } else if (new URL(c.PUBLIC_BASE_URL).protocol !== 'https:') {
+        ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https:// URL in production (checkout tokens, cookies and offer links travel over it)' });
+      }
+      for (const flag of DEVELOPMENT_ONLY_FLAGS) {
+        if (isOn(present[flag])) ctx.addIssue({ code: 'custom', path: [flag], message: 'is a development-only flag and is refused in production' });
+      }
+    }
     if (c.CHECKOUT_SESSION_MAX_LIFETIME_MINUTES < c.CHECKOUT_SESSION_TTL_MINUTES) {
       ctx.addIssue({ code: 'custom', path: ['CHECKOUT_SESSION_MAX_LIFETIME_MINUTES'], message: 'must be at least CHECKOUT_SESSION_TTL_MINUTES' });
     }
@@ -227,6 +271,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   return result.data;
+}
+
+/**
+ * The effective security settings, logged as one structured line at start-up (`npm start`), so an operator
+ * can see at a glance what a process is exposing. Never includes a secret.
+ */
+export function securitySettings(config: Config) {
+  return {
+    profile: config.APP_ENV,
+    sandboxRoutes: config.SANDBOX_ROUTES_ENABLED,
+    demo: config.SANDBOX_ROUTES_ENABLED && config.BOOTSTRAP_SANDBOX,
+    bootstrapSandbox: config.BOOTSTRAP_SANDBOX,
+    masterKeySource: config.MASTER_KEY ? 'environment' : 'data-dir file',
+    publicUrlScheme: config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).protocol.replace(':', '') : 'http',
+    trustProxy: config.CHECKOUT_TRUST_PROXY,
+  };
 }
 
 export function publicBaseUrl(config: Config, port: number): string {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, securitySettings } from './config';
 import { startWebServer, type WebServer } from './app';
 import { createPlatform, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
 
   const config = loadConfig();
   platform = await createPlatform(config);
+  platform.logger.info({ security: securitySettings(config) }, 'security settings');
   if (config.BOOTSTRAP_SANDBOX) {
     const { created, result } = await bootstrapSandbox(platform.db, platform.secrets, platform.clock.now());
     const banner = [

@@ -31,12 +31,15 @@ export interface CheckoutRouterOptions {
   /**
    * Express `trust proxy` for this router: false (use the socket address), true (trust every
    * hop), a hop count, or addresses / CIDRs / `loopback` / `uniquelocal` of your own proxies.
-   * It decides the IP recorded as consent evidence and whether the cookie is `Secure`.
+   * It decides the IP recorded as consent evidence and (with `publicUrl`) whether the cookie is `Secure`.
    */
   trustProxy?: boolean | number | string | string[];
   /** Cookie that holds the session token (httpOnly, SameSite=Lax, path = the mount path). */
   cookieName?: string;
-  /** Public URL of the mount point (e.g. `https://shop.example/checkout`), used for the rail's return address; default: from the request. */
+  /**
+   * Public URL of the mount point (e.g. `https://shop.example/checkout`), used for the rail's return address; default: from the request.
+   * When it is https the session cookie is always `Secure`, also when TLS ends at a proxy and the request reached this server over plain http.
+   */
   publicUrl?: string;
   /**
    * The built widget bundle served at `/widget.js` (default: this package's `dist/widget/checkout.js`).
@@ -182,6 +185,8 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   });
   const basePath = (res: Response) => res.locals.checkoutBase as string;
   const cookiePath = (res: Response) => `${basePath(res)}/`;
+  // Behind a TLS-terminating proxy `req.secure` is false unless trust proxy is set: an https public URL decides instead.
+  const httpsPublicUrl = /^https:\/\//i.test(options.publicUrl ?? '');
   const mountUrl = (req: Request, res: Response) => (options.publicUrl ?? `${req.protocol}://${req.get('host')}${basePath(res)}`).replace(/\/$/, '');
 
   const pageCsp = helmet({
@@ -215,7 +220,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
       res.status(404).type('html').send(renderCheckoutPage({ basePath: basePath(res), state: 'unknown', theme: options.theme }));
       return;
     }
-    res.cookie(cookieName, token, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: cookiePath(res) });
+    res.cookie(cookieName, token, { httpOnly: true, secure: httpsPublicUrl || req.secure, sameSite: 'lax', path: cookiePath(res) });
     res.redirect(303, `${basePath(res)}/`);
   });
 

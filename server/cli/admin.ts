@@ -172,6 +172,7 @@ async function run(platform: Platform, command: string, options: Options): Promi
     case 'ledger check':
       return checkLedger(db);
     case 'bootstrap':
+      if (platform.config.APP_ENV === 'production') throw new UsageError('bootstrap creates the sandbox organisation; it is refused in production (APP_ENV=production)');
       return (await bootstrapSandbox(db, secrets, now)).result;
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);

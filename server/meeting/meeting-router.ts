@@ -101,7 +101,8 @@ export function createMeetingRouter(platform: Platform) {
       return page(res, 403, renderMeetingPage('too_early', new Date(new Date(seat.appointment.startTime).getTime() - window.earlyJoinMinutes * 60_000).toISOString()));
     }
     if (closed) return page(res, 410, renderMeetingPage(closed === 'cancelled' ? 'cancelled' : 'ended'));
-    res.cookie(MEETING_COOKIE, req.params.key, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: '/meet' });
+    // Secure whenever the public origin is https, also when TLS ends at a proxy in front of this plain-http server.
+    res.cookie(MEETING_COOKIE, req.params.key, { httpOnly: true, secure: platform.baseUrl.startsWith('https:') || req.secure, sameSite: 'lax', path: '/meet' });
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, '/meet/');
   });

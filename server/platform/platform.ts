@@ -73,6 +73,8 @@ export interface PlatformOverrides {
 /** The master key from config, or one generated once and kept beside the SQLite file. */
 function resolveMasterKey(config: Config, logger: Logger): string {
   if (config.MASTER_KEY) return config.MASTER_KEY;
+  // loadConfig refuses this already; kept here so no other way of building a Config can reach the file in production.
+  if (config.APP_ENV === 'production') throw new Error('MASTER_KEY is required in production');
   const file = path.join(config.DATA_DIR, 'master.key');
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
   fs.mkdirSync(config.DATA_DIR, { recursive: true });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseEnv } from '../support/harness';
@@ -40,5 +41,47 @@ describe('the service process', () => {
     expect(second.output()).toContain(publicKey);
     second.kill('SIGTERM');
     expect(await second.exit, second.output()).toBe(0);
+  }, 60_000);
+});
+
+describe('the production profile', () => {
+  const production = { APP_ENV: 'production', PUBLIC_BASE_URL: 'https://lending.example' };
+
+  it('with MASTER_KEY it starts, logs its security settings on one line, and serves no /sandbox or /demo route', async () => {
+    const service = await startServiceProcess(bundle, { ...database.env, ...production });
+    try {
+      expect(service.output()).not.toContain('Sandbox created.');
+      const line = service.output().split('\n').find((l) => l.includes('"security settings"'));
+      expect(JSON.parse(line!).security).toEqual({
+        profile: 'production',
+        sandboxRoutes: false,
+        demo: false,
+        bootstrapSandbox: false,
+        masterKeySource: 'environment',
+        publicUrlScheme: 'https',
+        trustProxy: false,
+      });
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+      for (const [method, route] of [
+        ['GET', '/sandbox/sms?phone=%2B2348012345678'],
+        ['GET', '/sandbox/rails/rail_a/authorisations/mdt_anything'],
+        ['POST', '/sandbox/rails/rail_a/authorise/mdt_anything'],
+        ['GET', '/demo'],
+        ['GET', '/demo/'],
+        ['POST', '/demo/api/runs'],
+      ] as const) {
+        const res = await fetch(`${service.url}${route}`, { method });
+        expect(res.status, `${method} ${route}`).toBe(404);
+      }
+    } finally {
+      service.kill('SIGTERM');
+      expect(await service.exit, service.output()).toBe(0);
+    }
+  }, 60_000);
+
+  it('without MASTER_KEY it refuses to start and says why', async () => {
+    const started = startServiceProcess(bundle, { ...database.env, ...production, MASTER_KEY: '' });
+    await expect(started).rejects.toThrow(/MASTER_KEY: is required in production/);
+    expect(fs.existsSync(path.join(database.dataDir, 'master.key'))).toBe(false);
   }, 60_000);
 });

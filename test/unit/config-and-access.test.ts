@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, loadConfig, securitySettings } from '../../server/config';
 import { checkAccess } from '../../server/platform/http/route';
 import type { AuthContext } from '../../server/platform/http/authenticate';
 import type { Organisation } from '../../server/platform/domain/organisations/organisation';
@@ -21,6 +21,81 @@ describe('configuration', () => {
       expect((error as Error).message).toMatch(/DATABASE_URL/);
       expect((error as Error).message).toMatch(/IDEMPOTENCY_TTL_HOURS/);
     }
+  });
+});
+
+describe('the production profile', () => {
+  const MASTER_KEY = 'production-master-key-0123456789abcdef';
+  const production = { APP_ENV: 'production', MASTER_KEY, PUBLIC_BASE_URL: 'https://lending.example' };
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('the configuration was accepted');
+  };
+
+  it('with no configuration at all, npm start keeps the sandbox default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ APP_ENV: 'development', SANDBOX_ROUTES_ENABLED: true, BOOTSTRAP_SANDBOX: true });
+    expect(securitySettings(config)).toEqual({
+      profile: 'development',
+      sandboxRoutes: true,
+      demo: true,
+      bootstrapSandbox: true,
+      masterKeySource: 'data-dir file',
+      publicUrlScheme: 'http',
+      trustProxy: false,
+    });
+  });
+
+  it('APP_ENV=production turns the sandbox routes, the demo and the sandbox bootstrap off', () => {
+    const config = loadConfig(production);
+    expect(config).toMatchObject({ APP_ENV: 'production', SANDBOX_ROUTES_ENABLED: false, BOOTSTRAP_SANDBOX: false });
+    expect(securitySettings(config)).toEqual({
+      profile: 'production',
+      sandboxRoutes: false,
+      demo: false,
+      bootstrapSandbox: false,
+      masterKeySource: 'environment',
+      publicUrlScheme: 'https',
+      trustProxy: false,
+    });
+  });
+
+  it('NODE_ENV=production chooses the production profile when APP_ENV is unset; APP_ENV decides when set', () => {
+    expect(loadConfig({ NODE_ENV: 'production', MASTER_KEY, PUBLIC_BASE_URL: 'https://lending.example' }).APP_ENV).toBe('production');
+    expect(refusal({ NODE_ENV: 'production' })).toMatch(/MASTER_KEY: is required in production/);
+    expect(loadConfig({ NODE_ENV: 'production', APP_ENV: 'development' }).APP_ENV).toBe('development');
+    expect(loadConfig({ NODE_ENV: 'test' }).APP_ENV).toBe('development');
+    expect(refusal({ APP_ENV: 'staging' })).toMatch(/APP_ENV/);
+  });
+
+  it.each([
+    ['SANDBOX_ROUTES_ENABLED', 'true', /SANDBOX_ROUTES_ENABLED: must be false in production/],
+    ['SANDBOX_ROUTES_ENABLED', '1', /SANDBOX_ROUTES_ENABLED: must be false in production/],
+    ['BOOTSTRAP_SANDBOX', 'true', /BOOTSTRAP_SANDBOX: must be false in production/],
+    ['WEBHOOK_ALLOW_LOOPBACK', 'true', /WEBHOOK_ALLOW_LOOPBACK: is a development-only flag and is refused in production/],
+    ['PUBLIC_BASE_URL', 'http://lending.example', /PUBLIC_BASE_URL: must be an https:\/\/ URL in production/],
+  ])('when production sets %s=%s, then it refuses to start, naming the key', (key, value, message) => {
+    expect(refusal({ ...production, [key]: value })).toMatch(message);
+  });
+
+  it('when production has no MASTER_KEY or no PUBLIC_BASE_URL, then it refuses to start, naming each', () => {
+    const message = refusal({ APP_ENV: 'production' });
+    expect(message).toMatch(/MASTER_KEY: is required in production/);
+    expect(message).toMatch(/PUBLIC_BASE_URL: is required in production/);
+  });
+
+  it('switches set to false in production, and the development flags off, are accepted', () => {
+    const config = loadConfig({ ...production, SANDBOX_ROUTES_ENABLED: 'false', BOOTSTRAP_SANDBOX: 'false', WEBHOOK_ALLOW_LOOPBACK: 'false' });
+    expect(config.SANDBOX_ROUTES_ENABLED).toBe(false);
+  });
+
+  it('outside production the same settings are accepted (a developer may use loopback webhooks and plain http)', () => {
+    expect(() => loadConfig({ SANDBOX_ROUTES_ENABLED: 'true', WEBHOOK_ALLOW_LOOPBACK: 'true', PUBLIC_BASE_URL: 'http://localhost:3000' })).not.toThrow();
   });
 });
 

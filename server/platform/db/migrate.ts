@@ -23,6 +23,7 @@ import * as checkoutRenewals from './migrations/0022-checkout-renewals';
 import * as ownershipChecks from './migrations/0023-ownership-checks';
 import * as checkoutBranding from './migrations/0025-checkout-branding';
 import * as ninHash from './migrations/0027-nin-hash';
+import * as credentialEpoch from './migrations/0028-credential-epoch';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -60,6 +61,7 @@ const migrations: Record<string, MigrationModule> = {
   '0023-ownership-checks': ownershipChecks,
   '0025-checkout-branding': checkoutBranding,
   '0027-nin-hash': ninHash,
+  '0028-credential-epoch': credentialEpoch,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

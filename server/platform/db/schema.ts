@@ -190,6 +190,13 @@ export interface EventsTable {
   api: Generated<string>;
 }
 
+/** The single row (id 1) whose counter moves with every revocation or organisation change (see credential-epoch.ts). */
+export interface CredentialEpochTable {
+  id: number;
+  epoch: number;
+  updatedAt: string;
+}
+
 export interface PlatformStateTable {
   key: string;
   value: Json;
@@ -524,6 +531,7 @@ export interface Database {
   ledgerPostings: LedgerPostingsTable;
   events: EventsTable;
   platformState: PlatformStateTable;
+  credentialEpoch: CredentialEpochTable;
   preapprovals: PreapprovalsTable;
   loans: LoansTable;
   pricingSnapshots: PricingSnapshotsTable;

@@ -8,6 +8,7 @@ import { findOrganisation, type Organisation } from '../domain/organisations/org
 import { safeEqual, type Secrets } from '../domain/secrets';
 import { resolveCheckoutToken, type CheckoutScope } from '../domain/checkout/checkout-session';
 import { BoundedMap } from '../../shared/bounded-map';
+import { CredentialEpochWatch } from '../domain/api-keys/credential-epoch';
 
 /** Who is calling, taken only from the credential. Every query of a tenant's data filters on both fields. */
 export interface AuthContext {
@@ -29,6 +30,8 @@ export interface AuthContext {
 
 interface CacheEntry {
   expiresAt: number;
+  /** The credential epoch this process knew before reading the entry; any other epoch makes it stale. */
+  epoch: number;
   key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string };
   organisation?: Organisation;
 }
@@ -38,17 +41,24 @@ const MAX_CACHE_ENTRIES = 10_000;
 /**
  * Resolves a key pair to its organisation. Lookups are cached per public key for a short TTL
  * (misses too, so unknown keys cannot hammer the database); the secret is still verified on every
- * call, in constant time, against its keyed hash.
+ * call, in constant time, against its keyed hash. A revocation or organisation change anywhere
+ * (another process, the operator CLI) moves the credential epoch, and this process drops its
+ * cache within CREDENTIAL_EPOCH_CHECK_MS of it (see credential-epoch.ts).
  */
 export class Authenticator {
   private readonly cache = new BoundedMap<string, CacheEntry>(MAX_CACHE_ENTRIES);
+  private readonly epochs: CredentialEpochWatch;
+  private cacheEpoch = 0;
 
   constructor(
     private readonly db: Db,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
     private readonly ttlMs: number,
-  ) {}
+    epochCheckMs?: number,
+  ) {
+    this.epochs = new CredentialEpochWatch(db, epochCheckMs);
+  }
 
   /** Forget cached keys (after a revocation or a settings change in this process). */
   invalidate(): void {
@@ -102,13 +112,21 @@ export class Authenticator {
   }
 
   private async lookup(publicKey: string): Promise<CacheEntry> {
+    // Without a cache there is nothing to invalidate: every call reads the key.
+    const epoch = this.ttlMs > 0 ? await this.epochs.current() : 0;
+    if (epoch !== this.cacheEpoch) {
+      this.cache.clear();
+      this.cacheEpoch = epoch;
+    }
     const now = this.clock.now().getTime();
     const cached = this.cache.get(publicKey);
-    if (cached && cached.expiresAt > now) return cached;
+    // An entry read under an older epoch (a lookup that raced an invalidation) is stale too.
+    if (cached && cached.expiresAt > now && cached.epoch === epoch) return cached;
     const key = await findApiKeyByPublicKey(this.db, publicKey);
     const organisation = key ? await findOrganisation(this.db, key.organisationId) : undefined;
     const entry: CacheEntry = {
       expiresAt: now + this.ttlMs,
+      epoch,
       key: key && {
         id: key.id,
         secretHash: key.secretHash,

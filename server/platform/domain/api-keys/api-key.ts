@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { randomToken, type Secrets } from '../secrets';
 import { getOrganisation } from '../organisations/organisation';
 import { API_SECRET_SEAL_PURPOSE } from '../financing/sdk-webhooks';
+import { bumpCredentialEpoch, inTransaction } from './credential-epoch';
 
 export const SECRET_HASH_PURPOSE = 'api-secret-key';
 
@@ -63,12 +64,18 @@ export async function createApiKey(
   return { id: row.id, organisationId: row.organisationId, mode: row.mode, publicKey, secretKey, createdAt: row.createdAt };
 }
 
+/** Revokes a key pair; every process stops accepting it within a second (the credential epoch moves with it). */
 export async function revokeApiKey(db: Executor, publicKey: string, now: Date) {
-  const key = await db.selectFrom('apiKeys').selectAll().where('publicKey', '=', publicKey).executeTakeFirst();
-  if (!key) throw new AppError('NOT_FOUND', 'no key with that public key');
-  const revokedAt = key.revokedAt ?? now.toISOString();
-  if (!key.revokedAt) await db.updateTable('apiKeys').set({ revokedAt }).where('id', '=', key.id).execute();
-  return { id: key.id, organisationId: key.organisationId, mode: key.mode, publicKey, revokedAt };
+  return inTransaction(db, async (trx) => {
+    const key = await trx.selectFrom('apiKeys').selectAll().where('publicKey', '=', publicKey).executeTakeFirst();
+    if (!key) throw new AppError('NOT_FOUND', 'no key with that public key');
+    const revokedAt = key.revokedAt ?? now.toISOString();
+    if (!key.revokedAt) {
+      await trx.updateTable('apiKeys').set({ revokedAt }).where('id', '=', key.id).execute();
+      await bumpCredentialEpoch(trx, now);
+    }
+    return { id: key.id, organisationId: key.organisationId, mode: key.mode, publicKey, revokedAt };
+  });
 }
 
 export async function findApiKeyByPublicKey(db: Executor, publicKey: string): Promise<ApiKeyRecord | undefined> {

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database';
 import type { OrganisationsTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
+import { bumpCredentialEpoch, inTransaction } from '../api-keys/credential-epoch';
 
 export interface Organisation {
   id: string;
@@ -127,11 +128,15 @@ export async function configureOrganisation(
     }
   }
   if (Object.keys(settings).length > 0) {
-    await db
-      .updateTable('organisations')
-      .set({ ...settings, updatedAt: now.toISOString() })
-      .where('id', '=', id)
-      .execute();
+    // Cached credentials carry the organisation (disabled, permissions): the epoch moves with the change.
+    await inTransaction(db, async (trx) => {
+      await trx
+        .updateTable('organisations')
+        .set({ ...settings, updatedAt: now.toISOString() })
+        .where('id', '=', id)
+        .execute();
+      await bumpCredentialEpoch(trx, now);
+    });
   }
   return getOrganisation(db, id);
 }
