@@ -3,6 +3,9 @@ import pino from 'pino';
 import { AmlScreens, SandboxAmlScreen } from '../../server/integrations/aml';
 import { FakeClock } from '../../server/integrations/clock';
 import { fundPool } from '../../server/platform/domain/pools/pool';
+import { createProduct } from '../../server/platform/domain/products/product';
+import { createOperatorLoan } from '../../server/platform/domain/loans/create-operator-loan';
+import { productInput } from '../support/factories';
 import { runCollections } from '../../server/platform/domain/repayments/collect-mandates';
 import { newId } from '../../server/platform/domain/ids';
 import { liveProviders, liveProvidersLine } from '../../server/platform/platform';
@@ -243,6 +246,29 @@ describe('AML screening per mode', () => {
     const events = (await eventsOf(app, tenant.organisationId)).filter((e) => e.name === 'loan.kyc.attested' && e.data.loanId === issued.body.data.id);
     expect(events.map((e) => e.data.amlScreenStatus)).toEqual(['pending']);
   });
+
+  it.each(['approve', 'attestation'] as const)(
+    'when a live delegated-tier loan is attested through %s and no AML provider is configured, then it is under_review, not screened clear',
+    async (route) => {
+      const now = clock.now();
+      const product = await createProduct(app.platform.db, { organisationId: tenant.organisationId, input: productInput({ approvalMode: 'tenant', kycTier: 'delegated' }), now });
+      const loan = await app.platform.db.transaction().execute((trx) =>
+        createOperatorLoan(
+          { db: trx, platform: app.platform, now, scope: { organisationId: tenant.organisationId, mode: 'live' }, actor: 'test' },
+          { borrower: { firstName: 'Tunde', lastName: 'Bello', phone: '+2348030000000' }, productId: product.id, amountKobo: 5_000_000, tenorDays: 60 },
+        ),
+      );
+      const res =
+        route === 'approve'
+          ? await live().post(`/v1/loans/${loan.id}/approve`, { attestation: { schemaVersion: 1, attestedChecks: { bvnVerified: true } } })
+          : await live().post(`/v1/loans/${loan.id}/attestation`, { attestedChecks: { bvnVerified: true } });
+      expect(res.status).toBe(route === 'approve' ? 200 : 201);
+      const attestation = route === 'approve' ? res.body.data.attestation : res.body.data;
+      expect(attestation.amlScreenStatus).toBe('pending');
+      if (route === 'approve') expect(res.body.data).toMatchObject({ approved: false, loan: { status: 'under_review', documentReference: null } });
+      expect((await live().get(`/v1/loans/${loan.id}`)).body.data.status).toBe('under_review');
+    },
+  );
 
   it('keeps the sandbox screen in test mode, and the sandbox never screens a live person clear', async () => {
     const screens = new AmlScreens();
