@@ -189,8 +189,20 @@ describe('live mode with no payment rail configured', () => {
   it('when the collector runs, then live loans without a live rail are skipped and logged: no repayment, no charge, no ledger change', async () => {
     const loan = await liveAcceptedLoan();
     expect((await live().post(`/v1/loans/${loan.id}/disburse`)).status).toBe(200);
-    await legacyLiveMandate(loan.id, 'active');
+    const mandate = await legacyLiveMandate(loan.id, 'active');
     clock.advance(120 * 86_400_000);
+    // A mandate repayment left pending from before: it must not be sent to any rail either.
+    const leftPending = newId();
+    const at = clock.now().toISOString();
+    await app.platform.db
+      .insertInto('loanRepayments')
+      .values({
+        id: leftPending, organisationId: tenant.organisationId, mode: 'live', loanId: loan.id, borrowerId: loan.borrowerId, reference: `RPY-${newId()}`,
+        method: 'mandate', status: 'pending', amountKobo: 100_000, unallocatedKobo: 0, feePortionKobo: 0, interestPortionKobo: 0, principalPortionKobo: 0,
+        externalReference: null, ledgerTransactionRef: null, completedAt: null, settlementId: null, mandateId: mandate.id, chargeReference: null,
+        failureReason: null, createdAt: at, updatedAt: at,
+      })
+      .execute();
     const before = await snapshot();
     logged.length = 0;
     const run = await runCollections(app.platform, clock.now());
@@ -199,6 +211,7 @@ describe('live mode with no payment rail configured', () => {
     expect(after.repayments).toBe(before.repayments);
     expect(after.charges).toBe(before.charges);
     expect(after.postings).toBe(before.postings);
+    expect(await app.platform.db.selectFrom('loanRepayments').select(['status', 'chargeReference']).where('id', '=', leftPending).executeTakeFirstOrThrow()).toEqual({ status: 'pending', chargeReference: null });
     expect(logged.some((line) => /collector skipped loans/.test(String(line.msg)) && JSON.stringify(line.providers).includes('live:rail_a'))).toBe(true);
   });
 });
