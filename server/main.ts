@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, securitySettings } from './config';
 import { startWebServer, type WebServer } from './app';
-import { createPlatform, type Platform } from './platform/platform';
+import { createPlatform, liveProviders, liveProvidersLine, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
 import { WebhookDispatcher } from './workers/webhook-dispatcher';
 import { demoEnabled } from '../demo/server/create-demo-router';
@@ -38,6 +38,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   platform = await createPlatform(config);
   platform.logger.info({ security: securitySettings(config) }, 'security settings');
+  const providers = liveProviders(platform);
+  platform.logger.info({ liveProviders: providers }, liveProvidersLine(providers));
   if (config.BOOTSTRAP_SANDBOX) {
     const { created, result } = await bootstrapSandbox(platform.db, platform.secrets, platform.clock.now());
     const banner = [

@@ -1,7 +1,11 @@
 import type { Mode } from '../platform/db/schema';
 
 export interface AmlScreenResult {
-  status: 'clear' | 'hit';
+  /**
+   * `clear`: screened, no match. `hit`: screened, a match. `pending`: not screened (live mode with
+   * no screening provider configured); never read as clear: the loan goes to `under_review`.
+   */
+  status: 'clear' | 'hit' | 'pending';
   detail: string | null;
 }
 
@@ -10,16 +14,41 @@ export interface AmlScreen {
   screen(person: { firstName: string; lastName: string; mode: Mode }): Promise<AmlScreenResult>;
 }
 
+const NOT_SCREENED: AmlScreenResult = {
+  status: 'pending',
+  detail: 'not screened: no live AML screening provider is configured; a person must review this borrower',
+};
+
 /**
- * The sandbox screen. In test mode a last name of `Sanctioned` (any case) is a hit, everyone
- * else is clear. Live mode never honours the magic value: with no live provider configured,
- * it screens everyone clear and says so in the detail.
+ * The sandbox screen (test mode). A last name of `Sanctioned` (any case) is a hit, everyone
+ * else is clear. It never screens a live person: a live call answers `pending` (fail safe).
  */
 export class SandboxAmlScreen implements AmlScreen {
   async screen(person: { firstName: string; lastName: string; mode: Mode }): Promise<AmlScreenResult> {
-    if (person.mode === 'test' && person.lastName.trim().toLowerCase() === 'sanctioned') {
+    if (person.mode !== 'test') return NOT_SCREENED;
+    if (person.lastName.trim().toLowerCase() === 'sanctioned') {
       return { status: 'hit', detail: 'sandbox: name matches the sanctions list entry "SANCTIONED"' };
     }
-    return { status: 'clear', detail: person.mode === 'test' ? 'sandbox: no match' : 'no live screening provider configured' };
+    return { status: 'clear', detail: 'sandbox: no match' };
+  }
+}
+
+/**
+ * The screen chosen per mode: test mode uses the sandbox, live mode the configured provider, or
+ * none, in which case every live screen answers `pending` (never `clear`).
+ */
+export class AmlScreens implements AmlScreen {
+  private readonly sandbox = new SandboxAmlScreen();
+
+  constructor(private readonly live?: AmlScreen) {}
+
+  screen(person: { firstName: string; lastName: string; mode: Mode }): Promise<AmlScreenResult> {
+    if (person.mode === 'test') return this.sandbox.screen(person);
+    return this.live ? this.live.screen(person) : Promise.resolve(NOT_SCREENED);
+  }
+
+  /** Whether live mode has a screening provider (for the start-up log). */
+  get liveConfigured(): boolean {
+    return this.live !== undefined;
   }
 }

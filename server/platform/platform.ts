@@ -15,7 +15,8 @@ import { ProductCatalogue } from './domain/products/product-catalogue';
 import { Authenticator } from './http/authenticate';
 import { RateLimits } from './http/rate-limit';
 import { sealLegacyIdempotencyResponses } from './http/idempotency';
-import { SandboxAmlScreen, type AmlScreen } from '../integrations/aml';
+import { AmlScreens } from '../integrations/aml';
+import { RailRegistry } from '../integrations/rails/rail-registry';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
 import { SandboxInsurer, type Insurer } from '../integrations/insurance';
 import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
@@ -38,7 +39,10 @@ export interface Platform {
   products: ProductCatalogue;
   authenticator: Authenticator;
   rateLimits: RateLimits;
-  aml: AmlScreen;
+  /** AML screening per mode: the sandbox in test mode; live mode answers `pending` (never `clear`) until a provider is configured. */
+  aml: AmlScreens;
+  /** Payment rails per mode (`rails.railFor(mode, provider)`): sandbox rails in test mode, configured live rails only in live mode. */
+  rails: RailRegistry;
   identity: IdentityVerifier;
   insurer: Insurer;
   /** Operational e-mail to organisations: SMTP when SMTP_URL is set, else JSON files in MAIL_DIR. */
@@ -124,7 +128,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   if (redis) await waitUntilReady(redis, 5_000, logger);
   const usage = new UsageMeter(handle.db, clock);
   usage.start(config.USAGE_FLUSH_INTERVAL_MS);
-  return {
+  const platform: Platform = {
     config,
     db: handle.db,
     dialect: handle.dialect,
@@ -143,7 +147,12 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       },
       redis,
     ),
-    aml: new SandboxAmlScreen(),
+    // No live AML provider or live rail exists yet: live screens answer `pending`, live rail calls are refused.
+    aml: new AmlScreens(),
+    rails: new RailRegistry({
+      baseUrl: () => platform.baseUrl,
+      sandbox: { db: handle.db, clock, confirmationLagMs: config.RAIL_CONFIRMATION_LAG_MS, chargeLagMs: config.RAIL_CHARGE_LAG_MS },
+    }),
     identity: new SandboxIdentityVerifier(),
     insurer: new SandboxInsurer(),
     mailer: config.SMTP_URL
@@ -176,4 +185,31 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       await handle.close();
     },
   };
+  return platform;
+}
+
+/**
+ * Which provider live mode uses for each port (`none` = not configured: live calls are refused, or
+ * fail safe). Logged once at start-up, so an operator sees at a glance what live mode can reach.
+ */
+export function liveProviders(platform: Pick<Platform, 'config' | 'aml' | 'rails'>): Record<string, string> {
+  const rails = platform.rails.liveRails();
+  return {
+    rail: rails.length ? rails.join('+') : 'none',
+    aml: platform.aml.liveConfigured ? 'configured' : 'none',
+    identity: 'none',
+    bvnIdentity: 'none',
+    bureau: 'none',
+    bankLookup: 'none',
+    sms: platform.config.SMS_PROVIDER_URL && platform.config.SMS_API_KEY ? 'http' : 'none',
+    email: platform.config.SMTP_URL ? 'smtp' : 'files',
+    storage: platform.config.S3_BUCKET ? 's3' : 'local',
+  };
+}
+
+/** The one start-up line: `live providers: rail none, aml none, …`. */
+export function liveProvidersLine(providers: Record<string, string>): string {
+  return `live providers: ${Object.entries(providers)
+    .map(([port, provider]) => `${port} ${provider}`)
+    .join(', ')}`;
 }

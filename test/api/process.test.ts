@@ -25,6 +25,8 @@ describe('the service process', () => {
   it('migrates, bootstraps the sandbox, turns healthy, serves with the printed keys and stops cleanly on SIGTERM', async () => {
     const first = await start();
     expect(first.output()).toContain('Sandbox created.');
+    // One start-up line says which live providers are configured (none by default: live rail calls are refused).
+    expect(first.output()).toMatch(/live providers: rail none, aml none, identity none, [^"]*sms none/);
     const publicKey = /public key\s+(pk_test_\w+)/.exec(first.output())![1]!;
     const secretKey = /secret key\s+(sk_test_\w+)/.exec(first.output())![1]!;
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);

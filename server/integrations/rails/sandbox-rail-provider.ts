@@ -39,11 +39,18 @@
  *   digits of `amountKobo`: `…51` fails with `insufficient_funds`, `…52` fails with
  *   `do_not_honour`, anything else `succeeded`. The sandbox does not cap debits at the mandate amount.
  *
+ * **Test mode only.** The sandbox serves the authorisations of test-mode mandates: one whose
+ * platform reference belongs to a live mandate (set up before live mode stopped reaching the
+ * sandbox) is not found by any route (read, page, decision, cancel, charge), so nobody can read
+ * its code or approve it.
+ *
  * Time comes from the platform clock and the lags are applied when a record is read (no background
  * job): the first read after the lag records the transition, so every later read agrees.
  */
 
 import crypto from 'node:crypto';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../platform/db/schema';
 import type { Db } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/database';
 import type { Clock } from '../clock';
@@ -76,6 +83,18 @@ const newProviderReference = () => `mdt_${crypto.randomBytes(12).toString('hex')
 const newChargeReference = () => `chg_${crypto.randomBytes(12).toString('hex')}`;
 const newAuthorizationCode = () => `AUTH_${randomToken(10)}`;
 
+/** Filters out authorisations whose platform reference belongs to a live mandate (the sandbox serves test mode only). */
+const testModeOnly = (eb: ExpressionBuilder<Database, 'sandboxRailAuthorisations'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('loanMandates')
+        .select('loanMandates.id')
+        .whereRef('loanMandates.reference', '=', 'sandboxRailAuthorisations.reference')
+        .where('loanMandates.mode', '!=', 'test'),
+    ),
+  );
+
 const notFound = (what: string) => new RailProviderError('not_found', `No ${what} on this rail.`);
 
 export interface SandboxRailProviderOptions {
@@ -98,6 +117,7 @@ export class SandboxRailProvider {
   }
 
   async createAuthorisation(rail: RailName, input: NewAuthorisation): Promise<{ authorisation: AuthorisationRecord; created: boolean }> {
+    if (await this.isLiveReference(input.reference)) throw new RailProviderError('reference_conflict', 'This reference cannot be used on the sandbox rail.');
     const now = this.nowIso();
     const row: AuthorisationRow = {
       providerReference: newProviderReference(),
@@ -138,6 +158,7 @@ export class SandboxRailProvider {
 
   /** The borrower's answer on the authorisation page; the same answer twice is not an error. */
   async decide(rail: RailName, providerReference: string, decision: Decision): Promise<AuthorisationRecord> {
+    if (!(await this.authorisationRow(rail, providerReference))) throw notFound('authorisation');
     const now = this.nowIso();
     for (let attempt = 1; ; attempt += 1) {
       const change =
@@ -188,6 +209,7 @@ export class SandboxRailProvider {
   }
 
   async cancel(rail: RailName, providerReference: string): Promise<AuthorisationRecord> {
+    if (!(await this.authorisationRow(rail, providerReference))) throw notFound('authorisation');
     const now = this.nowIso();
     await this.db
       .updateTable('sandboxRailAuthorisations')
@@ -208,6 +230,7 @@ export class SandboxRailProvider {
       .selectAll()
       .where('rail', '=', rail)
       .where('authorizationCode', '=', input.authorizationCode)
+      .where(testModeOnly)
       .executeTakeFirst();
     if (!authorisation) {
       throw new RailProviderError('authorization_code_invalid', 'No authorisation on this rail has this authorizationCode.');
@@ -247,7 +270,7 @@ export class SandboxRailProvider {
       .where('rail', '=', rail)
       .where('chargeReference', '=', chargeReference)
       .executeTakeFirst();
-    if (!row) throw notFound('charge');
+    if (!row || !(await this.authorisationRow(rail, row.providerReference))) throw notFound('charge');
     const dueAt = Date.parse(row.createdAt) + this.options.chargeLagMs;
     if (row.status !== 'processing' || this.options.clock.now().getTime() < dueAt) return toCharge(row);
     const outcome = chargeOutcome(row.amountKobo);
@@ -268,6 +291,7 @@ export class SandboxRailProvider {
       .selectAll()
       .where('rail', '=', rail)
       .where('providerReference', '=', providerReference)
+      .where(testModeOnly)
       .executeTakeFirst();
   }
 
@@ -277,7 +301,13 @@ export class SandboxRailProvider {
       .selectAll()
       .where('rail', '=', rail)
       .where('reference', '=', reference)
+      .where(testModeOnly)
       .executeTakeFirst();
+  }
+
+  private async isLiveReference(reference: string): Promise<boolean> {
+    const row = await this.db.selectFrom('loanMandates').select('id').where('reference', '=', reference).where('mode', '!=', 'test').executeTakeFirst();
+    return row !== undefined;
   }
 
   private chargeByReference(rail: RailName, reference: string) {

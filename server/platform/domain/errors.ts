@@ -54,6 +54,11 @@ export const ERROR_STATUS = {
   account_number_invalid: 422,
   /** The payout is not in a state that allows this (settled, rejected, or settled under another reference). */
   invalid_payout_state: 409,
+  /**
+   * Live mode: the outside provider this call needs (payment rail, AML screen, …) is not configured, so the call is
+   * refused rather than sent to a sandbox; nothing was written. `data.provider` names it. Configure the live provider.
+   */
+  provider_not_configured: 503,
   /** The payment-rail provider refused the request or could not be reached; safe to retry. */
   rail_unavailable: 502,
   /** The capital pool does not hold enough to disburse this loan; nothing was changed. */

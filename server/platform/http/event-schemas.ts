@@ -73,9 +73,9 @@ export const EVENT_CATALOGUE = {
     cancelledBy: z.enum(['tenant', 'borrower', 'admin']),
     reason: z.string().nullable(),
   }),
-  'loan.kyc.attested': loanEvent('EventLoanKycAttested', 'The AML screen ran on an attestation.', {
+  'loan.kyc.attested': loanEvent('EventLoanKycAttested', 'An attestation was recorded and the AML screen asked; `pending` = not screened (live mode without a provider), the loan is `under_review`.', {
     attestationId: Uuid,
-    amlScreenStatus: z.enum(['clear', 'hit']),
+    amlScreenStatus: z.enum(['clear', 'hit', 'pending']),
     schemaVersion: z.number().int(),
   }),
   'loan.disbursed': loanEvent('EventLoanDisbursed', 'Money left the capital pool; the schedule now counts from today.', {

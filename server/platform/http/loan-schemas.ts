@@ -6,7 +6,7 @@ export const LoanStatusSchema = z.enum(LOAN_STATUSES).meta({
   id: 'LoanStatus',
   description:
     'pending → (attested | kyc_required → kyc_completed) → awaiting_acceptance → terms_accepted → active (after disbursement) → completed | defaulted. ' +
-    'Side exits: under_review (AML hit, needs a human), rejected, terms_declined, cancelled (before disbursement). ' +
+    'Side exits: under_review (AML hit, or not screened in live mode without a provider; needs a human), rejected, terms_declined, cancelled (before disbursement). ' +
     '`approved` and `disbursed` are not resting states here: approval issues the offer at once, disbursement makes the loan `active`.',
 });
 

@@ -3,17 +3,15 @@ import type { LoanMandatesTable } from '../../db/schema';
 import type { RailName } from '../../../integrations/rails/payment-rail';
 import { AppError, type ErrorCode } from '../errors';
 import { getLoanRow, type LoanStatus } from '../loans/loan';
-import { activateMandate, createMandate, railFor } from '../mandates/manage-mandate';
+import { activateMandate, createMandate, type MandatePlatform } from '../mandates/manage-mandate';
+import { railFor } from '../mandates/rail-for';
 import { mandateFailure, toMandate, type LoanMandate, type MandateFailure } from '../mandates/mandate';
-import type { LoanContext } from '../loans/loan-context';
 import { capturedBankAccount, type BankAccount } from './bank-account';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
 import { sendCheckoutReceipt, type ReceiptPlatform } from './send-checkout-receipt';
 
 const SIGNED: readonly LoanStatus[] = ['terms_accepted', 'disbursed', 'active'];
 const IN_PLAY = ['initiated', 'pending'];
-
-type MandatePlatform = LoanContext['platform'];
 
 async function latestMandate(db: Db, loanId: string) {
   return db.selectFrom('loanMandates').selectAll().where('loanId', '=', loanId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
@@ -40,8 +38,9 @@ const sameAccount = (row: LoanMandatesTable, bank: BankAccount) => row.accountNu
 /** The borrower gave another account while a mandate on the old one was still in play: that one is withdrawn at the rail and here. */
 async function withdraw(db: Db, platform: MandatePlatform, row: LoanMandatesTable, now: Date): Promise<void> {
   if (row.providerReference && row.provider !== 'rail_c') {
+    const rail = railFor(platform, row.mode, row.provider as RailName);
     try {
-      await railFor(platform, row.provider as RailName).cancel(row.providerReference);
+      await rail.cancel(row.providerReference);
     } catch (error) {
       throw new AppError('rail_unavailable', `The payment rail did not accept the request: ${(error as Error).message}`);
     }
@@ -52,8 +51,9 @@ async function withdraw(db: Db, platform: MandatePlatform, row: LoanMandatesTabl
 /** Whether the rail has refused or cancelled a mandate the platform still has in play (the borrower may not have come back to say so). */
 async function endedAtRail(platform: MandatePlatform, row: LoanMandatesTable): Promise<boolean> {
   if (!row.providerReference || row.provider === 'rail_c') return false;
+  const rail = railFor(platform, row.mode, row.provider as RailName);
   try {
-    const read = await railFor(platform, row.provider as RailName).readAuthorisation(row.providerReference);
+    const read = await rail.readAuthorisation(row.providerReference);
     return read.status === 'refused' || read.status === 'cancelled';
   } catch (error) {
     throw new AppError('rail_unavailable', `The payment rail did not accept the request: ${(error as Error).message}`);
@@ -67,6 +67,8 @@ async function endedAtRail(platform: MandatePlatform, row: LoanMandatesTable): P
  * not handed out again), so a retry or a reload never sets up two. A mandate that failed, was
  * cancelled or expired — or one in play on an account the borrower has since replaced — is
  * followed by a fresh one: "Try again" always has somewhere to go.
+ *
+ * In live mode with no live rail configured: 503 `provider_not_configured`, nothing written.
  *
  * The e-mail the borrower types is kept on their record when it has none, so a reload or a later
  * attempt does not ask again (the partner's own e-mail, when there is one, is never overwritten).
@@ -85,6 +87,8 @@ export async function createMandateViaCheckout(
   }
   let existing = await latestMandate(db, loan.id);
   if (existing?.status === 'active') return { mandate: toMandate(existing), created: false };
+  // Live mode without a live rail: refused here, before anything (the borrower's e-mail included) is written.
+  railFor(platform, loan.mode, 'rail_a');
   const bank = await capturedBankAccount(db, loan.id);
   if (!bank) throw new AppError('checkout_step_required', 'Give the bank account first: POST /v1/checkout/bank-account.');
   const borrower = await db.selectFrom('borrowers').select('email').where('id', '=', scope.borrowerId).executeTakeFirstOrThrow();

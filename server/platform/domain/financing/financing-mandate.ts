@@ -5,7 +5,7 @@ import { capturedBankAccount, isValidAccountNumber } from '../checkout/bank-acco
 import { checkoutUrlPrefix } from '../checkout/checkout-session';
 import { AppError } from '../errors';
 import type { LoanContext } from '../loans/loan-context';
-import { activateMandate, createMandate } from '../mandates/manage-mandate';
+import { activateMandate, createMandate, type MandatePlatform } from '../mandates/manage-mandate';
 import { disburseFinancingIfReady } from './disburse-financing';
 import type { Platform } from '../../platform';
 import { getApplicationRow, type FinancingStatus } from './financing-application';
@@ -109,7 +109,7 @@ export interface SetUpMandateInput {
  */
 export async function setUpFinancingMandate(
   db: Db,
-  platform: LoanContext['platform'] & { bankLookup: BankLookup },
+  platform: MandatePlatform & { bankLookup: BankLookup },
   scope: Scope,
   loanId: string,
   input: SetUpMandateInput,
@@ -172,7 +172,7 @@ export async function setUpFinancingMandate(
  */
 export async function pollFinancingMandate(
   db: Db,
-  platform: LoanContext['platform'] & Pick<Platform, 'logger'>,
+  platform: MandatePlatform & Pick<Platform, 'logger'>,
   scope: Scope,
   loanId: string,
   now: Date,

@@ -43,7 +43,8 @@ export async function approveLoan(ctx: LoanContext, options: ApproveLoanOptions)
   if (!options.attestation) return { approved: true, loan: await issueLoanOffer(ctx, loan, product, from, extra) };
 
   const attestation = await attestAndScreen(ctx, loan, options.attestation);
-  if (attestation.amlScreenStatus === 'hit') {
+  // A hit, or no screen at all (`pending`: live mode without a provider), goes to a person.
+  if (attestation.amlScreenStatus !== 'clear') {
     loan = await transitionLoan(ctx.db, loan, from, { status: 'under_review', approvalNotes: options.notes ?? null }, ctx.now);
     await emitAttested(ctx, loan, attestation);
     return { approved: false, loan, attestation };
@@ -69,7 +70,7 @@ export async function rejectLoan(ctx: LoanContext, options: { loanId: string; re
   );
 }
 
-/** A separate Tier A attestation: clear moves the loan to `attested`, a hit to `under_review`. */
+/** A separate Tier A attestation: clear moves the loan to `attested`, a hit or no screen (`pending`) to `under_review`. */
 export async function attestLoan(
   ctx: LoanContext,
   options: { loanId: string; attestedChecks: Record<string, unknown>; schemaVersion: number },
@@ -80,7 +81,7 @@ export async function attestLoan(
   }
   if (!(FROM.attest as readonly string[]).includes(loan.status)) throw invalidState(loan.status, 'attested');
   const attestation = await attestAndScreen(ctx, loan, options);
-  const next = attestation.amlScreenStatus === 'hit' ? 'under_review' : 'attested';
+  const next = attestation.amlScreenStatus === 'clear' ? 'attested' : 'under_review';
   const moved = await transitionLoan(ctx.db, loan, FROM.attest, { status: next }, ctx.now);
   await emitAttested(ctx, moved, attestation);
   return attestation;

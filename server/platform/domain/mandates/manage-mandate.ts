@@ -1,31 +1,27 @@
 import type { Db, Executor } from '../../db/database';
 import type { LoanMandatesTable } from '../../db/schema';
 import type { Platform } from '../../platform';
-import { SandboxRailAdapter } from '../../../integrations/rails/sandbox-rail-adapter';
-import { SandboxRailProvider } from '../../../integrations/rails/sandbox-rail-provider';
-import type { PaymentRail, RailName } from '../../../integrations/rails/payment-rail';
+import type { RailName } from '../../../integrations/rails/payment-rail';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { getLoanRow, invalidState, type Scope } from '../loans/loan';
 import { emitLoanEvent } from '../loans/loan-events';
 import type { LoanContext } from '../loans/loan-context';
 import { getMandateRow, toMandate, type LoanMandate, type MandateProvider } from './mandate';
+import { railFor } from './rail-for';
 
 const SEAL_PURPOSE = 'rail-authorisation-code';
 /** Where a mandate can be set up: from the offer until the loan is repaid. */
 const MANDATE_LOAN_STATES = ['awaiting_acceptance', 'terms_accepted', 'disbursed', 'active'];
 
-type MandatePlatform = LoanContext['platform'];
-
-/** The rail client for a provider (test and live share the sandbox provider until live rails are configured). */
-export function railFor(platform: Pick<Platform, 'baseUrl'>, name: RailName): PaymentRail {
-  return new SandboxRailAdapter(name, platform.baseUrl);
-}
+/** What mandate code needs of the platform: the loan context's, plus the rails chosen per mode. */
+export type MandatePlatform = LoanContext['platform'] & Pick<Platform, 'rails'>;
 
 async function railCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError('rail_unavailable', `The payment rail did not accept the request: ${(error as Error).message}`);
   }
 }
@@ -43,18 +39,20 @@ export interface CreateMandateOptions {
  * Sets up a direct-debit mandate for a loan. `rail_a`/`rail_b`: the provider is asked for an
  * authorisation first (outside any transaction), then the mandate is stored `initiated` with the
  * provider's URL. `rail_c`: a partner-operated marker, `active` at once, never charged.
+ * In live mode with no live rail for the provider: 503 `provider_not_configured`, nothing written.
  */
 export async function createMandate(db: Db, platform: MandatePlatform, scope: Scope, options: CreateMandateOptions, now: Date): Promise<LoanMandate> {
   const loan = await getLoanRow(db, scope, options.loanId);
   if (!MANDATE_LOAN_STATES.includes(loan.status)) throw invalidState(loan.status, 'with a mandate');
   const provider = options.provider ?? 'rail_a';
+  const rail = provider === 'rail_c' ? undefined : railFor(platform, loan.mode, provider);
   const reference = `MDT-${newId()}`;
   const amountKobo = loan.outstandingKobo;
   const authorisation =
-    provider === 'rail_c'
+    rail === undefined
       ? undefined
       : await railCall(() =>
-          railFor(platform, provider).initialiseAuthorisation({
+          rail.initialiseAuthorisation({
             reference,
             email: options.email,
             accountNumber: options.accountNumber ?? null,
@@ -110,7 +108,8 @@ export async function activateMandate(db: Db, platform: MandatePlatform, scope: 
   const row = await getMandateRow(db, scope, mandateId);
   if (row.status === 'active' || row.provider === 'rail_c') return { mandate: toMandate(row), message: 'Mandate is active' };
   if (['failed', 'cancelled', 'expired'].includes(row.status)) throw new AppError('invalid_loan_state', `The mandate is ${row.status}; create a new one.`);
-  const read = await railCall(() => railFor(platform, row.provider as RailName).readAuthorisation(row.providerReference!));
+  const rail = railFor(platform, row.mode, row.provider as RailName);
+  const read = await railCall(() => rail.readAuthorisation(row.providerReference!));
   const at = now.toISOString();
   const next =
     read.status === 'active' && read.authorizationCode
@@ -148,21 +147,16 @@ export async function activateMandate(db: Db, platform: MandatePlatform, scope: 
  */
 export async function simulateActivation(
   db: Db,
-  platform: MandatePlatform & Pick<Platform, 'clock'>,
+  platform: MandatePlatform,
   scope: Scope,
   mandateId: string,
   now: Date,
 ): Promise<LoanMandate> {
+  if (scope.mode !== 'test') throw new AppError('SANDBOX_ONLY', 'Simulated activation is a sandbox tool for test-mode mandates.');
   const row = await getMandateRow(db, scope, mandateId);
   if (row.status === 'active') return toMandate(row);
   if (['failed', 'cancelled', 'expired'].includes(row.status)) throw new AppError('invalid_loan_state', `The mandate is ${row.status}; create a new one.`);
-  const provider = new SandboxRailProvider({
-    db,
-    clock: platform.clock,
-    confirmationLagMs: platform.config.RAIL_CONFIRMATION_LAG_MS,
-    chargeLagMs: platform.config.RAIL_CHARGE_LAG_MS,
-  });
-  await provider.approveAndConfirmNow(row.provider as RailName, row.providerReference!);
+  await platform.rails.approveInSandbox(row.mode, row.provider as RailName, row.providerReference!);
   return (await activateMandate(db, platform, scope, mandateId, now)).mandate;
 }
 

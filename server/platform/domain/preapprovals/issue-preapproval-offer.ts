@@ -69,7 +69,7 @@ const claimPreapproval = precompiled((db, a: { loanId: string; status: string; u
 /**
  * Turns a stored pre-approval into a loan with an issued offer. Every check runs before the first
  * write, so a refusal changes nothing. The pushed evidence is recorded as the Tier A attestation
- * and screened; a hit leaves the loan under review with no offer.
+ * and screened; a hit (or, in live mode without an AML provider, no screen) leaves the loan under review with no offer.
  */
 export async function issuePreapprovalOffer(
   ctx: LoanContext,
@@ -95,13 +95,14 @@ export async function issuePreapprovalOffer(
   // The screen only reads, so it runs before the first write: its verdict decides the statuses the
   // claim and the new loan are written with (a hit leaves the pre-approval `received`).
   const verdict = await screenBorrower(ctx, borrower, ctx.scope.mode);
-  const hit = verdict.status === 'hit';
+  // A hit, or no screen at all (`pending`: live mode without a provider), is reviewed by a person.
+  const needsReview = verdict.status !== 'clear';
 
   // Claim the pre-approval and link it to the loan about to be created, in one conditional
   // UPDATE: a concurrent issue-offer waits here (row lock on PostgreSQL) and then finds the loan
   // this one created, instead of creating a second.
   const loanId = newId();
-  const claim = await claimPreapproval(ctx.db, { loanId, status: hit ? 'received' : 'offer_issued', updatedAt: ctx.now.toISOString(), id: preapproval.id });
+  const claim = await claimPreapproval(ctx.db, { loanId, status: needsReview ? 'received' : 'offer_issued', updatedAt: ctx.now.toISOString(), id: preapproval.id });
   if (Number(claim.numAffectedRows) !== 1) {
     const current = await preapprovalRow(ctx, preapproval.id);
     if (current.loanId) return { loan: await getLoanRow(ctx.db, ctx.scope, current.loanId), created: false };
@@ -109,7 +110,7 @@ export async function issuePreapprovalOffer(
   }
 
   // Created straight in the status the screen leads to (`pending` is never visible outside this
-  // transaction): `under_review` on a hit, `attested` otherwise.
+  // transaction): `under_review` on a hit or no screen, `attested` otherwise.
   const loan = await insertLoan(ctx, {
     id: loanId,
     borrowerId: preapproval.borrowerId,
@@ -118,7 +119,7 @@ export async function issuePreapprovalOffer(
     tenorDays: preapproval.tenorDays,
     interestRateBps: rateBps,
     repaymentFrequency: preapproval.repaymentFrequency,
-    status: hit ? 'under_review' : 'attested',
+    status: needsReview ? 'under_review' : 'attested',
     preapprovalId: preapproval.id,
     clientReference: preapproval.clientReference,
   });
@@ -140,6 +141,6 @@ export async function issuePreapprovalOffer(
     verdict,
   );
   await emitAttested(ctx, loan, attestation);
-  if (hit) return { loan, created: true };
+  if (needsReview) return { loan, created: true };
   return { loan: await issueLoanOffer(ctx, loan, product, ['attested']), created: true };
 }

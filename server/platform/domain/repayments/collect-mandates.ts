@@ -1,19 +1,22 @@
 import { sql } from 'kysely';
 import type { Platform } from '../../platform';
 import type { RailName } from '../../../integrations/rails/payment-rail';
+import type { Mode } from '../../db/schema';
 import { newId } from '../ids';
 import type { LoanContext } from '../loans/loan-context';
-import { authorisationCodeOf, railFor } from '../mandates/manage-mandate';
+import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
 import { applyRepayment } from './record-repayment';
 
-type CollectorPlatform = Pick<Platform, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'config' | 'baseUrl' | 'logger'>;
+type CollectorPlatform = Pick<Platform, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'config' | 'baseUrl' | 'logger' | 'rails'>;
 
 export interface CollectionRun {
   scheduled: number;
   charged: number;
   completed: number;
   failed: number;
+  /** Loans (or their repayments) left alone because their mode has no rail for the provider (live mode without a live rail). */
+  skipped: number;
 }
 
 /**
@@ -24,18 +27,29 @@ export interface CollectionRun {
  *    or an automatic charge failed less than COLLECTION_RETRY_HOURS ago (the retry schedule);
  * 2. pending mandate repayments without a charge are sent to the rail (outside any transaction);
  * 3. charges the rail has decided complete the repayment (allocated like any other) or fail it.
+ * Live loans whose provider has no live rail configured are skipped at every step (nothing written,
+ * logged once a run): live mode never charges through a sandbox.
  */
 export async function runCollections(platform: CollectorPlatform, now: Date): Promise<CollectionRun> {
-  const run: CollectionRun = { scheduled: 0, charged: 0, completed: 0, failed: 0 };
+  const run: CollectionRun = { scheduled: 0, charged: 0, completed: 0, failed: 0, skipped: 0 };
   const at = now.toISOString();
   const db = platform.db;
+  const unconfigured = new Set<string>();
+  const railOf = (mode: Mode, provider: string) => {
+    const rail = platform.rails.railFor(mode, provider as RailName);
+    if (!rail) {
+      unconfigured.add(`${mode}:${provider}`);
+      run.skipped += 1;
+    }
+    return rail;
+  };
 
   const retryAfter = new Date(now.getTime() - platform.config.COLLECTION_RETRY_HOURS * 3600_000).toISOString();
   const due = await db
     .selectFrom('loanScheduleItems as s')
     .innerJoin('loans as l', 'l.id', 's.loanId')
     .innerJoin('loanMandates as m', 'm.id', 'l.activeMandateId')
-    .select(['l.id as loanId', 'l.organisationId', 'l.mode', 'l.borrowerId', 'm.id as mandateId', sql<number>`sum(s.total_kobo + s.late_fee_kobo - s.amount_paid_kobo)`.as('dueKobo')])
+    .select(['l.id as loanId', 'l.organisationId', 'l.mode', 'l.borrowerId', 'm.id as mandateId', 'm.provider', sql<number>`sum(s.total_kobo + s.late_fee_kobo - s.amount_paid_kobo)`.as('dueKobo')])
     .where('l.status', 'in', ['active', 'defaulted'])
     .where('m.status', '=', 'active')
     .where('m.provider', '!=', 'rail_c')
@@ -52,11 +66,12 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
         ),
       ),
     )
-    .groupBy(['l.id', 'l.organisationId', 'l.mode', 'l.borrowerId', 'm.id'])
+    .groupBy(['l.id', 'l.organisationId', 'l.mode', 'l.borrowerId', 'm.id', 'm.provider'])
     .execute();
   for (const item of due) {
     const amount = Number(item.dueKobo);
     if (amount <= 0) continue;
+    if (!railOf(item.mode, item.provider)) continue;
     await db
       .insertInto('loanRepayments')
       .values({
@@ -99,8 +114,10 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
       await fail(repayment.id, 'mandate_not_chargeable');
       continue;
     }
+    const rail = railOf(mandate.mode, mandate.provider);
+    if (!rail) continue;
     try {
-      const { chargeReference } = await railFor(platform, mandate.provider as RailName).charge({
+      const { chargeReference } = await rail.charge({
         authorizationCode: authorisationCodeOf(platform, mandate),
         amountKobo: repayment.amountKobo,
         reference: repayment.reference,
@@ -114,10 +131,12 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
 
   const sent = await db.selectFrom('loanRepayments').selectAll().where('method', '=', 'mandate').where('status', '=', 'pending').where('chargeReference', 'is not', null).execute();
   for (const repayment of sent) {
-    const mandate = await db.selectFrom('loanMandates').select('provider').where('id', '=', repayment.mandateId!).executeTakeFirstOrThrow();
+    const mandate = await db.selectFrom('loanMandates').select(['provider', 'mode']).where('id', '=', repayment.mandateId!).executeTakeFirstOrThrow();
+    const rail = railOf(mandate.mode, mandate.provider);
+    if (!rail) continue;
     let result;
     try {
-      result = await railFor(platform, mandate.provider as RailName).readCharge(repayment.chargeReference!);
+      result = await rail.readCharge(repayment.chargeReference!);
     } catch (error) {
       platform.logger.warn({ err: error, repaymentId: repayment.id }, 'could not read a charge; will retry');
       continue;
@@ -139,6 +158,9 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
       platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge could not be applied; marked failed for refund');
       await fail(repayment.id, `collected_but_not_applied: ${(error as Error).message}`.slice(0, 300));
     }
+  }
+  if (unconfigured.size > 0) {
+    platform.logger.warn({ skipped: run.skipped, providers: [...unconfigured] }, 'collector skipped loans: no payment rail configured for their mode (live mode never charges through a sandbox)');
   }
   return run;
 }

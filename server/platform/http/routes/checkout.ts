@@ -418,7 +418,8 @@ export const checkoutRoutes = [
       'with that account and the borrower\'s e-mail on record (or `email`; 422 `email_required` when neither exists). Send the borrower to `authorizationUrl`; the rail redirects to `callbackUrl` afterwards, ' +
       'then call `/v1/checkout/mandate/activate`. A mandate still in play (initiated or pending, read back from the rail) on the captured account, or an active one, is returned (200) instead of a second one; ' +
       'after a mandate failed, was refused, cancelled or expired — or once another account was captured — a fresh one is set up (201). ' +
-      'An `email` sent for a borrower with none on record is kept on the borrower, so later attempts need not send it again.',
+      'An `email` sent for a borrower with none on record is kept on the borrower, so later attempts need not send it again. ' +
+      'Live sessions: 503 `provider_not_configured` while no live payment rail is configured (nothing written, the e-mail included).',
     access: 'checkoutSession',
     transactional: false,
     body: z
@@ -428,7 +429,7 @@ export const checkoutRoutes = [
       })
       .strict(),
     response: { status: 201, description: 'The mandate (200 when one was already in play).', data: MandateSchema },
-    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'email_required', 'rail_unavailable'],
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'email_required', 'rail_unavailable', 'provider_not_configured'],
     async handle(ctx) {
       const { mandate, created } = await createMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.body, ctx.now);
       return { status: created ? 201 : 200, message: created ? 'Mandate initiated: send the borrower to authorizationUrl' : 'Mandate already set up', data: mandate };
@@ -443,11 +444,12 @@ export const checkoutRoutes = [
     description:
       'Reads the loan\'s latest mandate back from the rail, as `POST /v1/mandates/{id}/activate` does: `active` once the provider has confirmed, otherwise `pending` (try again shortly). ' +
       'A mandate that ended without becoming active answers 409 with `mandate_declined` (the borrower refused at their bank), `mandate_failed` (the bank or rail failed or cancelled it) ' +
-      'or `mandate_expired`, and `data` `{mandateId, status, reason}`; `POST /v1/checkout/mandate` then sets up a fresh one.',
+      'or `mandate_expired`, and `data` `{mandateId, status, reason}`; `POST /v1/checkout/mandate` then sets up a fresh one. ' +
+      'Live sessions: 503 `provider_not_configured` while no live payment rail is configured (nothing written).',
     access: 'checkoutSession',
     transactional: false,
     response: { status: 200, description: 'The mandate.', data: MandateSchema },
-    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable', 'mandate_declined', 'mandate_failed', 'mandate_expired'],
+    errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable', 'provider_not_configured', 'mandate_declined', 'mandate_failed', 'mandate_expired'],
     async handle(ctx) {
       const { mandate, message } = await activateMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.now);
       // Patient financing: a live mandate is what releases the loan to the partner.

@@ -180,7 +180,8 @@ export const financingRoutes = [
       'Returns an authorisation URL for the patient (not an active mandate). Send bank details only when the patient gave none in the hosted application: ' +
       '`bankCode` (CBN code) and `accountNumber` (10-digit NUBAN, check digit verified) together or not at all (422 `bank_details_incomplete`); `accountName` ' +
       'and `bankName` are accepted and not needed. Only after the patient signed the offer (409 `invalid_loan_state` before). A mandate already in play is ' +
-      'returned (200) instead of a second one. The loan is disbursed to you only once the provider confirms the mandate live; poll GET or wait for `loan.disbursed`.',
+      'returned (200) instead of a second one. The loan is disbursed to you only once the provider confirms the mandate live; poll GET or wait for `loan.disbursed`. ' +
+      'Live keys: 503 `provider_not_configured` while no live payment rail is configured (nothing written).',
     access: 'financing',
     params: LoanParams,
     transactional: false,
@@ -194,7 +195,7 @@ export const financingRoutes = [
       })
       .strict(),
     response: { status: 201, description: 'Created (200: a mandate already in play).', data: MandateProgressSchema },
-    errors: ['NOT_FOUND', 'INVALID_ID', 'bank_details_incomplete', 'bank_not_found', 'account_number_invalid', 'invalid_loan_state', 'bank_account_required', 'rail_unavailable'],
+    errors: ['NOT_FOUND', 'INVALID_ID', 'bank_details_incomplete', 'bank_not_found', 'account_number_invalid', 'invalid_loan_state', 'bank_account_required', 'rail_unavailable', 'provider_not_configured'],
     async handle({ db, auth, params, body, platform, now }) {
       const result = await setUpFinancingMandate(db as never, platform, auth, params.loanId, body, now);
       return {

@@ -84,7 +84,7 @@ export const loanRoutes = [
       'From `pending` or `attested` (delegated tier) or `kyc_completed` (managed tier): freezes the pricing snapshot, builds the schedule, ' +
       'issues the offer (`awaiting_acceptance`) and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. ' +
       'With `attestation` (delegated tier only) the borrower is screened first and the answer is `{approved, loan, attestation}`: ' +
-      'a screen hit answers 200 with `approved: false` and the loan `under_review` (a human decides; do not retry). Other states: 409.',
+      'a screen hit — or, with a live key while no live AML provider is configured, no screen (`amlScreenStatus: pending`) — answers 200 with `approved: false` and the loan `under_review` (a human decides; do not retry). Other states: 409.',
     access: 'tenant',
     params: IdParams,
     body: z
@@ -100,7 +100,11 @@ export const loanRoutes = [
       const result = await approveLoan(loanContext(ctx), { loanId: ctx.params.id, notes: ctx.body.notes ?? ctx.body.reason, attestation: ctx.body.attestation });
       if (!ctx.body.attestation) return { message: 'Loan approved; offer issued', data: toLoan(result.loan, ctx.platform.secrets) };
       return {
-        message: result.approved ? 'Loan approved; offer issued' : 'Screen hit: the loan is under review and no offer was issued',
+        message: result.approved
+          ? 'Loan approved; offer issued'
+          : result.attestation?.amlScreenStatus === 'pending'
+            ? 'Not screened (no live AML provider configured): the loan is under review and no offer was issued'
+            : 'Screen hit: the loan is under review and no offer was issued',
         data: { approved: result.approved, loan: toLoan(result.loan, ctx.platform.secrets), attestation: result.attestation },
       };
     },
@@ -130,7 +134,7 @@ export const loanRoutes = [
     summary: 'Attest KYC (Tier A)',
     description:
       'Delegated-tier loans only (400 `wrong_kyc_tier` otherwise), from `pending` or `attested`. The service records the evidence, runs its AML screen and emits ' +
-      '`loan.kyc.attested`: clear → `attested`, hit → `under_review`.',
+      '`loan.kyc.attested`: clear → `attested`, hit → `under_review`; live keys while no live AML provider is configured: not screened (`pending`) → `under_review`, never `clear`.',
     access: 'tenant',
     params: IdParams,
     body: AttestationInput,

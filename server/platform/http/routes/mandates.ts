@@ -28,6 +28,9 @@ const SANDBOX_RAILS =
   'Sandbox rails (test mode): the authorisation page has Approve and Refuse buttons and then redirects to `callbackUrl` with `reference` and `status`; ' +
   'the provider confirms an approved authorisation only after `RAIL_CONFIRMATION_LAG_MS` (3 s by default), so returning from the page does not make the mandate chargeable.';
 
+/** Live mode never reaches a sandbox rail. */
+const LIVE_RAILS = ' Live keys: 503 `provider_not_configured` (`data.provider` names the rail) while no live payment rail is configured; nothing is written, and live mode never uses the sandbox rails.';
+
 export const mandateRoutes = [
   defineRoute({
     method: 'post',
@@ -38,7 +41,7 @@ export const mandateRoutes = [
     description:
       'From the offer until the loan is repaid. `rail_a`/`rail_b`: answers `initiated` with an `authorizationUrl` to send the borrower to; treat it as pending until ' +
       '`POST /v1/mandates/{id}/activate` says `active` or `mandate.active` arrives. `rail_c`: `active` at once, no URL, never debited by the service ' +
-      '(record its collections with method `external`). ' + SANDBOX_RAILS,
+      '(record its collections with method `external`). ' + SANDBOX_RAILS + LIVE_RAILS,
     access: 'tenant',
     transactional: false,
     params: IdParams,
@@ -52,7 +55,7 @@ export const mandateRoutes = [
       })
       .strict(),
     response: { status: 201, description: 'The mandate.', data: MandateSchema },
-    errors: ['NOT_FOUND', 'INVALID_ID', 'invalid_loan_state', 'rail_unavailable'],
+    errors: ['NOT_FOUND', 'INVALID_ID', 'invalid_loan_state', 'rail_unavailable', 'provider_not_configured'],
     async handle({ auth, params, body, platform, now }) {
       const mandate = await createMandate(platform.db, platform, auth, { loanId: params.id, ...body }, now);
       return { status: 201, message: mandate.status === 'active' ? 'Mandate active' : 'Mandate initiated: send the borrower to authorizationUrl', data: mandate };
@@ -81,12 +84,12 @@ export const mandateRoutes = [
     description:
       'Takes no authorisation code: the service reads the authorisation back from the provider. `active` only when the provider has confirmed and a code exists ' +
       '(emits `mandate.active` once, and the loan\'s `activeMandateId`/`hasActiveMandate` follow); otherwise the mandate stays `pending` and `message` says why. ' +
-      'A provider status `approved` means authorised by the borrower but not confirmed: not chargeable.',
+      'A provider status `approved` means authorised by the borrower but not confirmed: not chargeable.' + LIVE_RAILS,
     access: 'tenant',
     transactional: false,
     params: IdParams,
     response: { status: 200, description: 'The mandate.', data: MandateSchema },
-    errors: ['NOT_FOUND', 'INVALID_ID', 'invalid_loan_state', 'rail_unavailable'],
+    errors: ['NOT_FOUND', 'INVALID_ID', 'invalid_loan_state', 'rail_unavailable', 'provider_not_configured'],
     async handle({ auth, params, platform, now }) {
       const { mandate, message } = await activateMandate(platform.db, platform, auth, params.id, now);
       return { message, data: mandate };

@@ -109,7 +109,7 @@ export const preapprovalRoutes = [
       'Creates the loan from the pushed economics (amount, rate, tenor, frequency) on a `partner_pushed` product (`productId`, or the tenant\'s default), ' +
       'checks the rate against the tenant cap (422 `interest_rate_bps_above_tenant_cap`, never clamped) and the amount and tenor against the product ' +
       '(422 `outside_product_limits`), records the pushed evidence as the Tier A attestation and screens it, freezes the pricing snapshot, builds the schedule, ' +
-      'issues the offer and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. A screen hit leaves the loan `under_review` with no offer. ' +
+      'issues the offer and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. A screen hit leaves the loan `under_review` with no offer; so does a live decision while no live AML provider is configured (screen `pending`, never `clear`). ' +
       'Idempotent: once a loan exists it is returned. Declined or expired pre-approvals: 409 `invalid_preapproval_state`. ' +
       'Sandbox: a borrower whose last name is `Sanctioned` screens as a hit.',
     access: 'preapproval',
