@@ -47,7 +47,8 @@ describe('the service process', () => {
 });
 
 describe('the production profile', () => {
-  const production = { APP_ENV: 'production', PUBLIC_BASE_URL: 'https://lending.example' };
+  // A production deployment: the suite's development default (loopback webhooks, set by startServiceProcess) is off, as the profile demands.
+  const production = { APP_ENV: 'production', PUBLIC_BASE_URL: 'https://lending.example', WEBHOOK_ALLOW_LOOPBACK: 'false' };
 
   it('with MASTER_KEY it starts, logs its security settings on one line, and serves no /sandbox or /demo route', async () => {
     const service = await startServiceProcess(bundle, { ...database.env, ...production });
