@@ -469,6 +469,7 @@ export class LcCheckout extends LitElement {
 
   /** The script-tag bundle loads the rarer steps on first need (`steps-loader.ts`): until then a status line, and a way forward if the load fails. */
   private stepsFailed = false;
+  private awaitedSteps: Promise<void> | undefined;
   private onDemand(tag: string, body: unknown, ownHeading = false) {
     const loading = this.stepsFailed ? undefined : whenStepDefined(tag, this.apiBase);
     if (this.stepsFailed) {
@@ -479,6 +480,9 @@ export class LcCheckout extends LitElement {
         }}>${t('checkout.retry')}</button>`;
     }
     if (!loading) return body;
+    // One continuation per load, not one per render while it is in flight.
+    if (loading === this.awaitedSteps) return html`<p role="status">${t('checkout.loading')}</p>`;
+    this.awaitedSteps = loading;
     loading.then(
       () => this.requestUpdate(),
       () => {

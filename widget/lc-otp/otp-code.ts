@@ -1,3 +1,5 @@
+import { digits } from '../inputs';
+
 /** The OTP's length; the server checks the same. */
 export const OTP_DIGITS = 6;
 
@@ -6,4 +8,4 @@ export const OTP_DIGITS = 6;
  * then the length limit ("477 707" → "477707", "477-707" → "477707"). The other way round a paste
  * loses digits ("477 707" cut to six characters is "477 70").
  */
-export const codeFrom = (typed: string): string => typed.replace(/\D/g, '').slice(0, OTP_DIGITS);
+export const codeFrom = (typed: string): string => digits(typed, OTP_DIGITS);
