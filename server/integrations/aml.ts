@@ -1,18 +1,7 @@
 import type { Mode } from '../platform/db/schema';
+import type { AmlScreenResult, AmlScreen } from '../platform/domain/ports';
 
-export interface AmlScreenResult {
-  /**
-   * `clear`: screened, no match. `hit`: screened, a match. `pending`: not screened (live mode with
-   * no screening provider configured); never read as clear: the loan goes to `under_review`.
-   */
-  status: 'clear' | 'hit' | 'pending';
-  detail: string | null;
-}
-
-/** Sanctions / PEP screening of a person before money moves to them. */
-export interface AmlScreen {
-  screen(person: { firstName: string; lastName: string; mode: Mode }): Promise<AmlScreenResult>;
-}
+export type { AmlScreenResult, AmlScreen };
 
 const NOT_SCREENED: AmlScreenResult = {
   status: 'pending',

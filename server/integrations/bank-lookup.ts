@@ -2,28 +2,11 @@ import crypto from 'node:crypto';
 import type { Mode } from '../platform/db/schema';
 import { matchNames } from '../shared/name-match';
 import { NIGERIAN_BANKS, type Bank } from './banks';
+import type { AccountLookup, AccountLookupRequest, BankLookup } from '../platform/domain/ports';
+
+export type { AccountLookup, AccountLookupRequest, BankLookup };
 
 export type { Bank, InstitutionType } from './banks';
-
-export type AccountLookup = { found: true; accountName: string } | { found: false };
-
-export interface AccountLookupRequest {
-  bankCode: string;
-  accountNumber: string;
-  mode: Mode;
-  /**
-   * Sandbox only: the name of the borrower asking, so that the sandbox can answer as if the
-   * borrower typed their own account. Real providers ignore it (the bank's answer is the evidence).
-   */
-  sandboxHolderName?: string;
-}
-
-/** Bank list and account-name enquiry (NIP name enquiry in production). */
-export interface BankLookup {
-  listBanks(): readonly Bank[];
-  /** Throws when the provider cannot answer (mapped to `bank_lookup_unavailable`). */
-  resolveAccount(request: AccountLookupRequest): Promise<AccountLookup>;
-}
 
 const FIRST_NAMES = ['Adaeze', 'Babajide', 'Chiamaka', 'Dapo', 'Emeka', 'Funke', 'Garba', 'Halima', 'Ifeanyi', 'Jumoke', 'Kelechi', 'Lola', 'Musa', 'Ngozi', 'Olumide', 'Sade'];
 const LAST_NAMES = ['Adeyemi', 'Bello', 'Chukwu', 'Danjuma', 'Eze', 'Fashola', 'Ibrahim', 'Nwosu', 'Okafor', 'Olawale', 'Onyeka', 'Usman'];

@@ -1,34 +1,6 @@
-/**
- * The institutions a borrower can name in the checkout: the CBN-licensed deposit money banks
- * (commercial, merchant, non-interest), the microfinance banks most borrowers use, the payment
- * service banks and the mobile money operators, each with its NIBSS Instant Payment (NIP)
- * institution code and, where its account numbers are NUBANs, the CBN code the check digit is
- * computed with.
- *
- * Source and date: compiled on 2026-11-26 from the NIP institution codes and the CBN codes in the
- * public bank lists of Nigerian payment providers (Paystack's `GET /bank?country=nigeria` is the
- * best known) and the CBN's licence notices. Removed: Heritage Bank (licence revoked by the CBN on
- * 3 June 2024). It is data, not fetched at run time: review it with `docs/banks.md` at least every
- * quarter and before going live, and prefer the name-enquiry provider's own list once one is wired in.
- */
-export type InstitutionType = 'commercial' | 'merchant' | 'non_interest' | 'microfinance' | 'payment_service' | 'mobile_money';
+import type { InstitutionType, Bank } from '../platform/domain/ports';
 
-export interface Bank {
-  /** What the checkout sends as `bankCode`: a bank's 3-digit CBN code where confirmed, otherwise the 6-digit NIP institution code. */
-  code: string;
-  name: string;
-  type: InstitutionType;
-  /** The NIBSS Instant Payment institution code (6 digits): what name enquiry and transfers address. */
-  nipCode: string;
-  /**
-   * The CBN code the NUBAN check digit is computed with (3 digits for banks, 5 for other financial
-   * institutions); null where account numbers are not NUBANs with that check digit (wallets numbered
-   * by phone) or the CBN code is not confirmed: those are checked by name enquiry only.
-   */
-  nubanCode: string | null;
-  /** Other names borrowers search by (brands, abbreviations). */
-  aliases: readonly string[];
-}
+export type { InstitutionType, Bank };
 
 const bank = (code: string, nipCode: string, name: string, type: InstitutionType, aliases: string[] = []): Bank => ({ code, name, type, nipCode, nubanCode: code, aliases });
 const institution = (nipCode: string, name: string, type: InstitutionType, nubanCode: string | null, aliases: string[] = []): Bank => ({

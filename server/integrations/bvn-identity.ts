@@ -1,19 +1,7 @@
 import type { Mode } from '../platform/db/schema';
+import type { BvnMatchOutcome, BvnIdentity } from '../platform/domain/ports';
 
-/** What the BVN registry says about the details a patient typed. */
-export type BvnMatchOutcome =
-  | { outcome: 'match' }
-  | { outcome: 'mismatch'; fields: Array<'name' | 'date_of_birth'> }
-  | { outcome: 'not_found' };
-
-/**
- * Identity port for patient financing: does this BVN belong to the person with this name and date of birth?
- * (A BVN-matching provider's "verify with match" call; the service never receives the registry's record.)
- * Throws when the provider cannot answer (mapped to 502 `identity_unavailable`).
- */
-export interface BvnIdentity {
-  match(request: { bvn: string; firstName: string; lastName: string; dateOfBirth: string; mode: Mode }): Promise<BvnMatchOutcome>;
-}
+export type { BvnMatchOutcome, BvnIdentity };
 
 /**
  * The sandbox registry, deterministic. Test mode: BVN `00000000000` is unknown; a last name `Mismatch` (any case) does

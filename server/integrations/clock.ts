@@ -1,7 +1,6 @@
-/** Where the service reads the time. Expiry, backoff and periods use this, never `Date.now()`. */
-export interface Clock {
-  now(): Date;
-}
+import type { Clock } from '../platform/domain/ports';
+
+export type { Clock };
 
 export const systemClock: Clock = { now: () => new Date() };
 

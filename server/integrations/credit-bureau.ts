@@ -1,22 +1,7 @@
 import type { Mode } from '../platform/db/schema';
+import type { BureauOutcome, BureauReport, CreditBureau } from '../platform/domain/ports';
 
-export type BureauOutcome = 'good' | 'thin_file' | 'delinquent';
-
-/** A credit report, reduced to what the credit policy reads. */
-export interface BureauReport {
-  outcome: BureauOutcome;
-  /** 300-850. */
-  score: number;
-  /** The policy's risk band; null for a delinquent file (declined). */
-  riskBand: 'A' | 'B' | 'C' | null;
-  /** A reference for the audit trail (the bureau's enquiry id). */
-  reference: string;
-}
-
-/** Credit bureau port (CRC, FirstCentral, CreditRegistry in production). Throws when it cannot answer (502 `bureau_unavailable`). */
-export interface CreditBureau {
-  report(request: { bvn: string; mode: Mode }): Promise<BureauReport>;
-}
+export type { BureauOutcome, BureauReport, CreditBureau };
 
 /**
  * The sandbox bureau, deterministic by the BVN's last digit (test mode only; live mode has no bureau configured and

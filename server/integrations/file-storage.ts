@@ -7,30 +7,9 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { loadOnce } from '../shared/load-once';
 import type { Secrets } from '../platform/domain/secrets';
 import { signPath } from '../platform/domain/appointments/signed-link';
+import type { FileStorage } from '../platform/domain/ports';
 
-/**
- * The file storage port: opaque keys (`recordings/<appointment>/<recording>.webm`) to bytes, and a
- * short-lived link a browser or a partner can fetch without a credential. Local disk by default;
- * any S3-compatible store (AWS, MinIO, R2) through the official client when `S3_BUCKET` is set.
- */
-export interface FileStorage {
-  readonly kind: 'local' | 's3';
-  put(key: string, body: Buffer, contentType: string): Promise<void>;
-  /** The bytes, or null when there is no such file. */
-  get(key: string): Promise<Buffer | null>;
-  delete(keys: string[]): Promise<void>;
-  /** The size in bytes, or null when there is no such file. */
-  size(key: string): Promise<number | null>;
-  /** The bytes as a stream (read as it is consumed), or null when there is no such file. */
-  getStream(key: string): Promise<Readable | null>;
-  /**
-   * Stores a stream of exactly `contentLength` bytes without holding it in memory; a reader never sees
-   * half a file, and a stream of another length is refused (nothing stored).
-   */
-  putStream(key: string, body: Readable, contentType: string, contentLength: number): Promise<void>;
-  /** A signed GET link valid for `ttlSeconds`. */
-  signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string>;
-}
+export type { FileStorage };
 
 /** Keys are slash-separated segments of letters, digits, dot, dash and underscore: never `..`, never absolute. */
 export function assertSafeKey(key: string): void {

@@ -1,16 +1,7 @@
 import type { Mode } from '../platform/db/schema';
+import type { KycOutcome, KycCheckResult, IdentityVerifier } from '../platform/domain/ports';
 
-export type KycOutcome = 'verified' | 'failed' | 'pending';
-
-export interface KycCheckResult {
-  outcome: KycOutcome;
-  documents: Array<{ type: string; status: string }>;
-}
-
-/** Identity verification (BVN, NIN) run by the service for managed-tier loans. */
-export interface IdentityVerifier {
-  verify(request: { bvn: string; nin?: string; dateOfBirth?: string; mode: Mode; previousAttempts: number }): Promise<KycCheckResult>;
-}
+export type { KycOutcome, KycCheckResult, IdentityVerifier };
 
 /**
  * The sandbox verifier. Test mode: BVN 22222222222 verifies, 00000000000 fails, 11111111111 is

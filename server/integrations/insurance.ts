@@ -1,17 +1,8 @@
 import { randomBytes } from '../platform/domain/random';
 import type { Mode } from '../platform/db/schema';
+import type { InsurancePolicyResult, Insurer } from '../platform/domain/ports';
 
-export interface InsurancePolicyResult {
-  status: 'active' | 'failed';
-  policyReference: string | null;
-  errorMessage: string | null;
-}
-
-/** Credit-life cover bought for a loan at disbursement (automatic) or on the tenant's request (manual). */
-export interface Insurer {
-  readonly name: string;
-  issuePolicy(request: { loanId: string; premiumKobo: number; principalKobo: number; tenorDays: number; mode: Mode }): Promise<InsurancePolicyResult>;
-}
+export type { InsurancePolicyResult, Insurer };
 
 /** The sandbox insurer: issues a policy reference for any positive premium, refuses a zero premium. */
 export class SandboxInsurer implements Insurer {

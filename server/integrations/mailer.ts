@@ -3,17 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import { loadOnce } from '../shared/load-once';
+import type { MailMessage, Mailer } from '../platform/domain/ports';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/** Operational e-mail to organisations (never to borrowers: those go through the partner). */
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
-}
+export type { MailMessage, Mailer };
 
 /**
  * The sandbox mailer: each message becomes one JSON file in a folder (the "inbox"), named so

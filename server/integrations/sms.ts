@@ -1,18 +1,9 @@
 import type { Db } from '../platform/db/database';
 import type { Mode } from '../platform/db/schema';
 import { newId } from '../platform/domain/ids';
+import type { SmsMessage, SmsSender } from '../platform/domain/ports';
 
-export interface SmsMessage {
-  /** E.164, e.g. +2348012345678. */
-  to: string;
-  body: string;
-  mode: Mode;
-}
-
-/** Sends a text message to a phone. Adapters throw on failure; callers map that to `sms_unavailable`. */
-export interface SmsSender {
-  send(message: SmsMessage): Promise<void>;
-}
+export type { SmsMessage, SmsSender };
 
 /**
  * The sandbox SMS provider: a message is a row in `sandbox_sms` (shared by every process on the

@@ -1,42 +1,6 @@
-/**
- * The summariser port: from what a consultation left behind (the doctor's notes, the prescriptions
- * and, where a speech-to-text adapter supplied one, a transcript) it writes two texts:
- * `transcriptionSummary` for clinicians (clinical wording, structured) and `patientSummary` for the
- * patient (plain language, second person, what to do next).
- *
- * The default adapter (`TemplateSummariser`) is deterministic and offline: it composes sentences
- * from the structured record rather than pasting fields together, so the same consultation always
- * reads the same way. A model-backed adapter can replace it behind the same interface.
- */
-export interface ConsultationRecord {
-  patientName: string;
-  doctorName: string;
-  /** When the consultation actually ran (falls back to the scheduled times). */
-  startedAt: string;
-  endedAt: string;
-  notes: Array<{ symptomsandIllnesses: string; diagnosis: string; treatmentandRecommendation: string; doctorSignature: string }>;
-  prescriptions: Array<{ prescribedDrugs: Array<{ drugName: string; dosage: string; frequency: string; duration: string }>; additionalNotes: string }>;
-  /** Present only when a speech-to-text adapter transcribed the recordings. */
-  transcript?: string;
-}
+import type { ConsultationRecord, ConsultationSummaries, SpeechToText, Summariser } from '../platform/domain/ports';
 
-export interface ConsultationSummaries {
-  transcriptionSummary: string;
-  patientSummary: string;
-}
-
-/**
- * The speech-to-text port: a transcript of one recording, or null when it has nothing to say. No
- * adapter is configured by default (transcription needs a model or a provider); when the platform
- * has one, the summaries also draw on the transcripts of the consultation's processed recordings.
- */
-export interface SpeechToText {
-  transcribe(audio: Buffer, contentType: string): Promise<string | null>;
-}
-
-export interface Summariser {
-  summarise(record: ConsultationRecord): Promise<ConsultationSummaries>;
-}
+export type { ConsultationRecord, ConsultationSummaries, SpeechToText, Summariser };
 
 const sentence = (text: string) => {
   const trimmed = text.trim().replace(/\s+/g, ' ');

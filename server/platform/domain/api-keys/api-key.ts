@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { randomToken, type Secrets } from '../secrets';

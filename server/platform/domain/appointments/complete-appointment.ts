@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import type { AppointmentRow } from './appointment';
 import { emitAppointmentEvent } from './appointment-events';
 

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database';
 import type { BorrowersTable, Mode } from '../../db/schema';
 import { findOwned } from '../../db/find-owned';
+import type { Scope } from '../scope';
 
 /** The public Borrower resource. The BVN hash and NIN stay inside the service. */
 export interface Borrower {
@@ -35,7 +36,7 @@ export function toBorrower(row: BorrowersTable): Borrower {
   };
 }
 
-export async function getBorrower(db: Executor, scope: { organisationId: string; mode: Mode }, id: string): Promise<Borrower> {
+export async function getBorrower(db: Executor, scope: Scope, id: string): Promise<Borrower> {
   const row = await findOwned(db, 'borrowers', scope, id, 'borrower');
   return toBorrower(row);
 }

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { Bank, BankLookup } from '../../../integrations/bank-lookup';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { isValidNuban, NUBAN_PATTERN } from '../payouts/nuban';
 import { requireOtpVerified, getSessionRow, type CheckoutScope } from './checkout-session';

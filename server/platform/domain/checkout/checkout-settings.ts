@@ -1,8 +1,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { AppError } from '../errors';
+import type { Scope } from '../scope';
 
 /**
  * How an organisation embeds the checkout, per mode:
@@ -130,7 +131,7 @@ function toSettings(row: SettingsRow | undefined): CheckoutSettings {
   return { allowedOrigins: fromJson<string[]>(row.allowedOrigins) ?? [], returnUrl: row.returnUrl, ...branding, updatedAt: row.updatedAt };
 }
 
-export async function getCheckoutSettings(db: Executor, scope: { organisationId: string; mode: Mode }): Promise<CheckoutSettings> {
+export async function getCheckoutSettings(db: Executor, scope: Scope): Promise<CheckoutSettings> {
   const row = await db
     .selectFrom('checkoutSettings')
     .select(['allowedOrigins', 'returnUrl', 'updatedAt', ...BRANDING_FIELDS])
@@ -143,7 +144,7 @@ export async function getCheckoutSettings(db: Executor, scope: { organisationId:
 /** Changes what is given (a list replaces the list; `returnUrl: null` removes it); one upsert, so two writers never lose the row. */
 export async function updateCheckoutSettings(
   db: Executor,
-  scope: { organisationId: string; mode: Mode },
+  scope: Scope,
   changes: CheckoutSettingsChanges,
   now: Date,
 ): Promise<CheckoutSettings> {

@@ -15,7 +15,7 @@ import { financingView, type FinancingView } from '../financing/financing-view';
 import { currentOtpChallenge, type OtpChallengeView } from './otp';
 import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
 import { getCheckoutSettings, type CheckoutBranding } from './checkout-settings';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import type { RateDisplay } from '../products/product';
 
 export const CHECKOUT_STEPS = ['otp', 'kyc', 'identity', 'decision', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;

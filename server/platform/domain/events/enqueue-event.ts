@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { toJson } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import { newOrderedId } from '../ids';

@@ -3,6 +3,7 @@ import type { FinancingApplicationsTable, LoansTable, Mode } from '../../db/sche
 import { AppError, notFound } from '../errors';
 import { applicationUrlOf } from '../loans/loan';
 import type { Secrets } from '../secrets';
+import type { Scope } from '../scope';
 
 /**
  * The initiation's status (the spec leaves the value set open; this is it). The loan underneath keeps the lending
@@ -54,7 +55,6 @@ export const FINANCING_FROM = {
 /** Statuses after which nothing more happens. */
 export const FINANCING_FINAL: readonly FinancingStatus[] = ['rejected', 'offer_rejected', 'completed', 'defaulted', 'cancelled', 'expired'];
 
-type Scope = { organisationId: string; mode: Mode };
 
 /** The initiation record of the spec: what `POST /sdk/loans/initiate` answers. */
 export interface LoanInitiation {

@@ -9,6 +9,7 @@ import { activateMandate, createMandate, type MandatePlatform } from '../mandate
 import { disburseFinancingIfReady } from './disburse-financing';
 import type { Platform } from '../../platform';
 import { getApplicationRow, type FinancingStatus } from './financing-application';
+import type { Scope } from '../scope';
 
 /**
  * The partner's view of the direct-debit set-up (`/sdk/loans/{loanId}/mandate`). The spec gives no response shape;
@@ -53,7 +54,6 @@ export interface MandateProgress {
   } | null;
 }
 
-type Scope = { organisationId: string; mode: Mode };
 
 const SIGNED: readonly FinancingStatus[] = ['offer_accepted', 'disbursed', 'completed', 'defaulted'];
 const LIVE_MANDATE = ['initiated', 'pending', 'active'];

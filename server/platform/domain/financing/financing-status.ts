@@ -1,13 +1,13 @@
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { getLoanRow } from '../loans/loan';
 import type { LoanContext } from '../loans/loan-context';
 import { cancelLoan } from '../loans/respond-to-offer';
 import type { Secrets } from '../secrets';
 import { getApplicationRow, toInitiation, type LoanInitiation } from './financing-application';
+import type { Scope } from '../scope';
 
-type Scope = { organisationId: string; mode: Mode };
 
 /** `GET /sdk/loans/{loanId}`: the initiation record as it stands. */
 export async function getFinancingStatus(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: Scope, loanId: string): Promise<LoanInitiation> {

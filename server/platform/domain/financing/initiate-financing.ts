@@ -13,6 +13,7 @@ import { amountWithinPolicy, DAYS_PER_MONTH, tenorMonthsFor } from './credit-pol
 import { toInitiation, type LoanInitiation } from './financing-application';
 import { emitFinancingEvent, sealApplicationUrl } from './financing-events';
 import { ensureFinancingLender } from './financing-lender';
+import type { Scope } from '../scope';
 
 export interface InitiateFinancingInput {
   clientReference: string;
@@ -28,7 +29,7 @@ export interface InitiateFinancingContext {
   db: Executor;
   platform: Pick<Platform, 'secrets' | 'config' | 'baseUrl'>;
   now: Date;
-  scope: { organisationId: string; mode: Mode };
+  scope: Scope;
 }
 
 const naira = (kobo: number) => `₦${koboToNaira(kobo).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

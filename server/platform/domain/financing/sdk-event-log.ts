@@ -3,10 +3,10 @@ import type { Mode, WebhookDeliveryStatus } from '../../db/schema';
 import type { Secrets } from '../secrets';
 import { listDeliveries, redeliver, type WebhookDelivery } from '../webhooks/deliveries';
 import { publicSdkData } from './financing-events';
+import type { Scope } from '../scope';
 
 export const SDK_DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed', 'dead'] as const satisfies readonly WebhookDeliveryStatus[];
 
-type Scope = { organisationId: string; mode: Mode };
 
 /** A row of `GET /sdk/events`: the durable delivery log, with `data` as the receiver gets it. */
 export interface SdkDelivery {

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import type { Secrets } from '../secrets';
+import type { Scope } from '../scope';
 
 /**
  * Webhooks of the patient-financing API (`/api/v1/sdk`), as the spec defines them: body `{event, timestamp, data}`
@@ -73,7 +74,7 @@ export function verifySdkWebhook<T = { event: string; timestamp: string; data: R
 }
 
 /** The secret key that signs the organisation's patient-financing webhooks of one mode: the newest unrevoked sealed one. */
-export async function sdkSigningKey(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: { organisationId: string; mode: Mode }): Promise<string | undefined> {
+export async function sdkSigningKey(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: Scope): Promise<string | undefined> {
   const row = await db
     .selectFrom('apiKeys')
     .select('secretSealed')

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { kobo } from '../money';

@@ -5,6 +5,7 @@ import type { LoansTable, Mode } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import type { Secrets } from '../secrets';
 import { BoundedMap } from '../../../shared/bounded-map';
+import type { Scope } from '../scope';
 
 /** Sealing purpose of the auto-minted checkout session's token kept on the loan. */
 const APPLICATION_TOKEN_PURPOSE = 'checkout-application-token';
@@ -68,7 +69,7 @@ export const LOAN_STATUSES = [
 ] as const;
 export type LoanStatus = (typeof LOAN_STATUSES)[number];
 
-export type Scope = { organisationId: string; mode: Mode };
+export type { Scope } from '../scope';
 
 /** The public Loan resource, built field by field; internal columns stay inside. */
 export interface Loan {

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database';
 import type { LoanMandatesTable, Mode } from '../../db/schema';
 import { findOwned } from '../../db/find-owned';
+import type { Scope } from '../scope';
 
 export const MANDATE_PROVIDERS = ['rail_a', 'rail_b', 'rail_c'] as const;
 export type MandateProvider = (typeof MANDATE_PROVIDERS)[number];
@@ -46,7 +47,7 @@ export function toMandate(row: LoanMandatesTable): LoanMandate {
   };
 }
 
-export async function getMandateRow(db: Executor, scope: { organisationId: string; mode: Mode }, id: string): Promise<LoanMandatesTable> {
+export async function getMandateRow(db: Executor, scope: Scope, id: string): Promise<LoanMandatesTable> {
   const row = await findOwned(db, 'loanMandates', scope, id, 'mandate');
   return row;
 }

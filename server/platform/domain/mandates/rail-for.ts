@@ -1,4 +1,4 @@
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import type { Platform } from '../../platform';
 import type { PaymentRail, RailName } from '../../../integrations/rails/payment-rail';
 import { AppError } from '../errors';

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database';
 import type { Mode, PayoutRequestsTable } from '../../db/schema';
 import { findOwned } from '../../db/find-owned';
+import type { Scope } from '../scope';
 
 export const PAYOUT_STATUSES = ['requested', 'settling', 'completed', 'rejected'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -53,14 +54,14 @@ export function toPayout(row: PayoutRequestsTable): PayoutRequest {
 /** Ledger references of a payout's movements; `ledgerTransactionRef` names the latest one. */
 export const payoutLedgerRef = (id: string, step: 'reserve' | 'settle' | 'release') => `PYT-${id}-${step}`;
 
-export async function getPayout(db: Executor, scope: { organisationId: string; mode: Mode }, id: string): Promise<PayoutRequest> {
+export async function getPayout(db: Executor, scope: Scope, id: string): Promise<PayoutRequest> {
   const row = await findOwned(db, 'payoutRequests', scope, id, 'payout');
   return toPayout(row);
 }
 
 export async function listPayouts(
   db: Executor,
-  scope: { organisationId: string; mode: Mode },
+  scope: Scope,
   options: { status?: PayoutStatus; limit: number },
 ): Promise<PayoutRequest[]> {
   const rows = await db

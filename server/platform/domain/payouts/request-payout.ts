@@ -6,9 +6,10 @@ import { ensureAccount, findAccount, postTransaction, type AccountRef } from '..
 import { heldKobo, requireBalance, requireWallet, walletRef } from '../wallets/wallet';
 import { isValidNuban } from './nuban';
 import { payoutLedgerRef, toPayout, type PayoutRequest } from './payout';
+import type { Scope } from '../scope';
 
 export interface RequestPayoutOptions {
-  scope: { organisationId: string; mode: Mode };
+  scope: Scope;
   borrowerId: string;
   loanId: string | null;
   amountKobo: number;

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import type { Mode, PreapprovalsTable } from '../../db/schema';
 import { findOwned } from '../../db/find-owned';
+import type { Scope } from '../scope';
 
 export const PREAPPROVAL_STATUSES = ['received', 'offer_issued', 'accepted', 'declined', 'expired', 'disbursed'] as const;
 export type PreapprovalStatus = (typeof PREAPPROVAL_STATUSES)[number];
@@ -75,7 +76,6 @@ export function toAck(p: Preapproval): PreapprovalAck {
   };
 }
 
-type Scope = { organisationId: string; mode: Mode };
 
 const selectByAssessment = precompiled((db, a: { organisationId: string; mode: Scope['mode']; assessmentId: string }) =>
   db.selectFrom('preapprovals').selectAll().where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('assessmentId', '=', a.assessmentId),

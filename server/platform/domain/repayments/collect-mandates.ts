@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Platform } from '../../platform';
 import type { RailName } from '../../../integrations/rails/payment-rail';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { newId } from '../ids';
 import type { LoanContext } from '../loans/loan-context';
 import { authorisationCodeOf } from '../mandates/manage-mandate';

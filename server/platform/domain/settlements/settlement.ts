@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database';
 import { fromJson } from '../../db/database';
 import type { Mode, SettlementStatementsTable } from '../../db/schema';
 import { findOwned } from '../../db/find-owned';
+import type { Scope } from '../scope';
 
 export interface SettlementLine {
   loanId: string;
@@ -45,7 +46,6 @@ export function toStatement(row: SettlementStatementsTable): SettlementStatement
   };
 }
 
-type Scope = { organisationId: string; mode: Mode };
 
 export async function listStatements(db: Executor, scope: Scope): Promise<SettlementStatement[]> {
   const rows = await db

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { newId } from '../ids';
 
 /** The platform user with this verified phone in this mode, created on first sight (safe under races: the unique index decides). */

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { Mode } from '../../db/schema';
+import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { findAccount, type AccountRef, type LedgerAccount } from '../ledger/ledger';
 

@@ -5,6 +5,7 @@ import type { Mode, WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpoi
 import { AppError, notFound } from '../errors';
 import { newOrderedId } from '../ids';
 import { MAX_ATTEMPTS, parseRetryAfter } from './retry-schedule';
+import type { Scope } from '../scope';
 
 /**
  * The durable delivery log. The outbox (`events`) is written in the transaction of each change;
@@ -12,7 +13,6 @@ import { MAX_ATTEMPTS, parseRetryAfter } from './retry-schedule';
  * rows under a lease, sends them, and records each attempt here.
  */
 
-type Scope = { organisationId: string; mode: Mode };
 
 export interface WebhookDelivery {
   id: string;

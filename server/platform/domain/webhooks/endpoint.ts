@@ -8,6 +8,7 @@ import type { Secrets } from '../secrets';
 import { endWaitingDeliveries } from './deliveries';
 import { findOwned } from '../../db/find-owned';
 import { checkTargetHost, type AddressPolicy } from './webhook-target';
+import type { Scope } from '../scope';
 
 const SEAL_PURPOSE = 'webhook-signing-secret';
 /** How long the previous secret keeps signing after a rotation (both signatures are sent). */
@@ -30,7 +31,6 @@ export interface WebhookEndpoint {
   updatedAt: string;
 }
 
-type Scope = { organisationId: string; mode: Mode };
 
 export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
   return {

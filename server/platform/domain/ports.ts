@@ -1,0 +1,292 @@
+import type { Readable } from 'node:stream';
+import type { Mode } from './scope';
+
+/**
+ * The domain's ports: every outside service the domain calls, declared here once, in the domain's
+ * words. `server/integrations/` holds the adapters (a sandbox one and, where one exists, a real
+ * provider's), and the composition root (`server/platform/platform.ts`) chooses one per mode.
+ *
+ * Live mode never reaches a sandbox adapter: a port whose live provider is not configured answers
+ * `ProviderNotConfigured` (503 `provider_not_configured`, see `./providers/per-mode.ts`) before the
+ * caller writes anything. AML screening is the one exception by design: an unscreened live borrower
+ * goes to `under_review`, so the loan waits for a person instead of failing.
+ */
+
+/** The port names, as they appear in `provider_not_configured` errors and in the start-up log. */
+export type PortName = 'payment_rail' | 'aml' | 'identity' | 'bvn_identity' | 'credit_bureau' | 'bank_lookup' | 'sms' | 'insurance';
+
+// ── Time ───────────────────────────────────────────────────────────────────────────────────────
+
+/** Where the service reads the time. Expiry, backoff and periods use this, never `Date.now()`. */
+export interface Clock {
+  now(): Date;
+}
+
+// ── Payment rails (direct debit) ───────────────────────────────────────────────────────────────
+
+/**
+ * What the platform needs from a direct-debit provider (Paystack direct debit, or the sandbox
+ * rails), whatever the provider's own API looks like. The flow every rail follows:
+ * 1. `initialiseAuthorisation` → send the borrower to `authorizationUrl`;
+ * 2. the borrower approves on the provider's page (`approved`), and the provider confirms the
+ *    mandate later (`active`, with an `authorizationCode`); only an `active` authorisation is chargeable;
+ * 3. `charge` answers `processing` at once; the result is read back with `readCharge`.
+ *
+ * Adapters raise a `PaymentRailError` (integrations) when the provider refuses or cannot be reached;
+ * one whose `outcomeUnknown` is true may have moved money: the caller reads the charge back by its
+ * reference before doing anything else (see `isOutcomeUnknown`).
+ */
+export type RailName = 'rail_a' | 'rail_b';
+
+export type ProviderAuthorisationStatus = 'pending' | 'approved' | 'active' | 'refused' | 'cancelled';
+
+export type ProviderChargeStatus = 'processing' | 'succeeded' | 'failed';
+
+export interface InitialiseAuthorisationRequest {
+  /** The platform's reference for this authorisation; one reference names one authorisation. */
+  reference: string;
+  email: string;
+  /** NUBAN (10 digits) the mandate debits, when the platform already knows it. */
+  accountNumber?: string | null;
+  bankCode?: string | null;
+  /** Integer kobo the mandate is set up for. */
+  amountKobo: number;
+  /** Where the provider sends the borrower back, with `reference` and `status` in the query. */
+  callbackUrl?: string | null;
+}
+
+export interface ChargeRequest {
+  authorizationCode: string;
+  /** Integer kobo to debit. */
+  amountKobo: number;
+  /** The platform's reference for this debit; the same reference is the same charge (idempotent). */
+  reference: string;
+  /** The e-mail the mandate was set up with (some providers require it on every debit). */
+  email?: string;
+}
+
+export interface PaymentRail {
+  readonly name: RailName;
+  /** Starts a mandate authorisation; the borrower is sent to authorizationUrl. */
+  initialiseAuthorisation(request: InitialiseAuthorisationRequest): Promise<{ authorizationUrl: string; providerReference: string }>;
+  /** Reads the authorisation back. `approved` = the borrower said yes but the provider has not confirmed: NOT chargeable. `active` comes with an authorisation code. */
+  readAuthorisation(providerReference: string): Promise<{ status: ProviderAuthorisationStatus; authorizationCode: string | null }>;
+  /** Starts a debit; asynchronous: always answers `processing`; the result is read back (or notified) later. */
+  charge(request: ChargeRequest): Promise<{ status: 'processing'; chargeReference: string }>;
+  /**
+   * Reads a charge back by the reference `charge` answered, or by the platform's own reference when
+   * `charge` failed with an unknown outcome. A provider that never saw the reference answers `failed`
+   * with failureReason `not_found_at_provider` (nothing was debited).
+   */
+  readCharge(chargeReference: string): Promise<{ status: ProviderChargeStatus; failureReason: string | null }>;
+  cancel(providerReference: string): Promise<void>;
+}
+
+/** The rails per mode: test mode's sandbox rails, or a configured live rail; `undefined` = none (the caller refuses). */
+export interface PaymentRails {
+  railFor(mode: Mode, name: RailName): PaymentRail | undefined;
+  /** Test mode only: the sandbox provider approves and confirms an authorisation at once. */
+  approveInSandbox(mode: Mode, name: RailName, providerReference: string): Promise<void>;
+}
+
+/** Whether a provider failure may have taken effect (a timeout or a 5xx on a write): read the outcome back, never assume it failed. */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { outcomeUnknown?: unknown }).outcomeUnknown === true;
+}
+
+// ── AML screening ──────────────────────────────────────────────────────────────────────────────
+
+export interface AmlScreenResult {
+  /**
+   * `clear`: screened, no match. `hit`: screened, a match. `pending`: not screened (live mode with
+   * no screening provider configured, or the provider could not answer); never read as clear: the
+   * loan goes to `under_review`.
+   */
+  status: 'clear' | 'hit' | 'pending';
+  detail: string | null;
+}
+
+/** Sanctions / PEP screening of a person before money moves to them. */
+export interface AmlScreen {
+  screen(person: { firstName: string; lastName: string; mode: Mode }): Promise<AmlScreenResult>;
+}
+
+// ── Identity ───────────────────────────────────────────────────────────────────────────────────
+
+export type KycOutcome = 'verified' | 'failed' | 'pending';
+
+export interface KycCheckResult {
+  outcome: KycOutcome;
+  documents: Array<{ type: string; status: string }>;
+}
+
+/** Identity verification (BVN, NIN) run by the service for managed-tier loans. */
+export interface IdentityVerifier {
+  verify(request: { bvn: string; nin?: string; dateOfBirth?: string; mode: Mode; previousAttempts: number }): Promise<KycCheckResult>;
+}
+
+/** What the BVN registry says about the details a patient typed. */
+export type BvnMatchOutcome = { outcome: 'match' } | { outcome: 'mismatch'; fields: Array<'name' | 'date_of_birth'> } | { outcome: 'not_found' };
+
+/**
+ * Identity port for patient financing: does this BVN belong to the person with this name and date
+ * of birth? (A BVN-matching provider's "verify with match" call; the service never receives the
+ * registry's record.) Throws when the provider cannot answer (502 `identity_unavailable`).
+ */
+export interface BvnIdentity {
+  match(request: { bvn: string; firstName: string; lastName: string; dateOfBirth: string; mode: Mode }): Promise<BvnMatchOutcome>;
+}
+
+// ── Credit bureau ──────────────────────────────────────────────────────────────────────────────
+
+export type BureauOutcome = 'good' | 'thin_file' | 'delinquent';
+
+/** A credit report, reduced to what the credit policy reads. */
+export interface BureauReport {
+  outcome: BureauOutcome;
+  /** 300-850. */
+  score: number;
+  /** The policy's risk band; null for a delinquent file (declined). */
+  riskBand: 'A' | 'B' | 'C' | null;
+  /** A reference for the audit trail (the bureau's enquiry id). */
+  reference: string;
+}
+
+/** Credit bureau port (CRC, FirstCentral, CreditRegistry in production). Throws when it cannot answer (502 `bureau_unavailable`). */
+export interface CreditBureau {
+  report(request: { bvn: string; mode: Mode }): Promise<BureauReport>;
+}
+
+// ── Banks ──────────────────────────────────────────────────────────────────────────────────────
+
+export type InstitutionType = 'commercial' | 'merchant' | 'non_interest' | 'microfinance' | 'payment_service' | 'mobile_money';
+
+export interface Bank {
+  /** What the checkout sends as `bankCode`: a bank's 3-digit CBN code where confirmed, otherwise the 6-digit NIP institution code. */
+  code: string;
+  name: string;
+  type: InstitutionType;
+  /** The NIBSS Instant Payment institution code (6 digits): what name enquiry and transfers address. */
+  nipCode: string;
+  /**
+   * The CBN code the NUBAN check digit is computed with (3 digits for banks, 5 for other financial
+   * institutions); null where account numbers are not NUBANs with that check digit (wallets numbered
+   * by phone) or the CBN code is not confirmed: those are checked by name enquiry only.
+   */
+  nubanCode: string | null;
+  /** Other names borrowers search by (brands, abbreviations). */
+  aliases: readonly string[];
+}
+
+export type AccountLookup = { found: true; accountName: string } | { found: false };
+
+export interface AccountLookupRequest {
+  bankCode: string;
+  accountNumber: string;
+  mode: Mode;
+  /**
+   * Sandbox only: the name of the borrower asking, so that the sandbox can answer as if the
+   * borrower typed their own account. Real providers ignore it (the bank's answer is the evidence).
+   */
+  sandboxHolderName?: string;
+}
+
+/** Bank list and account-name enquiry (NIP name enquiry in production). */
+export interface BankLookup {
+  listBanks(): readonly Bank[];
+  /** Throws when the provider cannot answer (mapped to `bank_lookup_unavailable`). */
+  resolveAccount(request: AccountLookupRequest): Promise<AccountLookup>;
+}
+
+// ── Messages ───────────────────────────────────────────────────────────────────────────────────
+
+export interface SmsMessage {
+  /** E.164, e.g. +2348012345678. */
+  to: string;
+  body: string;
+  mode: Mode;
+}
+
+/** Sends a text message to a phone. Adapters throw on failure; callers map that to `sms_unavailable`. */
+export interface SmsSender {
+  send(message: SmsMessage): Promise<void>;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Operational e-mail to organisations (never to borrowers: those go through the partner). */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+// ── Insurance ──────────────────────────────────────────────────────────────────────────────────
+
+export interface InsurancePolicyResult {
+  status: 'active' | 'failed';
+  policyReference: string | null;
+  errorMessage: string | null;
+}
+
+/** Credit-life cover bought for a loan at disbursement (automatic) or on the tenant's request (manual). */
+export interface Insurer {
+  readonly name: string;
+  issuePolicy(request: { loanId: string; premiumKobo: number; principalKobo: number; tenorDays: number; mode: Mode }): Promise<InsurancePolicyResult>;
+}
+
+// ── Files ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The file storage port: opaque keys (`recordings/<appointment>/<recording>.webm`) to bytes, and a
+ * short-lived link a browser or a partner can fetch without a credential.
+ */
+export interface FileStorage {
+  readonly kind: 'local' | 's3';
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** The bytes, or null when there is no such file. */
+  get(key: string): Promise<Buffer | null>;
+  delete(keys: string[]): Promise<void>;
+  /** The size in bytes, or null when there is no such file. */
+  size(key: string): Promise<number | null>;
+  /** The bytes as a stream (read as it is consumed), or null when there is no such file. */
+  getStream(key: string): Promise<Readable | null>;
+  /**
+   * Stores a stream of exactly `contentLength` bytes without holding it in memory; a reader never sees
+   * half a file, and a stream of another length is refused (nothing stored).
+   */
+  putStream(key: string, body: Readable, contentType: string, contentLength: number): Promise<void>;
+  /** A signed GET link valid for `ttlSeconds`. */
+  signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string>;
+}
+
+// ── Consultation summaries ─────────────────────────────────────────────────────────────────────
+
+export interface ConsultationRecord {
+  patientName: string;
+  doctorName: string;
+  /** When the consultation actually ran (falls back to the scheduled times). */
+  startedAt: string;
+  endedAt: string;
+  notes: Array<{ symptomsandIllnesses: string; diagnosis: string; treatmentandRecommendation: string; doctorSignature: string }>;
+  prescriptions: Array<{ prescribedDrugs: Array<{ drugName: string; dosage: string; frequency: string; duration: string }>; additionalNotes: string }>;
+  /** Present only when a speech-to-text adapter transcribed the recordings. */
+  transcript?: string;
+}
+
+export interface ConsultationSummaries {
+  transcriptionSummary: string;
+  patientSummary: string;
+}
+
+/** A transcript of one recording, or null when it has nothing to say. No adapter is configured by default. */
+export interface SpeechToText {
+  transcribe(audio: Buffer, contentType: string): Promise<string | null>;
+}
+
+/** From what a consultation left behind, two texts: one for clinicians, one for the patient. */
+export interface Summariser {
+  summarise(record: ConsultationRecord): Promise<ConsultationSummaries>;
+}
