@@ -1,5 +1,5 @@
-import type { Mode } from '../platform/db/schema';
-import type { AmlScreenResult, AmlScreen } from '../platform/domain/ports';
+import type { Mode } from '../platform/domain/scope';
+import type { AmlScreenResult, AmlScreen, AmlScreening } from '../platform/domain/ports';
 
 export type { AmlScreenResult, AmlScreen };
 
@@ -26,18 +26,17 @@ export class SandboxAmlScreen implements AmlScreen {
  * The screen chosen per mode: test mode uses the sandbox, live mode the configured provider, or
  * none, in which case every live screen answers `pending` (never `clear`).
  */
-export class AmlScreens implements AmlScreen {
+export class AmlScreens implements AmlScreening {
   private readonly sandbox = new SandboxAmlScreen();
 
-  constructor(private readonly live?: AmlScreen) {}
+  constructor(private readonly live?: { provider: string; adapter: AmlScreen }) {}
 
   screen(person: { firstName: string; lastName: string; mode: Mode }): Promise<AmlScreenResult> {
     if (person.mode === 'test') return this.sandbox.screen(person);
-    return this.live ? this.live.screen(person) : Promise.resolve(NOT_SCREENED);
+    return this.live ? this.live.adapter.screen(person) : Promise.resolve(NOT_SCREENED);
   }
 
-  /** Whether live mode has a screening provider (for the start-up log). */
-  get liveConfigured(): boolean {
-    return this.live !== undefined;
+  get liveProvider(): string | null {
+    return this.live?.provider ?? null;
   }
 }

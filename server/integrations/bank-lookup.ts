@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Mode } from '../platform/db/schema';
+import type { Mode } from '../platform/domain/scope';
 import { matchNames } from '../shared/name-match';
 import { NIGERIAN_BANKS, type Bank } from './banks';
 import type { AccountLookup, AccountLookupRequest, BankLookup } from '../platform/domain/ports';

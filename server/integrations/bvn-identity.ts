@@ -1,4 +1,4 @@
-import type { Mode } from '../platform/db/schema';
+import type { Mode } from '../platform/domain/scope';
 import type { BvnMatchOutcome, BvnIdentity } from '../platform/domain/ports';
 
 export type { BvnMatchOutcome, BvnIdentity };

@@ -1,4 +1,4 @@
-import type { Mode } from '../platform/db/schema';
+import type { Mode } from '../platform/domain/scope';
 import type { BureauOutcome, BureauReport, CreditBureau } from '../platform/domain/ports';
 
 export type { BureauOutcome, BureauReport, CreditBureau };

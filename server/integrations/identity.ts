@@ -1,4 +1,4 @@
-import type { Mode } from '../platform/db/schema';
+import type { Mode } from '../platform/domain/scope';
 import type { KycOutcome, KycCheckResult, IdentityVerifier } from '../platform/domain/ports';
 
 export type { KycOutcome, KycCheckResult, IdentityVerifier };

@@ -1,5 +1,5 @@
 import { randomBytes } from '../platform/domain/random';
-import type { Mode } from '../platform/db/schema';
+import type { Mode } from '../platform/domain/scope';
 import type { InsurancePolicyResult, Insurer } from '../platform/domain/ports';
 
 export type { InsurancePolicyResult, Insurer };

@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/database';
-import type { Mode } from '../platform/db/schema';
+import type { Mode } from '../platform/domain/scope';
 import { newId } from '../platform/domain/ids';
 import type { SmsMessage, SmsSender } from '../platform/domain/ports';
 
@@ -52,20 +52,6 @@ export class HttpSms implements SmsSender {
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
     });
     if (!res.ok) throw new Error(`SMS provider answered ${res.status}`);
-  }
-}
-
-/** Test mode always goes to the sandbox inbox; live mode to the configured provider, if any. */
-export class SmsGateway implements SmsSender {
-  constructor(
-    private readonly sandbox: SmsSender,
-    private readonly live: SmsSender | undefined,
-  ) {}
-
-  async send(message: SmsMessage): Promise<void> {
-    if (message.mode === 'test') return this.sandbox.send(message);
-    if (!this.live) throw new Error('no live SMS provider is configured (SMS_PROVIDER_URL)');
-    return this.live.send(message);
   }
 }
 

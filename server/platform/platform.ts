@@ -9,6 +9,8 @@ import { systemClock, type Clock } from '../integrations/clock';
 import { openDatabase, type Db, type Dialect } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { Secrets } from './domain/secrets';
+import { PerMode } from './domain/per-mode';
+import type { Services } from './domain/services';
 import { hashLegacyNins } from './domain/borrowers/nin';
 import { UsageMeter } from './domain/usage/usage-meter';
 import { ProductCatalogue } from './domain/products/product-catalogue';
@@ -20,48 +22,24 @@ import { RailRegistry } from '../integrations/rails/rail-registry';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
 import { SandboxInsurer, type Insurer } from '../integrations/insurance';
 import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
-import { HttpSms, SandboxSms, SmsGateway, type SmsSender } from '../integrations/sms';
+import { HttpSms, SandboxSms, type SmsSender } from '../integrations/sms';
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
+import { NIGERIAN_BANKS } from '../integrations/banks';
 import { LocalFileStorage, S3FileStorage, type FileStorage } from '../integrations/file-storage';
 import { TemplateSummariser, type SpeechToText, type Summariser } from '../integrations/summariser';
 import { SandboxBvnIdentity, type BvnIdentity } from '../integrations/bvn-identity';
 import { SandboxCreditBureau, type CreditBureau } from '../integrations/credit-bureau';
 
 /** Everything a request or a worker needs, built once at start-up (the composition root). */
-export interface Platform {
+export interface Platform extends Services {
   config: Config;
-  db: Db;
   dialect: Dialect;
-  clock: Clock;
-  secrets: Secrets;
-  logger: Logger;
   usage: UsageMeter;
   products: ProductCatalogue;
   authenticator: Authenticator;
   rateLimits: RateLimits;
-  /** AML screening per mode: the sandbox in test mode; live mode answers `pending` (never `clear`) until a provider is configured. */
-  aml: AmlScreens;
-  /** Payment rails per mode (`rails.railFor(mode, provider)`): sandbox rails in test mode, configured live rails only in live mode. */
-  rails: RailRegistry;
-  identity: IdentityVerifier;
-  insurer: Insurer;
   /** Operational e-mail to organisations: SMTP when SMTP_URL is set, else JSON files in MAIL_DIR. */
   mailer: Mailer;
-  /** Borrower OTPs: test mode into the sandbox inbox, live mode through SMS_PROVIDER_URL. */
-  sms: SmsSender;
-  /** Bank list and account-name enquiry for the checkout's bank step. */
-  bankLookup: BankLookup;
-  /** Files (consultation recordings): local disk under FILE_STORAGE_DIR, or an S3-compatible bucket when S3_BUCKET is set. */
-  files: FileStorage;
-  /** Consultation summaries (deterministic offline template by default). */
-  summariser: Summariser;
-  /** Transcription of consultation recordings for the summaries; none configured by default. */
-  speechToText?: SpeechToText;
-  /** Patient financing: BVN match (name, date of birth) and the credit bureau. */
-  bvnIdentity: BvnIdentity;
-  bureau: CreditBureau;
-  /** Public origin for links the service hands out; set when the HTTP server knows its port. */
-  baseUrl: string;
   close(): Promise<void>;
 }
 
@@ -147,24 +125,27 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       },
       redis,
     ),
-    // No live AML provider or live rail exists yet: live screens answer `pending`, live rail calls are refused.
+    settings: config,
+    // Live AML screens answer `pending` without a provider; every other port refuses live calls (503) without one.
     aml: new AmlScreens(),
     rails: new RailRegistry({
       baseUrl: () => platform.baseUrl,
       sandbox: { db: handle.db, clock, confirmationLagMs: config.RAIL_CONFIRMATION_LAG_MS, chargeLagMs: config.RAIL_CHARGE_LAG_MS },
     }),
-    identity: new SandboxIdentityVerifier(),
-    insurer: new SandboxInsurer(),
+    identity: new PerMode<IdentityVerifier>('identity', new SandboxIdentityVerifier()),
+    insurer: new PerMode<Insurer>('insurance', new SandboxInsurer()),
     mailer: config.SMTP_URL
       ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
       : new SandboxMailer(config.MAIL_DIR ?? path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM),
-    sms: new SmsGateway(
+    sms: new PerMode<SmsSender>(
+      'sms',
       new SandboxSms(handle.db, config.SMS_SENDER, () => clock.now()),
       config.SMS_PROVIDER_URL && config.SMS_API_KEY
-        ? new HttpSms({ url: config.SMS_PROVIDER_URL, apiKey: config.SMS_API_KEY, sender: config.SMS_SENDER })
+        ? { provider: 'http', adapter: new HttpSms({ url: config.SMS_PROVIDER_URL, apiKey: config.SMS_API_KEY, sender: config.SMS_SENDER }) }
         : undefined,
     ),
-    bankLookup: new SandboxBankLookup(),
+    bankLookup: new PerMode<BankLookup>('bank_lookup', new SandboxBankLookup()),
+    banks: NIGERIAN_BANKS,
     files: config.S3_BUCKET
       ? new S3FileStorage({
           bucket: config.S3_BUCKET,
@@ -176,8 +157,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
         })
       : new LocalFileStorage(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'), secrets),
     summariser: new TemplateSummariser(),
-    bvnIdentity: new SandboxBvnIdentity(),
-    bureau: new SandboxCreditBureau(),
+    bvnIdentity: new PerMode<BvnIdentity>('bvn_identity', new SandboxBvnIdentity()),
+    bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau()),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
       await usage.stop();
@@ -192,16 +173,18 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
  * Which provider live mode uses for each port (`none` = not configured: live calls are refused, or
  * fail safe). Logged once at start-up, so an operator sees at a glance what live mode can reach.
  */
-export function liveProviders(platform: Pick<Platform, 'config' | 'aml' | 'rails'>): Record<string, string> {
+export function liveProviders(platform: Pick<Platform, 'config' | 'aml' | 'rails' | 'identity' | 'bvnIdentity' | 'bureau' | 'bankLookup' | 'sms' | 'insurer'>): Record<string, string> {
   const rails = platform.rails.liveRails();
+  const of = (port: PerMode<unknown>) => port.liveProvider ?? 'none';
   return {
     rail: rails.length ? rails.join('+') : 'none',
-    aml: platform.aml.liveConfigured ? 'configured' : 'none',
-    identity: 'none',
-    bvnIdentity: 'none',
-    bureau: 'none',
-    bankLookup: 'none',
-    sms: platform.config.SMS_PROVIDER_URL && platform.config.SMS_API_KEY ? 'http' : 'none',
+    aml: platform.aml.liveProvider ?? 'none',
+    identity: of(platform.identity),
+    bvnIdentity: of(platform.bvnIdentity),
+    bureau: of(platform.bureau),
+    bankLookup: of(platform.bankLookup),
+    sms: of(platform.sms),
+    insurance: of(platform.insurer),
     email: platform.config.SMTP_URL ? 'smtp' : 'files',
     storage: platform.config.S3_BUCKET ? 's3' : 'local',
   };

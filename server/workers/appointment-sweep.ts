@@ -12,7 +12,7 @@ export function startAppointmentSweep(platform: Platform, intervalMs = platform.
     if (running) return;
     running = true;
     try {
-      const result = await sweepAppointments({ db: platform.db, files: platform.files, summariser: platform.summariser, speechToText: platform.speechToText, config: platform.config, now: platform.clock.now() });
+      const result = await sweepAppointments({ db: platform.db, files: platform.files, summariser: platform.summariser, speechToText: platform.speechToText, settings: platform.settings, now: platform.clock.now() });
       if (result.unattended + result.completed + result.recordings + result.summaries > 0) {
         notifyOutboxCommitted();
         platform.logger.info({ worker: 'appointment-sweep', ...result }, 'appointment sweep');

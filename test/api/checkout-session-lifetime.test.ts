@@ -4,6 +4,8 @@ import { OTP_RULES } from '../../server/platform/domain/checkout/otp';
 import { RENEW_RULES } from '../../server/platform/domain/checkout/renew-checkout-session';
 import { client, startSecondInstance, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, operatorLoan, type LendingTenant } from '../support/lifecycle';
+import { PerMode } from '../../server/platform/domain/per-mode';
+import type { SmsSender } from '../../server/platform/domain/ports';
 import { latestOtp, mintSession, sessionClient, tokenOf, uniquePhone, verifiedSession } from '../support/checkout';
 
 /**
@@ -187,7 +189,7 @@ describe('text me a new link', () => {
     clock.advance(ttl());
     const before = (await api().get(`/v1/loans/${loan.id}`)).body.data.applicationUrl;
     const sms = app.platform.sms;
-    app.platform.sms = { send: async () => Promise.reject(new Error('provider down')) };
+    app.platform.sms = new PerMode<SmsSender>('sms', { send: async () => Promise.reject(new Error('provider down')) });
     let failed;
     try {
       failed = await session.post('/v1/checkout/session/renew', {});

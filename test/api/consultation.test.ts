@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-const sweep = () => sweepAppointments({ db: app.platform.db, files: app.platform.files, summariser: app.platform.summariser, config: app.platform.config, now: clock.now() });
+const sweep = () => sweepAppointments({ db: app.platform.db, files: app.platform.files, summariser: app.platform.summariser, settings: app.platform.settings, now: clock.now() });
 const read = async (id: string) => (await client(app, tenant.test).get(`/api/v1/appointment?appointmentId=${id}`)).body;
 async function eventNames(appointmentId: string) {
   const rows = await app.platform.db.selectFrom('events').select(['name', 'payload']).orderBy('id').execute();
@@ -206,7 +206,7 @@ describe('a consultation', () => {
     clock.advance(minutes(2));
     // A speech-to-text adapter that reads the test's "audio" (text chunks) as its transcript.
     const speechToText = { transcribe: async (audio: Buffer) => `Patient reports: ${audio.toString()}` };
-    await sweepAppointments({ db: app.platform.db, files: app.platform.files, summariser: app.platform.summariser, speechToText, config: app.platform.config, now: clock.now() });
+    await sweepAppointments({ db: app.platform.db, files: app.platform.files, summariser: app.platform.summariser, speechToText, settings: app.platform.settings, now: clock.now() });
     await sweep();
     const summarised = await read(booked.appointmentId);
     expect(summarised.transcriptionSummary).toContain('Uncomplicated malaria'.toLowerCase());

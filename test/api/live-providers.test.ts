@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { AmlScreens, SandboxAmlScreen } from '../../server/integrations/aml';
+import { SandboxInsurer } from '../../server/integrations/insurance';
+import { PerMode } from '../../server/platform/domain/per-mode';
+import type { Insurer } from '../../server/platform/domain/ports';
+import { identity } from '../support/financing';
 import { FakeClock } from '../../server/integrations/clock';
 import { fundPool } from '../../server/platform/domain/pools/pool';
 import { createProduct } from '../../server/platform/domain/products/product';
@@ -57,10 +61,21 @@ async function snapshot() {
 /** Live loans reach an offer only through a screen, so these tests configure a fake live AML provider (rails stay unconfigured). */
 function withLiveAml<T>(work: () => Promise<T>): Promise<T> {
   const before = app.platform.aml;
-  app.platform.aml = new AmlScreens({ screen: async () => ({ status: 'clear', detail: 'fake live provider: no match' }) });
+  app.platform.aml = new AmlScreens({ provider: 'fake', adapter: { screen: async () => ({ status: 'clear', detail: 'fake live provider: no match' }) } });
   return work().finally(() => {
     app.platform.aml = before;
   });
+}
+
+/** Disbursing an insured live loan needs a live insurer; the collector test is about rails, so it configures a stand-in. */
+async function withLiveInsurer<T>(work: () => Promise<T>): Promise<T> {
+  const before = app.platform.insurer;
+  app.platform.insurer = new PerMode<Insurer>('insurance', new SandboxInsurer(), { provider: 'fake', adapter: new SandboxInsurer() });
+  try {
+    return await work();
+  } finally {
+    app.platform.insurer = before;
+  }
 }
 
 async function liveAcceptedLoan() {
@@ -188,7 +203,7 @@ describe('live mode with no payment rail configured', () => {
 
   it('when the collector runs, then live loans without a live rail are skipped and logged: no repayment, no charge, no ledger change', async () => {
     const loan = await liveAcceptedLoan();
-    expect((await live().post(`/v1/loans/${loan.id}/disburse`)).status).toBe(200);
+    expect((await withLiveInsurer(() => live().post(`/v1/loans/${loan.id}/disburse`))).status).toBe(200);
     const mandate = await legacyLiveMandate(loan.id, 'active');
     clock.advance(120 * 86_400_000);
     // A mandate repayment left pending from before: it must not be sent to any rail either.
@@ -213,6 +228,89 @@ describe('live mode with no payment rail configured', () => {
     expect(after.postings).toBe(before.postings);
     expect(await app.platform.db.selectFrom('loanRepayments').select(['status', 'chargeReference']).where('id', '=', leftPending).executeTakeFirstOrThrow()).toEqual({ status: 'pending', chargeReference: null });
     expect(logged.some((line) => /collector skipped loans/.test(String(line.msg)) && JSON.stringify(line.providers).includes('live:rail_a'))).toBe(true);
+  });
+});
+
+/** Every row a provider-backed call could write, beyond the rails': sessions, codes, texts, KYC, insurance, applications. */
+async function everything() {
+  const db = app.platform.db;
+  const tables = ['loans', 'borrowers', 'events', 'ledgerPostings', 'kycSubmissions', 'loanInsurancePolicies', 'checkoutSessions', 'otpChallenges', 'otpSendWindows', 'checkoutRenewals', 'sandboxSms', 'financingApplications', 'loanMandates', 'loanRepayments'] as const;
+  const out: Record<string, string[]> = {};
+  for (const table of tables) out[table] = (await db.selectFrom(table).selectAll().execute()).map((row) => JSON.stringify(row)).sort();
+  return out;
+}
+
+const refusedFor = (res: { status: number; body: any }, port: string) => {
+  expect(res.status).toBe(503);
+  expect(res.body).toMatchObject({ error: 'provider_not_configured', data: { port } });
+  expect(res.body.message).toMatch(/No live .* is configured/);
+};
+
+/** A live checkout session whose phone is already verified (live OTP texts need a live SMS provider). */
+async function verifiedLiveSession(loanId: string) {
+  const session = await mintSession(app, tenant.live, loanId);
+  await app.platform.db.updateTable('checkoutSessions').set({ otpVerifiedAt: clock.now().toISOString() }).where('id', '=', session.id).execute();
+  return sessionClient(app, tokenOf(session.url));
+}
+
+describe('live mode without providers: every other provider-backed route answers 503 provider_not_configured and writes nothing', () => {
+  it('when a live insured loan is disbursed with no live insurer, then 503 naming insurance, and no money, policy or event moves', async () => {
+    const loan = await liveAcceptedLoan();
+    const before = await everything();
+    refusedFor(await live().post(`/v1/loans/${loan.id}/disburse`), 'insurance');
+    expect(await everything()).toEqual(before);
+    expect((await live().get(`/v1/loans/${loan.id}`)).body.data.status).toBe('terms_accepted');
+  });
+
+  it('when a live managed-tier KYC is submitted with no identity provider, then 503 naming identity, and no submission is recorded', async () => {
+    const now = clock.now();
+    const product = await createProduct(app.platform.db, { organisationId: tenant.organisationId, input: productInput({ approvalMode: 'tenant', kycTier: 'managed' }), now });
+    const loan = await app.platform.db.transaction().execute((trx) =>
+      createOperatorLoan(
+        { db: trx, platform: app.platform, now, scope: { organisationId: tenant.organisationId, mode: 'live' }, actor: 'test' },
+        { borrower: { firstName: 'Tunde', lastName: 'Bello', phone: '+2348030000001' }, productId: product.id, amountKobo: 5_000_000, tenorDays: 60 },
+      ),
+    );
+    const before = await everything();
+    refusedFor(await live().post(`/v1/loans/${loan.id}/kyc`, { bvn: '22222222222', nin: '12345678901' }), 'identity');
+    expect(await everything()).toEqual(before);
+  });
+
+  it('when a live checkout asks for a code or a new link with no SMS provider, then 503 naming sms, and no code, cool-down, text or link is recorded', async () => {
+    const loan = await liveAcceptedLoan();
+    const session = await mintSession(app, tenant.live, loan.id);
+    const checkout = sessionClient(app, tokenOf(session.url));
+    const before = await everything();
+    refusedFor(await checkout.post('/v1/checkout/otp/send'), 'sms');
+    expect(await everything()).toEqual(before);
+    clock.advance(app.platform.config.CHECKOUT_SESSION_TTL_MINUTES * 60_000 + 60_000);
+    const expired = await everything();
+    refusedFor(await checkout.post('/v1/checkout/session/renew', {}), 'sms');
+    expect(await everything()).toEqual(expired);
+  });
+
+  it('when a live checkout looks up or saves a bank account with no lookup provider, then 503 naming bank_lookup, and nothing is saved', async () => {
+    const loan = await liveAcceptedLoan();
+    const checkout = await verifiedLiveSession(loan.id);
+    const account = { bankCode: '058', accountNumber: `100000000${nubanCheckDigit('058', '100000000')}` };
+    expect((await checkout.get('/v1/checkout/banks')).status).toBe(200);
+    const before = await everything();
+    refusedFor(await checkout.post('/v1/checkout/bank-account/resolve', account), 'bank_lookup');
+    refusedFor(await checkout.post('/v1/checkout/bank-account', account), 'bank_lookup');
+    expect(await everything()).toEqual(before);
+  });
+
+  it('when a live patient-financing application reaches the identity step with no BVN provider, then 503 naming bvn_identity, and nothing is recorded', async () => {
+    const clinic = await createTenant(app, { loanTenant: false, preapprovedLending: false });
+    const initiated = await client(app, clinic.live).post('/api/v1/sdk/loans/initiate', {
+      clientReference: `cref-${newId()}`, invoiceReference: 'INV-2', firstName: 'Ada', phoneNumber: '08031234568', treatment: 'Root canal', treatmentAmount: 15_000_000,
+    });
+    expect(initiated.status).toBe(201);
+    const token = tokenOf(initiated.body.data.applicationUrl);
+    await app.platform.db.updateTable('checkoutSessions').set({ otpVerifiedAt: clock.now().toISOString() }).where('loanId', '=', initiated.body.data.sdkReference).execute();
+    const before = await everything();
+    refusedFor(await sessionClient(app, token).post('/v1/checkout/financing/identity', identity('22222222222')), 'bvn_identity');
+    expect(await everything()).toEqual(before);
   });
 });
 
@@ -295,7 +393,7 @@ describe('AML screening per mode', () => {
 describe('start-up log', () => {
   it('lists the live providers in one line', () => {
     const providers = liveProviders(app.platform);
-    expect(providers).toMatchObject({ rail: 'none', aml: 'none', identity: 'none', sms: 'none' });
-    expect(liveProvidersLine(providers)).toMatch(/^live providers: rail none, aml none, identity none, .*sms none/);
+    expect(providers).toMatchObject({ rail: 'none', aml: 'none', identity: 'none', bvnIdentity: 'none', bureau: 'none', bankLookup: 'none', sms: 'none', insurance: 'none' });
+    expect(liveProvidersLine(providers)).toMatch(/^live providers: rail none, aml none, identity none, .*sms none, insurance none/);
   });
 });

@@ -3,7 +3,8 @@ import { loadConfig } from '../../server/config';
 import { checkAccess } from '../../server/platform/http/route';
 import type { AuthContext } from '../../server/platform/http/authenticate';
 import { maskPhone, normalisePhone } from '../../server/platform/domain/users/phone';
-import { HttpSms, SmsGateway, type SmsSender } from '../../server/integrations/sms';
+import { HttpSms, type SmsSender } from '../../server/integrations/sms';
+import { PerMode } from '../../server/platform/domain/per-mode';
 import { SandboxBankLookup } from '../../server/integrations/bank-lookup';
 import { isValidNuban, nubanCheckDigit } from '../../server/platform/domain/payouts/nuban';
 import { renderCheckoutPage } from '../../server/checkout/page';
@@ -67,14 +68,18 @@ describe('SMS adapters', () => {
     await expect(new HttpSms({ url: 'https://sms.example/s', apiKey: 'k', sender: 'L', fetch: fake }).send({ to: '+2348012345678', body: 'x', mode: 'live' })).rejects.toThrow(/500/);
   });
 
-  it('the gateway keeps test mode in the sandbox and live mode with the provider', async () => {
+  it('per mode: test mode keeps to the sandbox, live mode to its provider, and live without one is refused with 503 provider_not_configured', async () => {
     const sent: string[] = [];
     const sender = (name: string): SmsSender => ({ send: async () => void sent.push(name) });
-    const gateway = new SmsGateway(sender('sandbox'), sender('live'));
-    await gateway.send({ to: '+2348012345678', body: 'x', mode: 'test' });
-    await gateway.send({ to: '+2348012345678', body: 'x', mode: 'live' });
+    const sms = new PerMode<SmsSender>('sms', sender('sandbox'), { provider: 'termii', adapter: sender('live') });
+    await sms.for('test').send({ to: '+2348012345678', body: 'x', mode: 'test' });
+    await sms.for('live').send({ to: '+2348012345678', body: 'x', mode: 'live' });
     expect(sent).toEqual(['sandbox', 'live']);
-    await expect(new SmsGateway(sender('sandbox'), undefined).send({ to: '+2348012345678', body: 'x', mode: 'live' })).rejects.toThrow(/SMS_PROVIDER_URL/);
+    expect(sms.liveProvider).toBe('termii');
+    const unconfigured = new PerMode<SmsSender>('sms', sender('sandbox'));
+    expect(unconfigured.liveProvider).toBeNull();
+    expect(() => unconfigured.for('live')).toThrow(expect.objectContaining({ code: 'provider_not_configured', status: 503, data: { port: 'sms' } }));
+    expect(sent).toEqual(['sandbox', 'live']);
   });
 });
 

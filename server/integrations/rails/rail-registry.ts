@@ -1,5 +1,5 @@
 import type { Mode } from '../../platform/db/schema';
-import type { PaymentRail, RailName } from './payment-rail';
+import type { PaymentRail, PaymentRails, RailName } from '../../platform/domain/ports';
 import { SandboxRailAdapter } from './sandbox-rail-adapter';
 import { SandboxRailProvider, type SandboxRailProviderOptions } from './sandbox-rail-provider';
 
@@ -9,7 +9,7 @@ import { SandboxRailProvider, type SandboxRailProviderOptions } from './sandbox-
  * with no live adapter for a provider, `railFor` answers `undefined` and the caller refuses the
  * call (`provider_not_configured`) before writing anything.
  */
-export class RailRegistry {
+export class RailRegistry implements PaymentRails {
   constructor(
     private readonly options: {
       /** The platform's public origin, read at call time (it is known only once the server listens). */

@@ -87,6 +87,8 @@ export interface PaymentRails {
   railFor(mode: Mode, name: RailName): PaymentRail | undefined;
   /** Test mode only: the sandbox provider approves and confirms an authorisation at once. */
   approveInSandbox(mode: Mode, name: RailName, providerReference: string): Promise<void>;
+  /** The rails live mode can use (for the start-up log). */
+  liveRails(): RailName[];
 }
 
 /** Whether a provider failure may have taken effect (a timeout or a 5xx on a write): read the outcome back, never assume it failed. */
@@ -109,6 +111,12 @@ export interface AmlScreenResult {
 /** Sanctions / PEP screening of a person before money moves to them. */
 export interface AmlScreen {
   screen(person: { firstName: string; lastName: string; mode: Mode }): Promise<AmlScreenResult>;
+}
+
+/** The screen per mode (the sandbox in test mode); live without a provider answers `pending`, never `clear`. */
+export interface AmlScreening extends AmlScreen {
+  /** The live provider's name, or null when live screens answer `pending`. */
+  readonly liveProvider: string | null;
 }
 
 // ── Identity ───────────────────────────────────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../db/database';
 import type { Mode } from '../db/schema';
-import type { Clock } from '../../integrations/clock';
+import type { Clock } from '../domain/ports';
 import { AppError } from '../domain/errors';
 import { SECRET_HASH_PURPOSE, findApiKeyByPublicKey, modeOfKey } from '../domain/api-keys/api-key';
 import { findOrganisation, type Organisation } from '../domain/organisations/organisation';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { FileStorage } from '../../../integrations/file-storage';
+import type { FileStorage } from '../ports';
 import type { Secrets } from '../secrets';
 import {
   notesOf,

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Db, Dialect, Executor } from '../../db/database';
-import type { FileStorage } from '../../../integrations/file-storage';
+import type { FileStorage } from '../ports';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { assertDoctor, type MeetingSeat } from './meeting-access';

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database';
-import type { Config } from '../../../config';
-import type { FileStorage } from '../../../integrations/file-storage';
-import type { SpeechToText, Summariser } from '../../../integrations/summariser';
+import type { DomainSettings } from '../services';
+import type { FileStorage, SpeechToText, Summariser } from '../ports';
 import { fullName, notesOf, participantsOf, prescriptionsOf } from './appointment';
 import { emitAppointmentEvent } from './appointment-events';
 import { completeAppointment, delaysFor } from './complete-appointment';
@@ -13,7 +12,7 @@ export interface SweepContext {
   summariser: Summariser;
   /** Optional: transcripts of the processed recordings feed the summaries. */
   speechToText?: SpeechToText;
-  config: Config;
+  settings: DomainSettings;
   now: Date;
 }
 
@@ -51,12 +50,12 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
     });
   }
 
-  const overrunCutoff = new Date(now.getTime() - ctx.config.APPOINTMENT_OVERRUN_MINUTES * 60_000).toISOString();
+  const overrunCutoff = new Date(now.getTime() - ctx.settings.APPOINTMENT_OVERRUN_MINUTES * 60_000).toISOString();
   const over = await db.selectFrom('appointments').selectAll().where('status', '=', 'in-progress').where('endTime', '<', stamp).limit(BATCH).execute();
   for (const row of over) {
     const active = await db.selectFrom('appointmentParticipants').select('id').where('appointmentId', '=', row.id).where('liveliness', '=', 'active').executeTakeFirst();
     if (active && row.endTime >= overrunCutoff) continue;
-    const done = await db.transaction().execute((tx) => completeAppointment(tx, row, { now, by: 'end_time', delays: delaysFor(ctx.config, row.mode) }));
+    const done = await db.transaction().execute((tx) => completeAppointment(tx, row, { now, by: 'end_time', delays: delaysFor(ctx.settings, row.mode) }));
     if (done) out.completed += 1;
   }
 
@@ -79,7 +78,7 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
     .execute();
   for (const rec of processing) {
     const from = Math.max(new Date(rec.endedAt ?? stamp).getTime(), new Date(rec.finishedAt ?? stamp).getTime());
-    if (from + delaysFor(ctx.config, rec.mode).recordingDelaySeconds * 1000 > now.getTime()) continue;
+    if (from + delaysFor(ctx.settings, rec.mode).recordingDelaySeconds * 1000 > now.getTime()) continue;
     if (await processRecording(db, ctx.files, rec.id, now)) out.recordings += 1;
   }
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { Bank, BankLookup } from '../../../integrations/bank-lookup';
+import type { Bank, BankLookup } from '../ports';
 import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { isValidNuban, NUBAN_PATTERN } from '../payouts/nuban';

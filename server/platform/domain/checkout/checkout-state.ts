@@ -93,7 +93,7 @@ export interface CheckoutState {
 export interface StatePlatform {
   secrets: Secrets;
   baseUrl: string;
-  config: { OFFER_LETTER_LINK_TTL_SECONDS: number; CHECKOUT_PLATFORM_NAME: string };
+  settings: { OFFER_LETTER_LINK_TTL_SECONDS: number; CHECKOUT_PLATFORM_NAME: string };
 }
 
 /** A mandate that failed on an account the borrower has since replaced is no longer news: the step starts afresh. */
@@ -141,7 +141,7 @@ export async function offerFacts(db: Executor, platform: StatePlatform, loan: Lo
       loanId: loan.id,
       documentReference: loan.documentReference,
       now,
-      ttlSeconds: platform.config.OFFER_LETTER_LINK_TTL_SECONDS,
+      ttlSeconds: platform.settings.OFFER_LETTER_LINK_TTL_SECONDS,
     }),
   };
 }
@@ -212,7 +212,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     session: { ...toCheckoutSession(session), otpVerified: verified },
     organisationName: options.organisationName,
     mode: scope.mode,
-    branding: { ...branding, securedBy: platform.config.CHECKOUT_PLATFORM_NAME },
+    branding: { ...branding, securedBy: platform.settings.CHECKOUT_PLATFORM_NAME },
     phoneHint: phone ? maskPhone(phone) : null,
     otpChallenge: await currentOtpChallenge(db, session, options.now),
     status,

@@ -76,6 +76,8 @@ export async function addGuarantor(
   input: { fullName: string; phone: string; relationship: string },
   options: { organisationName: string; now: Date },
 ): Promise<{ guarantor: Guarantor; otp: OtpSent | null }> {
+  // Live mode without an SMS provider: 503 before the guarantor or a code is recorded.
+  platform.sms.for(scope.mode);
   const { db } = platform;
   requireOtpVerified(await getSessionRow(db, scope));
   const required = await guarantorsRequired(db, scope.loanId);
@@ -118,6 +120,7 @@ export async function addGuarantor(
 
 /** A new code for a guarantor that has not confirmed yet. */
 export async function resendGuarantorCode(platform: OtpPlatform, scope: CheckoutScope, guarantorId: string, options: { organisationName: string; now: Date }): Promise<OtpSent> {
+  platform.sms.for(scope.mode);
   requireOtpVerified(await getSessionRow(platform.db, scope));
   const row = await guarantorRow(platform.db, scope, guarantorId);
   if (row.verifiedAt) throw new AppError('guarantors_not_accepted', 'This guarantor has confirmed already.');

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import type { LoanMandatesTable } from '../../db/schema';
-import type { RailName } from '../../../integrations/rails/payment-rail';
+import type { RailName } from '../ports';
 import { AppError, type ErrorCode } from '../errors';
 import { getLoanRow, type LoanStatus } from '../loans/loan';
 import { activateMandate, createMandate, type MandatePlatform } from '../mandates/manage-mandate';

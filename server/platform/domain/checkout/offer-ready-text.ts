@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { LoansTable } from '../../db/schema';
-import type { SmsSender } from '../../../integrations/sms';
+import type { SmsSender } from '../ports';
 import { applicationUrlOf } from '../loans/loan';
 import type { Secrets } from '../secrets';
 import { normalisePhone } from '../users/phone';

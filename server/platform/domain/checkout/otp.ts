@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Db, Executor } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
-import type { SmsSender } from '../../../integrations/sms';
+import type { SmsSender } from '../ports';
+import type { PerMode } from '../per-mode';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { safeEqual, type Secrets } from '../secrets';
@@ -24,7 +25,7 @@ const CODE_HASH_PURPOSE = 'checkout-otp-code';
 export interface OtpPlatform {
   db: Db;
   secrets: Pick<Secrets, 'hmac'>;
-  sms: SmsSender;
+  sms: PerMode<SmsSender>;
   /** Origin of the hosted checkout; names the domain in the WebOTP line of the message. */
   baseUrl: string;
 }
@@ -130,6 +131,7 @@ export const cooledDownBefore = (now: Date) => new Date(now.getTime() - OTP_RULE
  * sends the text, outside any transaction. The caller has claimed its cool-down already.
  */
 export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, target: CodeTarget, now: Date): Promise<OtpSent> {
+  const sms = platform.sms.for(scope.mode);
   await takeSendSlot(platform.db, scope, target.phone, now);
   const code = String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
   const id = newId();
@@ -152,7 +154,7 @@ export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, t
   // The last line is the WebOTP format (`@domain #code`), so Android browsers can offer the code.
   const body = `${target.text(code)}\n\n@${new URL(platform.baseUrl).hostname} #${code}`;
   try {
-    await platform.sms.send({ to: target.phone, body, mode: scope.mode });
+    await sms.send({ to: target.phone, body, mode: scope.mode });
   } catch (error) {
     throw new AppError('sms_unavailable', 'The text message could not be sent; try again shortly.', { reason: (error as Error).message });
   }
@@ -217,6 +219,8 @@ export async function checkCode(
  * conditional upsert, so both hold across processes. A new code replaces the previous one.
  */
 export async function sendOtp(platform: OtpPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<OtpSent> {
+  // Live mode without an SMS provider: 503 before the cool-down or a code is recorded.
+  platform.sms.for(scope.mode);
   const { db } = platform;
   const { now } = options;
   const phone = await phoneOnRecord(db, scope.borrowerId);

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database';
 import type { CheckoutRenewalsTable } from '../../db/schema';
-import type { SmsSender } from '../../../integrations/sms';
+import type { SmsSender } from '../ports';
+import type { PerMode } from '../per-mode';
 import { AppError } from '../errors';
 import { applicationTokenOf, sealApplicationToken } from '../loans/loan';
 import type { Secrets } from '../secrets';
@@ -16,9 +17,9 @@ export const RENEW_RULES = { minIntervalMs: 10 * 60_000, perDay: 3 } as const;
 export interface RenewPlatform {
   db: Db;
   secrets: Pick<Secrets, 'hmac' | 'encrypt' | 'decrypt'>;
-  sms: SmsSender;
+  sms: PerMode<SmsSender>;
   baseUrl: string;
-  config: { CHECKOUT_SESSION_TTL_MINUTES: number; CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: number };
+  settings: { CHECKOUT_SESSION_TTL_MINUTES: number; CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: number };
 }
 
 /** What an expired page shows before the borrower asks: who to contact, and when a new link can be texted. */
@@ -129,6 +130,8 @@ async function giveBack(db: Db, loanId: string, minted: { session: { id: string 
 export async function renewCheckoutSession(platform: RenewPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<RenewedLink> {
   const { db, secrets } = platform;
   const { now } = options;
+  // Live mode without an SMS provider: 503 before a new link is minted.
+  const sms = platform.sms.for(scope.mode);
   const phone = await phoneOnRecord(db, scope.borrowerId);
   const minted = await db.transaction().execute(async (trx) => {
     const expired = await getSessionRow(trx, scope);
@@ -136,7 +139,7 @@ export async function renewCheckoutSession(platform: RenewPlatform, scope: Check
     const before = await takeRenewalSlot(trx, loan.id, now);
     const session = await mintCheckoutSession(trx, {
       secrets,
-      lifetime: sessionLifetime(platform.config),
+      lifetime: sessionLifetime(platform.settings),
       baseUrl: platform.baseUrl,
       loan,
       source: 'renewed',
@@ -147,9 +150,9 @@ export async function renewCheckoutSession(platform: RenewPlatform, scope: Check
     const replacesApplication = application !== null && hashCheckoutToken(secrets, application) === expired.tokenHash;
     return { session, before, replacesApplication };
   });
-  const body = `${options.organisationName}: here is your new link to finish your loan: ${minted.session.url} It works for ${platform.config.CHECKOUT_SESSION_TTL_MINUTES} minutes. Never share it.`;
+  const body = `${options.organisationName}: here is your new link to finish your loan: ${minted.session.url} It works for ${platform.settings.CHECKOUT_SESSION_TTL_MINUTES} minutes. Never share it.`;
   try {
-    await platform.sms.send({ to: phone, body, mode: scope.mode });
+    await sms.send({ to: phone, body, mode: scope.mode });
   } catch (error) {
     await giveBack(db, scope.loanId, minted, now);
     throw new AppError('sms_unavailable', 'The text message could not be sent; try again shortly.', { reason: (error as Error).message });

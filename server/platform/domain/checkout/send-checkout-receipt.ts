@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
-import type { SmsSender } from '../../../integrations/sms';
+import type { SmsSender } from '../ports';
+import type { PerMode } from '../per-mode';
 import type { Logger } from 'pino';
 import { formatDueDate, formatNairaPdf } from '../offer-letter/format-offer-letter';
 import { normalisePhone } from '../users/phone';
@@ -9,9 +10,9 @@ import { getCheckoutSettings } from './checkout-settings';
 
 export interface ReceiptPlatform {
   db: Db;
-  sms: SmsSender;
+  sms: PerMode<SmsSender>;
   logger: Pick<Logger, 'warn'>;
-  config: { CHECKOUT_PLATFORM_NAME: string };
+  settings: { CHECKOUT_PLATFORM_NAME: string };
 }
 
 /**
@@ -72,7 +73,7 @@ export async function sendCheckoutReceipt(platform: ReceiptPlatform, scope: Chec
       bank: await capturedBankAccount(db, loan.id),
       loanId: loan.id,
     });
-    await platform.sms.send({ to: phone, body, mode: scope.mode });
+    await platform.sms.for(scope.mode).send({ to: phone, body, mode: scope.mode });
     return true;
   } catch (error) {
     await db.updateTable('loans').set({ checkoutReceiptSentAt: null }).where('id', '=', scope.loanId).execute();

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import type { Platform } from '../../platform';
+import type { Services } from '../services';
 import { AppError } from '../errors';
 import { ensureAccount, newAccount, postTransaction } from '../ledger/ledger';
 import { transitionLoan } from '../loans/loan';
@@ -8,7 +8,7 @@ import { emitLoanEvent } from '../loans/loan-events';
 import { loadSnapshot, redateSchedule } from '../loans/pricing-snapshot';
 import { FINANCING_LENDER_ID, FINANCING_POOL_CODE } from './financing-lender';
 
-type DisbursePlatform = LoanContext['platform'] & Pick<Platform, 'logger'>;
+type DisbursePlatform = LoanContext['platform'] & Pick<Services, 'logger'>;
 
 /**
  * Disburses a signed financing loan once its mandate is live at the provider (spec B: "a loan is not disbursed until

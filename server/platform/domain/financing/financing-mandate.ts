@@ -1,5 +1,4 @@
 import type { Db } from '../../db/database';
-import type { BankLookup } from '../../../integrations/bank-lookup';
 import type { LoanMandatesTable, Mode } from '../../db/schema';
 import { capturedBankAccount, isValidAccountNumber } from '../checkout/bank-account';
 import { checkoutUrlPrefix } from '../checkout/checkout-session';
@@ -7,7 +6,7 @@ import { AppError } from '../errors';
 import type { LoanContext } from '../loans/loan-context';
 import { activateMandate, createMandate, type MandatePlatform } from '../mandates/manage-mandate';
 import { disburseFinancingIfReady } from './disburse-financing';
-import type { Platform } from '../../platform';
+import type { Services } from '../services';
 import { getApplicationRow, type FinancingStatus } from './financing-application';
 import type { Scope } from '../scope';
 
@@ -109,7 +108,7 @@ export interface SetUpMandateInput {
  */
 export async function setUpFinancingMandate(
   db: Db,
-  platform: MandatePlatform & { bankLookup: BankLookup },
+  platform: MandatePlatform & Pick<Services, 'banks'>,
   scope: Scope,
   loanId: string,
   input: SetUpMandateInput,
@@ -120,7 +119,7 @@ export async function setUpFinancingMandate(
     throw new AppError('bank_details_incomplete', 'Send both bankCode and accountNumber, or neither (the account the patient gave is then used).');
   }
   if (input.bankCode !== undefined) {
-    const bank = platform.bankLookup.listBanks().find((b) => b.code === input.bankCode);
+    const bank = platform.banks.find((b) => b.code === input.bankCode);
     if (!bank) {
       throw new AppError('bank_not_found', `No bank with code ${input.bankCode}; use a CBN bank code from the bank list.`);
     }
@@ -172,7 +171,7 @@ export async function setUpFinancingMandate(
  */
 export async function pollFinancingMandate(
   db: Db,
-  platform: MandatePlatform & Pick<Platform, 'logger'>,
+  platform: MandatePlatform & Pick<Services, 'logger'>,
   scope: Scope,
   loanId: string,
   now: Date,

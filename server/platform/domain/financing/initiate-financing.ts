@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Executor } from '../../db/database';
 import { isUniqueViolation } from '../../db/database';
 import type { FinancingApplicationsTable, Mode } from '../../db/schema';
-import type { Platform } from '../../platform';
+import type { Services } from '../services';
 import { mintApplicationSession } from '../checkout/checkout-session';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -27,7 +27,7 @@ export interface InitiateFinancingInput {
 
 export interface InitiateFinancingContext {
   db: Executor;
-  platform: Pick<Platform, 'secrets' | 'config' | 'baseUrl'>;
+  platform: Pick<Services, 'secrets' | 'settings' | 'baseUrl'>;
   now: Date;
   scope: Scope;
 }
@@ -53,7 +53,7 @@ export async function initiateFinancing(ctx: InitiateFinancingContext, input: In
   if (!phone) {
     throw new AppError('phone_number_invalid', 'phoneNumber: a Nigerian mobile number written 080…, 234… or +234… (11, 13 or 14 characters).');
   }
-  const policy = platform.config.FINANCING_POLICY;
+  const policy = platform.settings.FINANCING_POLICY;
   if (!amountWithinPolicy(policy, input.treatmentAmount)) {
     // The usual cause: a naira amount sent as kobo. Say what it would be × 100 when that is financeable.
     const hint = amountWithinPolicy(policy, input.treatmentAmount * 100)
@@ -113,7 +113,7 @@ export async function initiateFinancing(ctx: InitiateFinancingContext, input: In
       metadata: { invoiceReference: input.invoiceReference ?? null, treatment: input.treatment },
     },
   );
-  const lifetimeMinutes = platform.config.FINANCING_APPLICATION_TTL_HOURS * 60;
+  const lifetimeMinutes = platform.settings.FINANCING_APPLICATION_TTL_HOURS * 60;
   const application = await mintApplicationSession(db, {
     secrets: platform.secrets,
     lifetime: { ttlMinutes: lifetimeMinutes, maxLifetimeMinutes: lifetimeMinutes },

@@ -1,9 +1,8 @@
 import type { Db, Executor } from '../../db/database';
 import { toJson } from '../../db/database';
 import type { FinancingApplicationsTable } from '../../db/schema';
-import type { Platform } from '../../platform';
-import type { BureauReport } from '../../../integrations/credit-bureau';
-import type { BvnMatchOutcome } from '../../../integrations/bvn-identity';
+import type { Services } from '../services';
+import type { BureauReport, BvnMatchOutcome } from '../ports';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from '../checkout/checkout-session';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -28,7 +27,7 @@ export interface IdentityInput {
   email?: string;
 }
 
-type FinancingPlatform = Pick<Platform, 'secrets' | 'config' | 'bvnIdentity' | 'bureau'>;
+type FinancingPlatform = Pick<Services, 'secrets' | 'settings' | 'bvnIdentity' | 'bureau'>;
 
 /** The application behind a checkout session of a financing loan (a lending loan's session: 409). */
 export async function sessionApplication(db: Executor, scope: CheckoutScope): Promise<FinancingApplicationsTable> {
@@ -49,6 +48,9 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
   let app = await sessionApplication(db, scope);
   await expireIfDue(db, app, now);
   if (app.status !== 'initiated') throw new AppError('invalid_loan_state', `The application is ${app.status}: identity is already done.`);
+  // Live mode without a BVN or bureau provider: 503 before anything is recorded.
+  const registry = platform.bvnIdentity.for(scope.mode);
+  const bureau = platform.bureau.for(scope.mode);
   const names = splitFullName(input.fullName);
   if (!names) throw new AppError('invalid_request', 'body.fullName: give your first and last name as on your BVN.');
   const bvnHash = platform.secrets.hmac(BVN_HASH_PURPOSE, input.bvn);
@@ -58,7 +60,7 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
     identity = { outcome: 'mismatch', fields: ['name'] };
   } else {
     try {
-      identity = await platform.bvnIdentity.match({ bvn: input.bvn, ...names, dateOfBirth: input.dateOfBirth, mode: scope.mode });
+      identity = await registry.match({ bvn: input.bvn, ...names, dateOfBirth: input.dateOfBirth, mode: scope.mode });
     } catch (error) {
       throw new AppError('identity_unavailable', 'Your identity could not be checked right now; try again shortly.', { reason: (error as Error).message });
     }
@@ -84,11 +86,11 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
 
   let report: BureauReport;
   try {
-    report = await platform.bureau.report({ bvn: input.bvn, mode: scope.mode });
+    report = await bureau.report({ bvn: input.bvn, mode: scope.mode });
   } catch (error) {
     throw new AppError('bureau_unavailable', 'The credit check could not be run right now; try again shortly.', { reason: (error as Error).message });
   }
-  const policy = platform.config.FINANCING_POLICY;
+  const policy = platform.settings.FINANCING_POLICY;
   const decision = decideFinancing(policy, { amountKobo: app.treatmentAmountKobo, riskBand: report.riskBand, declaredMonthlyIncomeKobo: input.declaredMonthlyIncomeKobo });
 
   await db.transaction().execute(async (trx) => {
@@ -126,7 +128,7 @@ async function decide(
   app: FinancingApplicationsTable,
   report: BureauReport,
   decision: CreditDecision,
-  policy: Platform['config']['FINANCING_POLICY'],
+  policy: Services['settings']['FINANCING_POLICY'],
   now: Date,
 ): Promise<FinancingApplicationsTable> {
   const at = now.toISOString();

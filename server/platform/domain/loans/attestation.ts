@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { KycAttestationsTable, LoansTable, Mode } from '../../db/schema';
-import type { AmlScreenResult } from '../../../integrations/aml';
+import type { AmlScreenResult } from '../ports';
 import { fromJson, toJson } from '../../db/database';
 import { newId } from '../ids';
 import { precompiled } from '../../db/precompiled';

@@ -53,17 +53,19 @@ export async function insureLoan(
   triggeredBy: 'automatic' | 'manual',
   snapshot: PricingSnapshot,
 ): Promise<LoanInsurancePolicy> {
+  // Live mode without an insurance provider: 503 before anything is recorded (the caller's transaction rolls back).
+  const provider = ctx.platform.insurer.for(loan.mode);
   const premium = snapshot.priced.insurancePremiumKobo;
   const bearer = snapshot.terms.insurancePremiumBearer;
-  const commission = Number(roundHalfEvenDiv(BigInt(premium) * BigInt(ctx.platform.config.INSURANCE_COMMISSION_BPS), 10_000n));
-  const result = await ctx.platform.insurer.issuePolicy({ loanId: loan.id, premiumKobo: premium, principalKobo: loan.principalKobo, tenorDays: loan.tenorDays, mode: loan.mode });
+  const commission = Number(roundHalfEvenDiv(BigInt(premium) * BigInt(ctx.platform.settings.INSURANCE_COMMISSION_BPS), 10_000n));
+  const result = await provider.issuePolicy({ loanId: loan.id, premiumKobo: premium, principalKobo: loan.principalKobo, tenorDays: loan.tenorDays, mode: loan.mode });
   const at = ctx.now.toISOString();
   const row: LoanInsurancePoliciesTable = {
     id: newId(),
     organisationId: loan.organisationId,
     mode: loan.mode,
     loanId: loan.id,
-    provider: ctx.platform.insurer.name,
+    provider: provider.name,
     status: result.status,
     triggeredBy,
     premiumBearer: bearer,
@@ -81,7 +83,7 @@ export async function insureLoan(
       bearer === 'tenant'
         ? await ensureAccount(ctx.db, { ...owner, kind: 'organisation_wallet', code: loan.organisationId }, ctx.now)
         : newAccount({ ...owner, kind: 'insurance_receivable', code: loan.id }, ctx.now);
-    const insurer = await ensureAccount(ctx.db, { ...owner, kind: 'insurance_payable', code: ctx.platform.insurer.name }, ctx.now);
+    const insurer = await ensureAccount(ctx.db, { ...owner, kind: 'insurance_payable', code: provider.name }, ctx.now);
     const revenue = await ensureAccount(ctx.db, { ...owner, kind: 'platform_revenue', code: 'insurance_commission' }, ctx.now);
     await postTransaction(ctx.db, {
       ...owner,

@@ -27,7 +27,7 @@ export async function issueLoanOffer(
   const at = ctx.now.toISOString();
   const application = await mintApplicationSession(ctx.db, {
     secrets: ctx.platform.secrets,
-    lifetime: sessionLifetime(ctx.platform.config),
+    lifetime: sessionLifetime(ctx.platform.settings),
     baseUrl: ctx.platform.baseUrl,
     loan,
     now: ctx.now,
@@ -54,7 +54,7 @@ export async function issueLoanOffer(
   // A borrower who waited in the checkout for the lender hears about the offer by text, once it is committed.
   if (ctx.afterCommit) {
     const text = await offerReadyText(ctx.db, ctx.platform.secrets, offered);
-    if (text) ctx.afterCommit(({ sms }) => text(sms));
+    if (text) ctx.afterCommit(({ sms }) => text(sms.for(offered.mode)));
   }
   return offered;
 }

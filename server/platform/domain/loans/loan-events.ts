@@ -60,7 +60,7 @@ export async function emitOfferIssued(ctx: LoanContext, loan: LoansTable): Promi
     loanId: loan.id,
     documentReference: loan.documentReference!,
     now: ctx.now,
-    ttlSeconds: ctx.platform.config.OFFER_LETTER_LINK_TTL_SECONDS,
+    ttlSeconds: ctx.platform.settings.OFFER_LETTER_LINK_TTL_SECONDS,
   });
   const extra = { offerLetterUrl: link.url, offerLetterExpiresAt: link.expiresAt, documentReference: link.documentReference };
   await emitLoanEvent(ctx, 'loan.approved', loan, extra);

@@ -33,6 +33,8 @@ export async function submitKyc(ctx: LoanContext, loanId: string, submission: Ky
     throw new AppError('wrong_kyc_tier', 'This is a delegated-tier loan: the service does not run KYC for it; send an attestation instead.');
   }
   if (!(FROM.kyc as readonly string[]).includes(loan.status)) throw invalidState(loan.status, 'kyc_completed');
+  // Live mode without an identity provider: 503 before anything is recorded.
+  const identity = ctx.platform.identity.for(loan.mode);
   const bvnHash = ctx.platform.secrets.hmac(BVN_HASH_PURPOSE, submission.bvn);
   const borrower = await ctx.db.selectFrom('borrowers').select(['id', 'bvnHash']).where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
 
@@ -52,7 +54,7 @@ export async function submitKyc(ctx: LoanContext, loanId: string, submission: Ky
           .executeTakeFirst();
     result = taken
       ? { outcome: 'failed', documents: [{ type: 'bvn', status: 'belongs_to_another_borrower' }] }
-      : await ctx.platform.identity.verify({
+      : await identity.verify({
           bvn: submission.bvn,
           nin: submission.nin,
           dateOfBirth: submission.dateOfBirth,

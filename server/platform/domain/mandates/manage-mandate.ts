@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/database';
 import type { LoanMandatesTable } from '../../db/schema';
-import type { Platform } from '../../platform';
-import type { RailName } from '../../../integrations/rails/payment-rail';
+import type { Services } from '../services';
+import type { RailName } from '../ports';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { getLoanRow, invalidState, type Scope } from '../loans/loan';
@@ -15,7 +15,7 @@ const SEAL_PURPOSE = 'rail-authorisation-code';
 const MANDATE_LOAN_STATES = ['awaiting_acceptance', 'terms_accepted', 'disbursed', 'active'];
 
 /** What mandate code needs of the platform: the loan context's, plus the rails chosen per mode. */
-export type MandatePlatform = LoanContext['platform'] & Pick<Platform, 'rails'>;
+export type MandatePlatform = LoanContext['platform'] & Pick<Services, 'rails'>;
 
 async function railCall<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -161,6 +161,6 @@ export async function simulateActivation(
 }
 
 /** The decrypted authorisation code of a chargeable mandate (for the collector only). */
-export function authorisationCodeOf(platform: Pick<Platform, 'secrets'>, row: LoanMandatesTable): string {
+export function authorisationCodeOf(platform: Pick<Services, 'secrets'>, row: LoanMandatesTable): string {
   return platform.secrets.decrypt(SEAL_PURPOSE, row.authorizationCodeSealed!);
 }

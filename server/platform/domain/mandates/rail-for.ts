@@ -1,10 +1,10 @@
 import type { Mode } from '../scope';
-import type { Platform } from '../../platform';
-import type { PaymentRail, RailName } from '../../../integrations/rails/payment-rail';
+import type { Services } from '../services';
+import type { PaymentRail, RailName } from '../ports';
 import { AppError } from '../errors';
 
 /** The mode's rail for a provider; in live mode with none configured, 503 `provider_not_configured` (the caller has written nothing yet). */
-export function railFor(platform: Pick<Platform, 'rails'>, mode: Mode, provider: RailName): PaymentRail {
+export function railFor(platform: Pick<Services, 'rails'>, mode: Mode, provider: RailName): PaymentRail {
   const rail = platform.rails.railFor(mode, provider);
   if (!rail) throw railNotConfigured(provider);
   return rail;

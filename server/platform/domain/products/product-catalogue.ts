@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import type { Clock } from '../../../integrations/clock';
+import type { Clock } from '../ports';
 import { notFound } from '../errors';
 import { listProducts, type LoanProduct } from './product';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Platform } from '../../platform';
-import type { RailName } from '../../../integrations/rails/payment-rail';
+import type { Services } from '../services';
+import type { RailName } from '../ports';
 import type { Mode } from '../scope';
 import { newId } from '../ids';
 import type { LoanContext } from '../loans/loan-context';
@@ -8,7 +8,7 @@ import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
 import { applyRepayment } from './record-repayment';
 
-type CollectorPlatform = Pick<Platform, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'config' | 'baseUrl' | 'logger' | 'rails'>;
+type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails'>;
 
 export interface CollectionRun {
   scheduled: number;
@@ -44,7 +44,7 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
     return rail;
   };
 
-  const retryAfter = new Date(now.getTime() - platform.config.COLLECTION_RETRY_HOURS * 3600_000).toISOString();
+  const retryAfter = new Date(now.getTime() - platform.settings.COLLECTION_RETRY_HOURS * 3600_000).toISOString();
   const due = await db
     .selectFrom('loanScheduleItems as s')
     .innerJoin('loans as l', 'l.id', 's.loanId')

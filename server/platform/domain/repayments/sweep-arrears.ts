@@ -5,7 +5,7 @@ import { loadSnapshot } from '../loans/pricing-snapshot';
 import { emitLoanEvent } from '../loans/loan-events';
 import { isFinancingLoan } from '../financing/financing-lender';
 import type { LoanContext } from '../loans/loan-context';
-import type { Platform } from '../../platform';
+import type { Services } from '../services';
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +19,7 @@ function contextFor(db: Executor, platform: ArrearsPlatform, loan: LoansTable, n
   return { db, platform, now, scope: { organisationId: loan.organisationId, mode: loan.mode }, actor: 'arrears-sweep' };
 }
 
-type ArrearsPlatform = Pick<Platform, 'secrets' | 'aml' | 'identity' | 'insurer' | 'config' | 'baseUrl'>;
+type ArrearsPlatform = Pick<Services, 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl'>;
 
 /**
  * The overdue and default sweep, restartable and safe in several processes (every change is a
@@ -89,7 +89,7 @@ export async function sweepArrears(db: Db, platform: ArrearsPlatform, now: Date,
     .where('recoveryDefaultAfterDaysOverdue', 'is not', null)
     .execute();
   for (const org of orgs) {
-    const tenantDays = org.defaultAfterDaysOverdue ?? platform.config.DEFAULT_AFTER_DAYS_OVERDUE;
+    const tenantDays = org.defaultAfterDaysOverdue ?? platform.settings.DEFAULT_AFTER_DAYS_OVERDUE;
     const own = policies.filter((p) => p.organisationId === org.id);
     const cutoff = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
     const candidates = db

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Mode } from '../scope';
-import type { Clock } from '../../../integrations/clock';
+import type { Clock } from '../ports';
 
 interface Counter {
   organisationId: string;

@@ -196,7 +196,7 @@ export const checkoutRoutes = [
     response: { status: 200, description: 'Banks.', data: z.array(BankSchema) },
     errors: [...SESSION_ERRORS],
     async handle({ platform }) {
-      return { message: 'Banks', data: platform.bankLookup.listBanks() };
+      return { message: 'Banks', data: platform.banks };
     },
   }),
   defineRoute({
@@ -217,7 +217,7 @@ export const checkoutRoutes = [
     response: { status: 200, description: 'The account with its name.', data: BankAccountSchema },
     errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable'],
     async handle(ctx) {
-      return { message: 'Account found', data: await resolveBankAccountForSession(ctx.db, ctx.platform.bankLookup, sessionOf(ctx), ctx.body) };
+      return { message: 'Account found', data: await resolveBankAccountForSession(ctx.db, ctx.platform.bankLookup.for(sessionOf(ctx).mode), sessionOf(ctx), ctx.body) };
     },
   }),
   defineRoute({
@@ -237,7 +237,7 @@ export const checkoutRoutes = [
     response: { status: 200, description: 'The account kept.', data: CapturedBankAccountSchema },
     errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable', 'account_name_mismatch', 'bank_account_locked'],
     async handle(ctx) {
-      return { message: 'Bank account saved', data: await captureBankAccount(ctx.db, ctx.platform.bankLookup, sessionOf(ctx), ctx.body, ctx.now) };
+      return { message: 'Bank account saved', data: await captureBankAccount(ctx.db, ctx.platform.bankLookup.for(sessionOf(ctx).mode), sessionOf(ctx), ctx.body, ctx.now) };
     },
   }),
   defineRoute({
