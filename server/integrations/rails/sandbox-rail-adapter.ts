@@ -16,6 +16,7 @@ const Authorisation = z.object({
 });
 const ChargeAccepted = z.object({ status: z.literal('processing'), chargeReference: z.string().min(1) });
 const Charge = z.object({ status: z.enum(['processing', 'succeeded', 'failed']), failureReason: z.string().nullable() });
+const FoundCharge = Charge.extend({ chargeReference: z.string().min(1) });
 const ProviderFailure = z.object({ error: z.string(), message: z.string() });
 
 export interface SandboxRailAdapterOptions {
@@ -61,13 +62,28 @@ export class SandboxRailAdapter implements PaymentRail {
     return { status: body.status, failureReason: body.status === 'failed' ? body.failureReason : null };
   }
 
+  async findCharge(reference: string): Promise<{ chargeReference: string; status: ProviderChargeStatus; failureReason: string | null } | null> {
+    try {
+      const body = await this.call('look the charge up', 'GET', `/charges?reference=${encodeURIComponent(reference)}`, undefined, FoundCharge);
+      return { chargeReference: body.chargeReference, status: body.status, failureReason: body.status === 'failed' ? body.failureReason : null };
+    } catch (error) {
+      if (error instanceof PaymentRailError && error.httpStatus === 404) return null;
+      throw error;
+    }
+  }
+
   async cancel(providerReference: string): Promise<void> {
     await this.call('cancel the authorisation', 'POST', `/authorisations/${encodeURIComponent(providerReference)}/cancel`, undefined, Authorisation);
   }
 
   private async call<T>(action: string, method: 'GET' | 'POST', path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+    // A write that timed out or failed on the provider's side may have taken effect.
+    const mayHaveTakenEffect = (httpStatus: number | null) => method === 'POST' && (httpStatus === null || httpStatus >= 500);
     const fail = (code: string, detail: string, httpStatus: number | null, retryable: boolean, cause?: unknown) =>
-      new PaymentRailError(this.name, code, `${this.name}: could not ${action}: ${detail}`, httpStatus, retryable, { cause });
+      new PaymentRailError(this.name, code, `${this.name}: could not ${action}: ${detail}`, httpStatus, retryable, {
+        cause,
+        outcomeUnknown: retryable && mayHaveTakenEffect(httpStatus) && code !== 'rail_unreachable',
+      });
 
     const unreachable = (error: unknown) =>
       (error as Error)?.name === 'TimeoutError'

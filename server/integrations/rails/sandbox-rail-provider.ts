@@ -310,6 +310,13 @@ export class SandboxRailProvider {
     return row !== undefined;
   }
 
+  /** A charge by the platform's reference (how an unknown outcome is reconciled), read like `readCharge`; undefined when never taken. */
+  async findCharge(rail: RailName, reference: string): Promise<ChargeRecord | undefined> {
+    const row = await this.chargeByReference(rail, reference);
+    if (!row || !(await this.authorisationRow(rail, row.providerReference))) return undefined;
+    return this.readCharge(rail, row.chargeReference);
+  }
+
   private chargeByReference(rail: RailName, reference: string) {
     return this.db
       .selectFrom('sandboxRailCharges')

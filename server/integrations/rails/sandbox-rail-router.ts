@@ -189,6 +189,16 @@ export function createSandboxRailRouter(platform: Platform, options: { frameAnce
     res.status(202).json({ status: 'processing', chargeReference: charge.chargeReference });
   });
 
+  // Looks a charge up by the platform's reference (`?reference=`): 404 when the provider never took it.
+  router.get('/:rail/charges', async (req, res) => {
+    const rail = railOf(req);
+    const reference = typeof req.query.reference === 'string' ? req.query.reference : '';
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(reference)) throw new RailProviderError('invalid_request', 'Give ?reference= (the platform\'s charge reference).');
+    const charge = await provider.findCharge(rail, reference);
+    if (!charge) throw new RailProviderError('not_found', 'No charge has this reference.');
+    res.json(chargeJson(charge));
+  });
+
   router.get('/:rail/charges/:chargeReference', async (req, res) => {
     const rail = railOf(req);
     res.json(chargeJson(await provider.readCharge(rail, referenceOf(req, 'chargeReference', 'charge'))));

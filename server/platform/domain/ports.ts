@@ -73,12 +73,14 @@ export interface PaymentRail {
   readAuthorisation(providerReference: string): Promise<{ status: ProviderAuthorisationStatus; authorizationCode: string | null }>;
   /** Starts a debit; asynchronous: always answers `processing`; the result is read back (or notified) later. */
   charge(request: ChargeRequest): Promise<{ status: 'processing'; chargeReference: string }>;
-  /**
-   * Reads a charge back by the reference `charge` answered, or by the platform's own reference when
-   * `charge` failed with an unknown outcome. A provider that never saw the reference answers `failed`
-   * with failureReason `not_found_at_provider` (nothing was debited).
-   */
+  /** Reads a charge back by the reference `charge` answered. */
   readCharge(chargeReference: string): Promise<{ status: ProviderChargeStatus; failureReason: string | null }>;
+  /**
+   * Looks a charge up by the platform's own reference: how a charge whose outcome was unknown (the
+   * provider timed out or failed after it was sent) is reconciled. `null` = the provider never
+   * took it (nothing was debited; sending it again with the same reference is safe).
+   */
+  findCharge(reference: string): Promise<{ chargeReference: string; status: ProviderChargeStatus; failureReason: string | null } | null>;
   cancel(providerReference: string): Promise<void>;
 }
 

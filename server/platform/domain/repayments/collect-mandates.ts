@@ -6,6 +6,7 @@ import { newId } from '../ids';
 import type { LoanContext } from '../loans/loan-context';
 import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
+import { isOutcomeUnknown } from '../ports';
 import { applyRepayment } from './record-repayment';
 
 type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails'>;
@@ -17,7 +18,14 @@ export interface CollectionRun {
   failed: number;
   /** Loans (or their repayments) left alone because their mode has no rail for the provider (live mode without a live rail). */
   skipped: number;
+  /** Charges whose outcome the rail left unknown (timeout, 5xx after sending): kept pending, looked up by reference next run. */
+  unknown: number;
+  /** Charges with an unknown outcome found at the rail by their reference (then read back like any other). */
+  reconciled: number;
 }
+
+/** `failure_reason` of a pending mandate repayment whose charge may or may not have reached the rail. */
+export const CHARGE_OUTCOME_UNKNOWN = 'charge_outcome_unknown';
 
 /**
  * The mandate collector (restartable; every step is a conditional write, so runs in several
@@ -26,12 +34,15 @@ export interface CollectionRun {
  *    repayment for everything due and unpaid (late fees included), unless one is already pending
  *    or an automatic charge failed less than COLLECTION_RETRY_HOURS ago (the retry schedule);
  * 2. pending mandate repayments without a charge are sent to the rail (outside any transaction);
+ *    a send whose outcome is unknown (timeout, 5xx) is never read as failed: the repayment stays
+ *    pending, marked `charge_outcome_unknown`, and the next run looks the charge up by its reference
+ *    (found: read back below; never taken: sent again with the same reference, so at most one debit);
  * 3. charges the rail has decided complete the repayment (allocated like any other) or fail it.
  * Live loans whose provider has no live rail configured are skipped at every step (nothing written,
  * logged once a run): live mode never charges through a sandbox.
  */
 export async function runCollections(platform: CollectorPlatform, now: Date): Promise<CollectionRun> {
-  const run: CollectionRun = { scheduled: 0, charged: 0, completed: 0, failed: 0, skipped: 0 };
+  const run: CollectionRun = { scheduled: 0, charged: 0, completed: 0, failed: 0, skipped: 0, unknown: 0, reconciled: 0 };
   const at = now.toISOString();
   const db = platform.db;
   const unconfigured = new Set<string>();
@@ -110,21 +121,43 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
   const unsent = await db.selectFrom('loanRepayments').selectAll().where('method', '=', 'mandate').where('status', '=', 'pending').where('chargeReference', 'is', null).execute();
   for (const repayment of unsent) {
     const mandate = await db.selectFrom('loanMandates').selectAll().where('id', '=', repayment.mandateId!).executeTakeFirst();
-    if (!mandate || !isChargeable(mandate)) {
+    const rail = mandate ? railOf(mandate.mode, mandate.provider) : undefined;
+    if (mandate && !rail) continue;
+    if (rail && repayment.failureReason === CHARGE_OUTCOME_UNKNOWN) {
+      // Reconcile first, whatever became of the mandate since: the charge may have been taken.
+      let found;
+      try {
+        found = await rail.findCharge(repayment.reference);
+      } catch (error) {
+        platform.logger.warn({ err: error, repaymentId: repayment.id }, 'could not look up a charge with an unknown outcome; will retry');
+        continue;
+      }
+      if (found) {
+        await db.updateTable('loanRepayments').set({ chargeReference: found.chargeReference, failureReason: null, updatedAt: at }).where('id', '=', repayment.id).where('chargeReference', 'is', null).execute();
+        run.reconciled += 1;
+        continue;
+      }
+    }
+    if (!mandate || !rail || !isChargeable(mandate)) {
       await fail(repayment.id, 'mandate_not_chargeable');
       continue;
     }
-    const rail = railOf(mandate.mode, mandate.provider);
-    if (!rail) continue;
     try {
       const { chargeReference } = await rail.charge({
         authorizationCode: authorisationCodeOf(platform, mandate),
         amountKobo: repayment.amountKobo,
         reference: repayment.reference,
+        email: mandate.email,
       });
-      await db.updateTable('loanRepayments').set({ chargeReference, updatedAt: at }).where('id', '=', repayment.id).where('chargeReference', 'is', null).execute();
+      await db.updateTable('loanRepayments').set({ chargeReference, failureReason: null, updatedAt: at }).where('id', '=', repayment.id).where('chargeReference', 'is', null).execute();
       run.charged += 1;
     } catch (error) {
+      if (isOutcomeUnknown(error)) {
+        await db.updateTable('loanRepayments').set({ failureReason: CHARGE_OUTCOME_UNKNOWN, updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').execute();
+        platform.logger.warn({ err: error, repaymentId: repayment.id }, 'charge outcome unknown; it will be looked up by its reference before anything else');
+        run.unknown += 1;
+        continue;
+      }
       await fail(repayment.id, `charge_refused: ${(error as Error).message}`.slice(0, 300));
     }
   }
