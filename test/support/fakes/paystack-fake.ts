@@ -64,7 +64,7 @@ export interface FakePaystackState {
   authorisations: Map<string, FakeAuthorisation>;
   transactions: Map<string, FakeTransaction>;
   /** Every API request that reached the fake (pages excluded), in order. */
-  requests: { method: string; path: string; body: unknown }[];
+  requests: { method: string; path: string; query: Record<string, string>; body: unknown }[];
   /** Every webhook sent, with the status the receiver answered (null: unreachable). */
   webhooks: { event: string; status: number | null }[];
 }
@@ -330,11 +330,11 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
           try {
             body = JSON.parse(raw) as Record<string, unknown>;
           } catch {
-            state.requests.push({ method, path: target.pathname, body: raw });
+            state.requests.push({ method, path: target.pathname, query: Object.fromEntries(target.searchParams), body: raw });
             return write(res, refuse(400, 'Invalid JSON body'));
           }
         }
-        state.requests.push({ method, path: target.pathname, body });
+        state.requests.push({ method, path: target.pathname, query: Object.fromEntries(target.searchParams), body });
 
         const fault = faults.shift();
         if (fault?.kind === 'fail') return write(res, refuse(fault.status, fault.status >= 500 ? 'An error occurred while processing your request' : 'Injected fault', { type: 'api_error' }));
