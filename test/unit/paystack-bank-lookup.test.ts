@@ -46,12 +46,19 @@ describe('PaystackBankLookup', () => {
     expect(resolves()[0]?.query).toEqual({ account_number: '0123456789', bank_code: '058' });
   });
 
-  it('answers found:false when Paystack cannot resolve the account (422), and when the bank code is unknown to it', async () => {
+  it('answers found:false when Paystack cannot resolve the account (422), without retrying the answer', async () => {
     const { lookup } = makeLookup();
     await expect(lookup.resolveAccount({ bankCode: '058', accountNumber: '9999999990', mode: 'live' })).resolves.toEqual({ found: false });
-    await expect(lookup.resolveAccount({ bankCode: '999', accountNumber: '0123456789', mode: 'live' })).resolves.toEqual({ found: false });
-    // A refusal is an answer: not retried.
+    await expect(lookup.resolveAccount({ bankCode: '058', accountNumber: '12345', mode: 'live' })).resolves.toEqual({ found: false });
     expect(resolves()).toHaveLength(2);
+  });
+
+  it('throws (never found:false) when Paystack does not know the bank code: a mapping problem is not "no such account"', async () => {
+    const { lookup } = makeLookup();
+    const error = await failure(lookup.resolveAccount({ bankCode: '999', accountNumber: '0123456789', mode: 'live' }));
+    expect(error.httpStatus).toBe(400);
+    expect(error.retryable).toBe(false);
+    expect(resolves()).toHaveLength(1);
   });
 
   it('sends Paystack’s bank code when a mapping is configured', async () => {

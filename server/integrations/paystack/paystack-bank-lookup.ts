@@ -54,7 +54,11 @@ export class PaystackBankLookup implements BankLookup {
   }
 }
 
-/** Paystack's "could not resolve" answer: a 422, or any refusal that says so in words. A bad key (401) or Paystack's own failure never is. */
+/**
+ * Paystack's "could not resolve" answer: a 422, or a refusal carrying Paystack's own words (matched
+ * in full: the client's message also says "could not resolve the account" for every failure). A bad
+ * key (401), an unknown bank code (400, a mapping problem) or Paystack's own failure never is.
+ */
 const isUnresolved = (error: unknown) =>
   error instanceof ProviderError &&
   error.provider === PAYSTACK_PROVIDER &&
@@ -63,4 +67,4 @@ const isUnresolved = (error: unknown) =>
   error.httpStatus !== 401 &&
   error.httpStatus !== 429 &&
   error.code !== 'provider_bad_response' &&
-  (error.httpStatus === 422 || /could not resolve/i.test(error.message));
+  (error.httpStatus === 422 || /could not resolve account name/i.test(error.message));

@@ -18,7 +18,8 @@ import { PAYSTACK_SIGNATURE_HEADER, signPaystackPayload } from '../../../server/
  * - verify-authorisation answers carry `status` (`pending | active | revoked | declined`) beside the
  *   documented `active` flag, as the mandate list does;
  * - "not found" answers are 400 with Paystack's documented messages and no `code`;
- * - an unresolvable account is a 422 "Could not resolve account name. Check parameters or try again.";
+ * - an unresolvable account is a 422 "Could not resolve account name. Check parameters or try again.",
+ *   a bank code Paystack does not know a 400 "Unknown bank code: X";
  * - failed debits send no webhook (Paystack's event list has none); successful ones send `charge.success`.
  * Listens on 127.0.0.1 only and posts webhooks only to a loopback URL.
  */
@@ -269,7 +270,8 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
       const accountNumber = query.get('account_number') ?? '';
       const bankCode = query.get('bank_code') ?? '';
       const unresolved = refuse(422, 'Could not resolve account name. Check parameters or try again.', { type: 'validation_error' });
-      if (!/^\d{10}$/.test(accountNumber) || !NIGERIAN_BANKS.some((bank) => bank.code === bankCode)) return unresolved;
+      if (!NIGERIAN_BANKS.some((bank) => bank.code === bankCode)) return refuse(400, `Unknown bank code: ${bankCode}`, { type: 'validation_error' });
+      if (!/^\d{10}$/.test(accountNumber)) return unresolved;
       const named = options.accounts?.[`${bankCode}:${accountNumber}`];
       if (!named && accountNumber.startsWith('999999999')) return unresolved;
       return ok('Account number resolved', { account_number: accountNumber, account_name: named ?? `TEST HOLDER ${accountNumber.slice(-4)}`, bank_id: 9 });
