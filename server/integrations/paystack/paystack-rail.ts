@@ -161,7 +161,7 @@ export class PaystackRail implements PaymentRail {
       });
     } catch (error) {
       // The port says one reference is one charge: Paystack refusing the reference as a duplicate means it already holds this charge.
-      if (error instanceof PaymentRailError && error.httpStatus === 400 && /duplicate/i.test(error.message)) return { status: 'processing', chargeReference: request.reference };
+      if (error instanceof PaymentRailError && (error.httpStatus === 400 || error.httpStatus === 200) && /duplicate/i.test(error.message)) return { status: 'processing', chargeReference: request.reference };
       throw error;
     }
     // Paystack may already answer success or failed; the port's contract is "processing, read it back".

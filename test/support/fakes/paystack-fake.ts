@@ -80,6 +80,8 @@ export interface FakePaystack {
   delayNext(ms: number): void;
   /** The next API request answers 200 with a body that is not JSON, without doing anything. */
   malformedNext(): void;
+  /** The hosted page of an authorisation (what `redirect_url` answered). */
+  authorisationUrl(reference: string): string;
   approveAuthorisation(reference: string): Promise<void>;
   refuseAuthorisation(reference: string): Promise<void>;
   /** For `activateOnApprove: false`: the bank confirms a created mandate. */
@@ -382,6 +384,7 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
     },
     delayNext: (ms) => void faults.push({ kind: 'delay', ms }),
     malformedNext: () => void faults.push({ kind: 'malformed' }),
+    authorisationUrl: (reference) => `${url}/authorize/${byReference(reference).accessCode}`,
     approveAuthorisation: (reference) => approve(byReference(reference)),
     refuseAuthorisation: async (reference) => {
       const authorisation = byReference(reference);
