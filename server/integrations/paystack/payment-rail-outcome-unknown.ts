@@ -1,0 +1,28 @@
+import type { RailName } from '../rails/payment-rail';
+import { PaymentRailError } from '../rails/payment-rail-error';
+
+/**
+ * Raised instead of a plain `PaymentRailError` when a money-moving request may have reached the
+ * provider and taken effect (a timeout, a 5xx, a dropped connection, an unreadable 200): the
+ * platform does not know whether the debit exists. The caller must read it back by `reference`
+ * (`readCharge`) before doing anything else, and must never record it as failed on this error
+ * alone. `retryable` is false on purpose: the next step is a read, not the same call again.
+ *
+ * Provider-neutral: it lives here until the lead moves it next to `PaymentRailError`.
+ */
+export class PaymentRailOutcomeUnknown extends PaymentRailError {
+  readonly outcomeUnknown = true as const;
+  constructor(
+    rail: RailName,
+    code: string,
+    message: string,
+    httpStatus: number | null,
+    /** The platform's reference of the request whose outcome is unknown (the charge reference). */
+    readonly reference: string,
+    options?: { cause?: unknown },
+  ) {
+    super(rail, code, message, httpStatus, false, options);
+  }
+}
+
+export const isOutcomeUnknown = (error: unknown): error is PaymentRailOutcomeUnknown => error instanceof PaymentRailOutcomeUnknown;
