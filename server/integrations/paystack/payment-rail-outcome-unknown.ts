@@ -8,10 +8,10 @@ import { PaymentRailError } from '../rails/payment-rail-error';
  * (`readCharge`) before doing anything else, and must never record it as failed on this error
  * alone. `retryable` is false on purpose: the next step is a read, not the same call again.
  *
- * Provider-neutral: it lives here until the lead moves it next to `PaymentRailError`.
+ * (The domain recognises it by `outcomeUnknown`, see `isOutcomeUnknown` in domain/ports.ts.)
  */
 export class PaymentRailOutcomeUnknown extends PaymentRailError {
-  readonly outcomeUnknown = true as const;
+  override readonly outcomeUnknown = true as const;
   constructor(
     rail: RailName,
     code: string,
@@ -25,4 +25,3 @@ export class PaymentRailOutcomeUnknown extends PaymentRailError {
   }
 }
 
-export const isOutcomeUnknown = (error: unknown): error is PaymentRailOutcomeUnknown => error instanceof PaymentRailOutcomeUnknown;

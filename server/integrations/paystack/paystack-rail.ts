@@ -192,6 +192,16 @@ export class PaystackRail implements PaymentRail {
     return { status, failureReason: reason };
   }
 
+  /** The charge by our reference (Paystack's reference is ours): `null` when Paystack holds none, so sending it again with the same reference is safe. */
+  async findCharge(reference: string): Promise<{ chargeReference: string; status: ProviderChargeStatus; failureReason: string | null } | null> {
+    try {
+      return { chargeReference: reference, ...(await this.readCharge(reference)) };
+    } catch (error) {
+      if (error instanceof PaymentRailError && error.code === 'charge_not_found_at_provider') return null;
+      throw error;
+    }
+  }
+
   /**
    * Deactivates the mandate. Paystack deactivates by authorization code, so the authorisation is read
    * back first; one without a code (never approved) has nothing to deactivate and is left to lapse.
