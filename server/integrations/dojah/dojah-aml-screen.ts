@@ -88,8 +88,10 @@ export class DojahAmlScreen implements AmlScreen {
   }
 }
 
-/** The list kind only, upper-cased, and only letters, digits, `_` and spaces: the detail must never carry free text. */
+/**
+ * The list kind only (`SANCTION`, `PEP`, `ADVERSE_MEDIA`, …): the first word of `source_type`, upper-cased, at most
+ * 24 characters. The detail is stored and shown to operators, so it must never carry free text from the provider.
+ */
 function listName(sourceType: string | undefined): string {
-  const cleaned = (sourceType ?? '').toUpperCase().replace(/[^A-Z0-9_ ]/g, '').trim().slice(0, 30);
-  return cleaned || 'UNNAMED';
+  return /[A-Z][A-Z0-9_]*/.exec((sourceType ?? '').toUpperCase())?.[0].slice(0, 24) ?? 'UNNAMED';
 }
