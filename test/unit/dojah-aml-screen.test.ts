@@ -9,7 +9,7 @@ const SECRET = 'prod_sk_fake_aml';
 let fake: FakeDojah;
 
 function screen(options: Partial<DojahClientOptions> = {}) {
-  const client = new DojahClient({ appId: APP_ID, secretKey: SECRET, mode: 'live', baseUrl: fake.url, timeoutMs: 300, initialDelayMs: 5, maxDelayMs: 20, ...options });
+  const client = new DojahClient({ appId: APP_ID, secretKey: SECRET, mode: 'live', baseUrl: fake.url, timeoutMs: 2000, initialDelayMs: 5, maxDelayMs: 20, ...options });
   return { client, adapter: new DojahAmlScreen(client) };
 }
 
@@ -75,10 +75,10 @@ describe('DojahAmlScreen (AML screening v2)', () => {
     ['a 400', () => fake.failNext(1, 400, { error: 'schema is required' }), 'dojah_bad_request'],
     ['an answer that is not JSON', () => fake.malformedNext(), 'provider_bad_response'],
     ['an answer without results', () => fake.failNext(1, 200, { entity: { entity_type: 'individual' } }), null],
-    ['a timeout on every attempt', () => (fake.delayNext(600), fake.delayNext(600)), 'provider_timeout'],
+    ['a timeout on every attempt', () => (fake.delayNext(1200), fake.delayNext(1200)), 'provider_timeout'],
   ] as const)('when Dojah gives %s, then pending (never clear) and the detail names the code', async (_, arrange, code) => {
     arrange();
-    const { adapter } = screen({ maxAttempts: 2, timeoutMs: 120 });
+    const { adapter } = screen({ maxAttempts: 2, timeoutMs: 400 });
     const result = await adapter.screen(person('Bashir', 'Lawal'));
     expect(result.status).toBe('pending');
     if (code) expect(result.detail).toContain(code);

@@ -12,7 +12,7 @@ const UNKNOWN_BVN = '22999999999';
 let fake: FakeDojah;
 
 function identity(options: Partial<DojahClientOptions> = {}) {
-  const client = new DojahClient({ appId: APP_ID, secretKey: SECRET, mode: 'live', baseUrl: fake.url, timeoutMs: 300, initialDelayMs: 5, maxDelayMs: 20, ...options });
+  const client = new DojahClient({ appId: APP_ID, secretKey: SECRET, mode: 'live', baseUrl: fake.url, timeoutMs: 2000, initialDelayMs: 5, maxDelayMs: 20, ...options });
   return { client, adapter: new DojahBvnIdentity(client) };
 }
 
@@ -168,8 +168,8 @@ describe('DojahBvnIdentity (Validate BVN)', () => {
   });
 
   it('when the first attempt times out, then the retry answers (a lookup is safe to repeat)', async () => {
-    fake.delayNext(800);
-    const { adapter } = identity({ timeoutMs: 150, maxAttempts: 2 });
+    fake.delayNext(1500);
+    const { adapter } = identity({ timeoutMs: 400, maxAttempts: 2 });
     await expect(adapter.match(request())).resolves.toEqual({ outcome: 'match' });
     expect(fake.requests).toHaveLength(2);
   });

@@ -12,7 +12,7 @@ const NIN = '70123456789';
 let fake: FakeDojah;
 
 function verifier(options: Partial<DojahClientOptions> = {}) {
-  const client = new DojahClient({ appId: APP_ID, secretKey: SECRET, mode: 'live', baseUrl: fake.url, timeoutMs: 300, initialDelayMs: 5, maxDelayMs: 20, ...options });
+  const client = new DojahClient({ appId: APP_ID, secretKey: SECRET, mode: 'live', baseUrl: fake.url, timeoutMs: 2000, initialDelayMs: 5, maxDelayMs: 20, ...options });
   return { client, adapter: new DojahIdentityVerifier(client) };
 }
 

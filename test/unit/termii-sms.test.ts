@@ -10,7 +10,7 @@ const CODE_TEXT = 'Your Clinic code is 482913. It expires in 10 minutes.';
 let fake: FakeTermii;
 
 function sms(options: Partial<TermiiSmsOptions> = {}) {
-  return new TermiiSms({ apiKey: API_KEY, senderId: 'Clinic', baseUrl: fake.url, timeoutMs: 300, ...options });
+  return new TermiiSms({ apiKey: API_KEY, senderId: 'Clinic', baseUrl: fake.url, timeoutMs: 2000, ...options });
 }
 
 const message = (overrides: Partial<{ to: string; body: string; mode: 'test' | 'live' }> = {}) => ({ to: PHONE, body: CODE_TEXT, mode: 'live' as const, ...overrides });
