@@ -15,6 +15,7 @@ import { requestIdOf, requestLog, requestLogger } from './platform/http/request-
 import { verifyOfferLetterLink } from './platform/domain/loans/offer-letter-link';
 import { offerLetterPdf } from './platform/domain/loans/offer-letter-document';
 import { createSandboxRailRouter } from './integrations/rails/sandbox-rail-router';
+import { createPaystackWebhookRouter } from './integrations/paystack/paystack-webhook-router';
 import { apiRoutes } from './platform/http/routes';
 import { createSandboxSmsRouter } from './integrations/sms-sandbox-router';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
@@ -185,6 +186,9 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     // The sandbox SMS inbox (test-mode messages only).
     app.use('/sandbox/sms', createSandboxSmsRouter(platform));
   }
+
+  // Paystack's signed push notifications for the live direct debit (raw body: the signature covers the exact bytes).
+  if (platform.config.PAYSTACK_SECRET_KEY) app.use('/webhooks/paystack', createPaystackWebhookRouter(platform, { secretKey: platform.config.PAYSTACK_SECRET_KEY }));
 
   // The hosted checkout: the same checkout server a partner can mount, talking to this process over HTTP with session tokens.
   app.use(

@@ -131,12 +131,30 @@ export const ConfigSchema = z.object({
   CHECKOUT_PLATFORM_NAME: z.string().trim().min(1).max(40).default('LoanCheckout'),
   /** Mount the sandbox helpers (/sandbox/rails, GET /sandbox/sms). They only ever hold test-mode data. */
   SANDBOX_ROUTES_ENABLED: bool.default(true),
-  /** Live SMS provider (Termii-style JSON send endpoint, e.g. https://api.ng.termii.com/api/sms/send). Unset: live-mode OTPs cannot be sent. */
-  SMS_PROVIDER_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** API key of the live SMS provider. */
-  SMS_API_KEY: z.string().min(1).optional(),
-  /** Sender id registered with the live SMS provider. */
+  /** Sender id on texts (registered with Termii for live mode; the sandbox inbox shows it too). */
   SMS_SENDER: z.string().min(1).max(11).default('Lending'),
+  /**
+   * Live payment rail `rail_a` (Paystack Direct Debit) and live bank-account name lookup (Paystack
+   * `/bank/resolve`). Unset: live mandates, charges and bank lookups answer 503 `provider_not_configured`.
+   */
+  PAYSTACK_SECRET_KEY: z.string().regex(/^sk_(live|test)_[A-Za-z0-9]+$/, 'must be a Paystack secret key (sk_live_… or sk_test_…)').optional(),
+  /** Paystack's API origin (a local fake in tests). */
+  PAYSTACK_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.paystack.co'),
+  /** Live BVN matching, identity verification (BVN, NIN) and AML screening: Dojah. Unset: identity answers 503, AML leaves loans under_review. */
+  DOJAH_APP_ID: z.string().min(1).optional(),
+  DOJAH_SECRET_KEY: z.string().min(1).optional(),
+  DOJAH_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.dojah.io'),
+  /** Live SMS (one-time codes, links, receipts): Termii. Unset: live texts answer 503 `provider_not_configured`. */
+  TERMII_API_KEY: z.string().min(1).optional(),
+  /** Termii's API origin (Termii shows each account its own on the dashboard). */
+  TERMII_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.ng.termii.com'),
+  /** `dnd` reaches numbers on Do-Not-Disturb and is the route Termii documents for codes (switched on by Termii support); `generic` is promotional. */
+  TERMII_CHANNEL: z.enum(['dnd', 'generic']).default('dnd'),
+  /** Every real provider adapter: per-attempt timeout, attempts for idempotent reads, consecutive faults that open the circuit, and how long it stays open. */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  PROVIDER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  PROVIDER_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+  PROVIDER_HALF_OPEN_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Telemedicine: minutes before an appointment's start from which its meeting links open (they close at completion or cancellation). */
   APPOINTMENT_EARLY_JOIN_MINUTES: z.coerce.number().int().min(0).max(120).default(10),
   /** Telemedicine: an in-progress consultation still attended this long after its end time is completed anyway. */
@@ -244,6 +262,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       } else if (new URL(c.PUBLIC_BASE_URL).protocol !== 'https:') {
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https:// URL in production (checkout tokens, cookies and offer links travel over it)' });
       }
+      for (const key of ['PAYSTACK_BASE_URL', 'DOJAH_BASE_URL', 'TERMII_BASE_URL'] as const) {
+        if (new URL(c[key]).protocol !== 'https:') ctx.addIssue({ code: 'custom', path: [key], message: 'must be an https:// URL in production (provider keys travel over it)' });
+      }
+      if (c.PAYSTACK_SECRET_KEY?.startsWith('sk_test_')) {
+        ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is a Paystack test key; production live mode needs sk_live_…' });
+      }
       for (const flag of DEVELOPMENT_ONLY_FLAGS) {
         if (isOn(present[flag])) ctx.addIssue({ code: 'custom', path: [flag], message: 'is a development-only flag and is refused in production' });
       }
@@ -251,8 +275,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.CHECKOUT_SESSION_MAX_LIFETIME_MINUTES < c.CHECKOUT_SESSION_TTL_MINUTES) {
       ctx.addIssue({ code: 'custom', path: ['CHECKOUT_SESSION_MAX_LIFETIME_MINUTES'], message: 'must be at least CHECKOUT_SESSION_TTL_MINUTES' });
     }
-    if (c.SMS_PROVIDER_URL && !c.SMS_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SMS_API_KEY'], message: 'is required when SMS_PROVIDER_URL is set' });
+    if (Boolean(c.DOJAH_APP_ID) !== Boolean(c.DOJAH_SECRET_KEY)) {
+      ctx.addIssue({ code: 'custom', path: [c.DOJAH_APP_ID ? 'DOJAH_SECRET_KEY' : 'DOJAH_APP_ID'], message: 'DOJAH_APP_ID and DOJAH_SECRET_KEY go together' });
     }
     if (c.RECORDING_MAX_BYTES < c.RECORDING_CHUNK_MAX_BYTES) {
       ctx.addIssue({ code: 'custom', path: ['RECORDING_MAX_BYTES'], message: 'must be at least RECORDING_CHUNK_MAX_BYTES' });

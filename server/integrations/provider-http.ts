@@ -77,7 +77,7 @@ const defaultErrorOf = (status: number, body: unknown): { code: string; message:
  * One provider's HTTP client: JSON over fetch with a per-attempt timeout, retries with exponential
  * backoff for idempotent calls, and a circuit breaker (cockatiel) that stops calling a provider
  * that keeps failing and answers `provider_circuit_open` at once until a trial call succeeds.
- * Only faults count against the circuit (network, timeout, 5xx, 429); a refusal (4xx) is an answer.
+ * Only faults count against the circuit (network, timeout, 5xx, 429, 424); a refusal (other 4xx) is an answer.
  */
 export class ProviderHttp {
   private readonly root: string;
@@ -167,7 +167,8 @@ export class ProviderHttp {
     }
     if (!res.ok) {
       const { code, message } = (request.errorOf ?? defaultErrorOf)(res.status, parsed);
-      const fault = res.status >= 500 || res.status === 429;
+      // 424 Failed Dependency: the provider's own upstream (a registry) failed — an outage, not an answer.
+      const fault = res.status >= 500 || res.status === 429 || res.status === 424;
       throw fail(code, `the provider refused (${res.status} ${code}): ${message}`, res.status, fault, res.status >= 500);
     }
     const result = request.schema.safeParse(parsed);

@@ -26,35 +26,6 @@ export class SandboxSms implements SmsSender {
   }
 }
 
-/**
- * A Termii-style HTTP SMS API: `POST {url}` with JSON `{api_key, to, from, sms, type: "plain",
- * channel: "generic"}`. The platform generates and checks OTP codes itself; the provider only
- * delivers the text. Phone numbers go in the body, never in the URL.
- */
-export class HttpSms implements SmsSender {
-  constructor(
-    private readonly options: { url: string; apiKey: string; sender: string; timeoutMs?: number; fetch?: typeof fetch },
-  ) {}
-
-  async send(message: SmsMessage): Promise<void> {
-    const doFetch = this.options.fetch ?? fetch;
-    const res = await doFetch(this.options.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        api_key: this.options.apiKey,
-        to: message.to.replace(/^\+/, ''),
-        from: this.options.sender,
-        sms: message.body,
-        type: 'plain',
-        channel: 'generic',
-      }),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-    });
-    if (!res.ok) throw new Error(`SMS provider answered ${res.status}`);
-  }
-}
-
 /** Newest first, at most `limit`, sent after `since`. */
 export async function readSandboxSms(db: Db, phone: string, since: Date, limit = 20) {
   return db

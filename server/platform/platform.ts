@@ -22,7 +22,16 @@ import { RailRegistry } from '../integrations/rails/rail-registry';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
 import { SandboxInsurer, type Insurer } from '../integrations/insurance';
 import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
-import { HttpSms, SandboxSms, type SmsSender } from '../integrations/sms';
+import { SandboxSms, type SmsSender } from '../integrations/sms';
+import { PaystackHttp } from '../integrations/paystack/paystack-http';
+import { PaystackRail } from '../integrations/paystack/paystack-rail';
+import { PaystackBankLookup } from '../integrations/paystack/paystack-bank-lookup';
+import { DojahClient } from '../integrations/dojah/dojah-http';
+import { DojahAmlScreen } from '../integrations/dojah/dojah-aml-screen';
+import { DojahBvnIdentity } from '../integrations/dojah/dojah-bvn-identity';
+import { DojahIdentityVerifier } from '../integrations/dojah/dojah-identity-verifier';
+import { TermiiSms } from '../integrations/termii/termii-sms';
+import type { PaymentRail, RailName } from './domain/ports';
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
 import { NIGERIAN_BANKS } from '../integrations/banks';
 import { LocalFileStorage, S3FileStorage, type FileStorage } from '../integrations/file-storage';
@@ -71,6 +80,50 @@ function resolveMasterKey(config: Config, logger: Logger): string {
   }
 }
 
+/**
+ * The live adapters the configuration names (issue 16): Paystack for the `rail_a` direct debit and
+ * bank-account lookup, Dojah for BVN matching, identity and AML, Termii for texts. A port left out
+ * refuses live calls with 503 `provider_not_configured` (AML: `pending` → `under_review`). Each
+ * provider client has its own circuit breaker; the rail and the bank lookup get separate Paystack
+ * clients, so a burst of failed lookups never stops collections.
+ */
+export function liveAdapters(config: Config) {
+  const resilience = {
+    timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    maxAttempts: config.PROVIDER_MAX_ATTEMPTS,
+    breakerThreshold: config.PROVIDER_BREAKER_THRESHOLD,
+    halfOpenAfterMs: config.PROVIDER_HALF_OPEN_AFTER_MS,
+  };
+  const paystackKey = config.PAYSTACK_SECRET_KEY;
+  const paystack = () => new PaystackHttp({ secretKey: paystackKey!, baseUrl: config.PAYSTACK_BASE_URL, ...resilience });
+  const dojah =
+    config.DOJAH_APP_ID && config.DOJAH_SECRET_KEY
+      ? new DojahClient({ appId: config.DOJAH_APP_ID, secretKey: config.DOJAH_SECRET_KEY, mode: 'live', baseUrl: config.DOJAH_BASE_URL, ...resilience })
+      : undefined;
+  const rails: Partial<Record<RailName, PaymentRail>> = paystackKey ? { rail_a: new PaystackRail('rail_a', paystack()) } : {};
+  return {
+    rails,
+    bankLookup: paystackKey ? { provider: 'paystack', adapter: new PaystackBankLookup(paystack()) } : undefined,
+    bvnIdentity: dojah ? { provider: 'dojah', adapter: new DojahBvnIdentity(dojah) } : undefined,
+    identity: dojah ? { provider: 'dojah', adapter: new DojahIdentityVerifier(dojah) } : undefined,
+    aml: dojah ? { provider: 'dojah', adapter: new DojahAmlScreen(dojah) } : undefined,
+    sms: config.TERMII_API_KEY
+      ? {
+          provider: 'termii',
+          adapter: new TermiiSms({
+            apiKey: config.TERMII_API_KEY,
+            senderId: config.SMS_SENDER,
+            baseUrl: config.TERMII_BASE_URL,
+            channel: config.TERMII_CHANNEL,
+            timeoutMs: resilience.timeoutMs,
+            breakerThreshold: resilience.breakerThreshold,
+            halfOpenAfterMs: resilience.halfOpenAfterMs,
+          }),
+        }
+      : undefined,
+  };
+}
+
 /** Waits for Redis so the first requests already share the budget; carries on without it after `ms`. */
 async function waitUntilReady(redis: Redis, ms: number, logger: Logger): Promise<void> {
   if (redis.status === 'ready') return;
@@ -104,6 +157,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
   if (redis) await waitUntilReady(redis, 5_000, logger);
+  const live = liveAdapters(config);
   const usage = new UsageMeter(handle.db, clock);
   usage.start(config.USAGE_FLUSH_INTERVAL_MS);
   const platform: Platform = {
@@ -127,12 +181,13 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     ),
     settings: config,
     // Live AML screens answer `pending` without a provider; every other port refuses live calls (503) without one.
-    aml: new AmlScreens(),
+    aml: new AmlScreens(live.aml),
     rails: new RailRegistry({
       baseUrl: () => platform.baseUrl,
       sandbox: { db: handle.db, clock, confirmationLagMs: config.RAIL_CONFIRMATION_LAG_MS, chargeLagMs: config.RAIL_CHARGE_LAG_MS },
+      live: live.rails,
     }),
-    identity: new PerMode<IdentityVerifier>('identity', new SandboxIdentityVerifier()),
+    identity: new PerMode<IdentityVerifier>('identity', new SandboxIdentityVerifier(), live.identity),
     insurer: new PerMode<Insurer>('insurance', new SandboxInsurer()),
     mailer: config.SMTP_URL
       ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
@@ -140,11 +195,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     sms: new PerMode<SmsSender>(
       'sms',
       new SandboxSms(handle.db, config.SMS_SENDER, () => clock.now()),
-      config.SMS_PROVIDER_URL && config.SMS_API_KEY
-        ? { provider: 'http', adapter: new HttpSms({ url: config.SMS_PROVIDER_URL, apiKey: config.SMS_API_KEY, sender: config.SMS_SENDER }) }
-        : undefined,
+      live.sms,
     ),
-    bankLookup: new PerMode<BankLookup>('bank_lookup', new SandboxBankLookup()),
+    bankLookup: new PerMode<BankLookup>('bank_lookup', new SandboxBankLookup(), live.bankLookup),
     banks: NIGERIAN_BANKS,
     files: config.S3_BUCKET
       ? new S3FileStorage({
@@ -157,7 +210,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
         })
       : new LocalFileStorage(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'), secrets),
     summariser: new TemplateSummariser(),
-    bvnIdentity: new PerMode<BvnIdentity>('bvn_identity', new SandboxBvnIdentity()),
+    bvnIdentity: new PerMode<BvnIdentity>('bvn_identity', new SandboxBvnIdentity(), live.bvnIdentity),
     bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau()),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     async close() {
@@ -177,7 +230,7 @@ export function liveProviders(platform: Pick<Platform, 'config' | 'aml' | 'rails
   const rails = platform.rails.liveRails();
   const of = (port: PerMode<unknown>) => port.liveProvider ?? 'none';
   return {
-    rail: rails.length ? rails.join('+') : 'none',
+    rail: rails.length ? rails.map((rail) => `${rail}:paystack`).join('+') : 'none',
     aml: platform.aml.liveProvider ?? 'none',
     identity: of(platform.identity),
     bvnIdentity: of(platform.bvnIdentity),

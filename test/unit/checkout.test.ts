@@ -3,7 +3,7 @@ import { loadConfig } from '../../server/config';
 import { checkAccess } from '../../server/platform/http/route';
 import type { AuthContext } from '../../server/platform/http/authenticate';
 import { maskPhone, normalisePhone } from '../../server/platform/domain/users/phone';
-import { HttpSms, type SmsSender } from '../../server/integrations/sms';
+import type { SmsSender } from '../../server/integrations/sms';
 import { PerMode } from '../../server/platform/domain/per-mode';
 import { SandboxBankLookup } from '../../server/integrations/bank-lookup';
 import { isValidNuban, nubanCheckDigit } from '../../server/platform/domain/payouts/nuban';
@@ -51,23 +51,7 @@ describe('checkout-session credential', () => {
   });
 });
 
-describe('SMS adapters', () => {
-  it('the HTTP adapter posts a Termii-style JSON body, the number only in the body', async () => {
-    const calls: Array<{ url: string; init: RequestInit }> = [];
-    const fake = (async (url: string, init: RequestInit) => {
-      calls.push({ url, init });
-      return new Response('{"message_id":"1"}', { status: 200 });
-    }) as unknown as typeof fetch;
-    await new HttpSms({ url: 'https://sms.example/api/sms/send', apiKey: 'key', sender: 'Lending', fetch: fake }).send({ to: '+2348012345678', body: 'hello', mode: 'live' });
-    expect(calls[0]!.url).toBe('https://sms.example/api/sms/send');
-    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ api_key: 'key', to: '2348012345678', from: 'Lending', sms: 'hello', type: 'plain', channel: 'generic' });
-  });
-
-  it('the HTTP adapter fails on a provider error', async () => {
-    const fake = (async () => new Response('no', { status: 500 })) as unknown as typeof fetch;
-    await expect(new HttpSms({ url: 'https://sms.example/s', apiKey: 'k', sender: 'L', fetch: fake }).send({ to: '+2348012345678', body: 'x', mode: 'live' })).rejects.toThrow(/500/);
-  });
-
+describe('SMS per mode', () => {
   it('per mode: test mode keeps to the sandbox, live mode to its provider, and live without one is refused with 503 provider_not_configured', async () => {
     const sent: string[] = [];
     const sender = (name: string): SmsSender => ({ send: async () => void sent.push(name) });
@@ -121,8 +105,11 @@ describe('checkout configuration and page', () => {
     expect(loadConfig({ CHECKOUT_TRUST_PROXY: 'loopback, 10.0.0.0/8' }).CHECKOUT_TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8']);
   });
 
-  it('needs an SMS key with an SMS provider, and a cap at least the session lifetime', () => {
-    expect(() => loadConfig({ SMS_PROVIDER_URL: 'https://sms.example/send' })).toThrow(/SMS_API_KEY/);
+  it('needs both Dojah credentials or neither, a real Paystack key shape, and a cap at least the session lifetime', () => {
+    expect(() => loadConfig({ DOJAH_APP_ID: 'app' })).toThrow(/DOJAH_SECRET_KEY/);
+    expect(() => loadConfig({ DOJAH_SECRET_KEY: 'secret' })).toThrow(/DOJAH_APP_ID/);
+    expect(() => loadConfig({ PAYSTACK_SECRET_KEY: 'pk_live_abc' })).toThrow(/PAYSTACK_SECRET_KEY/);
+    expect(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abc123' }).PAYSTACK_SECRET_KEY).toBe('sk_test_abc123');
     expect(() => loadConfig({ CHECKOUT_SESSION_TTL_MINUTES: '60', CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: '30' })).toThrow(/CHECKOUT_SESSION_MAX_LIFETIME_MINUTES/);
     expect(loadConfig({})).toMatchObject({ CHECKOUT_SESSION_TTL_MINUTES: 30, CHECKOUT_SESSION_MAX_LIFETIME_MINUTES: 720, SANDBOX_ROUTES_ENABLED: true });
   });

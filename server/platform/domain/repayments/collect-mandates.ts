@@ -6,7 +6,8 @@ import { newId } from '../ids';
 import type { LoanContext } from '../loans/loan-context';
 import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
-import { isOutcomeUnknown } from '../ports';
+import { isOutcomeUnknown, type PaymentRail } from '../ports';
+import type { LoanRepaymentsTable } from '../../db/schema';
 import { applyRepayment } from './record-repayment';
 
 type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails'>;
@@ -167,33 +168,53 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
     const mandate = await db.selectFrom('loanMandates').select(['provider', 'mode']).where('id', '=', repayment.mandateId!).executeTakeFirstOrThrow();
     const rail = railOf(mandate.mode, mandate.provider);
     if (!rail) continue;
-    let result;
-    try {
-      result = await rail.readCharge(repayment.chargeReference!);
-    } catch (error) {
-      platform.logger.warn({ err: error, repaymentId: repayment.id }, 'could not read a charge; will retry');
-      continue;
-    }
-    if (result.status === 'processing') continue;
-    if (result.status === 'failed') {
-      await fail(repayment.id, result.failureReason ?? 'failed');
-      continue;
-    }
-    try {
-      await db.transaction().execute(async (trx) => {
-        const claimed = await trx.updateTable('loanRepayments').set({ updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) return;
-        const ctx: LoanContext = { db: trx, platform, now, scope: { organisationId: repayment.organisationId, mode: repayment.mode }, actor: 'collector' };
-        await applyRepayment(ctx, { loanId: repayment.loanId, method: 'mandate', amountKobo: repayment.amountKobo, externalReference: null, existingId: repayment.id, mandateId: repayment.mandateId });
-        run.completed += 1;
-      });
-    } catch (error) {
-      platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge could not be applied; marked failed for refund');
-      await fail(repayment.id, `collected_but_not_applied: ${(error as Error).message}`.slice(0, 300));
-    }
+    const outcome = await settleCharge(platform, rail, repayment, now);
+    if (outcome === 'completed') run.completed += 1;
+    if (outcome === 'failed') run.failed += 1;
   }
   if (unconfigured.size > 0) {
     platform.logger.warn({ skipped: run.skipped, providers: [...unconfigured] }, 'collector skipped loans: no payment rail configured for their mode (live mode never charges through a sandbox)');
   }
   return run;
+}
+
+/**
+ * Reads one sent charge back from its rail and completes the repayment (allocated like any other)
+ * or fails it; `processing` and unreadable answers leave it pending for the next read. Used by the
+ * collector and by a rail's push notification (which is only a hint to read back sooner). Every
+ * write is conditional on the repayment still being pending, so the two never apply it twice.
+ */
+export async function settleCharge(
+  platform: Pick<CollectorPlatform, 'db' | 'logger'> & LoanContext['platform'],
+  rail: PaymentRail,
+  repayment: LoanRepaymentsTable,
+  now: Date,
+): Promise<'completed' | 'failed' | 'pending'> {
+  const db = platform.db;
+  const at = now.toISOString();
+  const fail = async (reason: string) => {
+    const moved = await db.updateTable('loanRepayments').set({ status: 'failed', failureReason: reason, updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').executeTakeFirst();
+    return Number(moved.numUpdatedRows) === 1 ? 'failed' : 'pending';
+  };
+  let result;
+  try {
+    result = await rail.readCharge(repayment.chargeReference!);
+  } catch (error) {
+    platform.logger.warn({ err: error, repaymentId: repayment.id }, 'could not read a charge; will retry');
+    return 'pending';
+  }
+  if (result.status === 'processing') return 'pending';
+  if (result.status === 'failed') return fail(result.failureReason ?? 'failed');
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const claimed = await trx.updateTable('loanRepayments').set({ updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return 'pending' as const;
+      const ctx: LoanContext = { db: trx, platform, now, scope: { organisationId: repayment.organisationId, mode: repayment.mode }, actor: 'collector' };
+      await applyRepayment(ctx, { loanId: repayment.loanId, method: 'mandate', amountKobo: repayment.amountKobo, externalReference: null, existingId: repayment.id, mandateId: repayment.mandateId });
+      return 'completed' as const;
+    });
+  } catch (error) {
+    platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge could not be applied; marked failed for refund');
+    return fail(`collected_but_not_applied: ${(error as Error).message}`.slice(0, 300));
+  }
 }
