@@ -51,6 +51,15 @@ describe('the production profile', () => {
     });
   });
 
+  it('production refuses a Paystack test key and provider origins that are not https; development accepts both (local fakes)', () => {
+    expect(refusal({ ...production, PAYSTACK_SECRET_KEY: 'sk_test_abc' })).toMatch(/PAYSTACK_SECRET_KEY: is a Paystack test key/);
+    for (const key of ['PAYSTACK_BASE_URL', 'DOJAH_BASE_URL', 'TERMII_BASE_URL']) {
+      expect(refusal({ ...production, [key]: 'http://127.0.0.1:9999' })).toMatch(new RegExp(`${key}: must be an https:// URL in production`));
+    }
+    expect(loadConfig({ ...production, PAYSTACK_SECRET_KEY: 'sk_live_abc' }).PAYSTACK_SECRET_KEY).toBe('sk_live_abc');
+    expect(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abc', PAYSTACK_BASE_URL: 'http://127.0.0.1:9999' })).toMatchObject({ PAYSTACK_BASE_URL: 'http://127.0.0.1:9999' });
+  });
+
   it('APP_ENV=production turns the sandbox routes, the demo and the sandbox bootstrap off', () => {
     const config = loadConfig(production);
     expect(config).toMatchObject({ APP_ENV: 'production', SANDBOX_ROUTES_ENABLED: false, BOOTSTRAP_SANDBOX: false });
