@@ -15,9 +15,9 @@ import { requestIdOf, requestLog, requestLogger } from './platform/http/request-
 import { verifyOfferLetterLink } from './platform/domain/loans/offer-letter-link';
 import { offerLetterPdf } from './platform/domain/loans/offer-letter-document';
 import { createSandboxRailRouter } from './integrations/rails/sandbox-rail-router';
-import { createPaystackWebhookRouter } from './integrations/paystack/paystack-webhook-router';
+import { createPaystackWebhookRouter } from './platform/http/paystack-webhook-router';
 import { apiRoutes } from './platform/http/routes';
-import { createSandboxSmsRouter } from './integrations/sms-sandbox-router';
+import { createSandboxSmsRouter } from './platform/http/sandbox-sms-router';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
 import { createDemoRouter, demoEnabled as isDemoEnabled } from '../demo/server/create-demo-router';
 import { attachMeetingSignalling, createMeetingRouter } from './meeting/meeting-router';
@@ -182,7 +182,13 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   const framedByDemo = demoEnabled ? ["'self'"] : undefined;
   if (platform.config.SANDBOX_ROUTES_ENABLED) {
     // The sandbox payment-rail provider (test mode's stand-in for the direct-debit providers).
-    app.use('/sandbox/rails', createSandboxRailRouter(platform, { frameAncestors: framedByDemo }));
+    app.use(
+      '/sandbox/rails',
+      createSandboxRailRouter(
+        { db: platform.db, clock: platform.clock, confirmationLagMs: platform.config.RAIL_CONFIRMATION_LAG_MS, chargeLagMs: platform.config.RAIL_CHARGE_LAG_MS, baseUrl: () => platform.baseUrl },
+        { frameAncestors: framedByDemo },
+      ),
+    );
     // The sandbox SMS inbox (test-mode messages only).
     app.use('/sandbox/sms', createSandboxSmsRouter(platform));
   }

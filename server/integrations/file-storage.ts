@@ -5,9 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { loadOnce } from '../shared/load-once';
-import type { Secrets } from '../platform/domain/secrets';
-import { signPath } from '../platform/domain/appointments/signed-link';
-import type { FileStorage } from '../platform/domain/ports';
+import type { FileStorage, LinkSigner } from '../platform/domain/ports';
 
 export type { FileStorage };
 
@@ -18,14 +16,12 @@ export function assertSafeKey(key: string): void {
   }
 }
 
-export const FILE_LINK_PURPOSE = 'file-link';
-
-/** Files under one directory; links point at the platform's own `/files/<key>` route, HMAC-signed. */
+/** Files under one directory; links point at the platform's own `/files/<key>` route, signed by the platform (`signLink`). */
 export class LocalFileStorage implements FileStorage {
   readonly kind = 'local' as const;
   constructor(
     private readonly root: string,
-    private readonly secrets: Secrets,
+    private readonly signLink: LinkSigner,
   ) {}
 
   pathOf(key: string): string {
@@ -91,7 +87,7 @@ export class LocalFileStorage implements FileStorage {
 
   async signedUrl(key: string, options: { baseUrl: string; now: Date; ttlSeconds: number; contentType: string }): Promise<string> {
     assertSafeKey(key);
-    return signPath(this.secrets, FILE_LINK_PURPOSE, { baseUrl: options.baseUrl, path: `/files/${key}`, now: options.now, ttlSeconds: options.ttlSeconds }).url;
+    return this.signLink(`/files/${key}`, { baseUrl: options.baseUrl, now: options.now, ttlSeconds: options.ttlSeconds });
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from '../platform/domain/random';
+import { randomBytes } from '../shared/random';
 import type { Mode } from '../platform/domain/scope';
 import type { InsurancePolicyResult, Insurer } from '../platform/domain/ports';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db/database';
 import type { Mode } from '../platform/domain/scope';
-import { newId } from '../platform/domain/ids';
+import { newId } from '../shared/ids';
 import type { SmsMessage, SmsSender } from '../platform/domain/ports';
 
 export type { SmsMessage, SmsSender };

@@ -12,8 +12,8 @@ import { completeAppointment, delaysFor } from '../platform/domain/appointments/
 import { finishRecording, RECORDING_CONTENT_TYPES, startRecording, storeRecordingChunk } from '../platform/domain/appointments/recordings';
 import { prescriptionPdf } from '../platform/domain/appointments/prescription-pdf';
 import { signPrescriptionLink, verifyPrescriptionLink } from '../platform/domain/appointments/prescription-link';
-import { verifyPath } from '../platform/domain/appointments/signed-link';
-import { FILE_LINK_PURPOSE, LocalFileStorage } from '../integrations/file-storage';
+import { FILE_LINK_PURPOSE, verifyPath } from '../platform/domain/appointments/signed-link';
+import { LocalFileStorage } from '../integrations/file-storage';
 import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import { isUuid } from '../platform/domain/ids';
 import { renderMeetingPage } from './meeting-page';

@@ -10,6 +10,7 @@ import { openDatabase, type Db, type Dialect } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { Secrets } from './domain/secrets';
 import { PerMode } from './domain/per-mode';
+import { fileLinkSigner } from './domain/appointments/signed-link';
 import type { Services } from './domain/services';
 import { hashLegacyNins } from './domain/borrowers/nin';
 import { UsageMeter } from './domain/usage/usage-meter';
@@ -208,7 +209,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
           secretAccessKey: config.S3_SECRET_ACCESS_KEY,
           forcePathStyle: config.S3_FORCE_PATH_STYLE,
         })
-      : new LocalFileStorage(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'), secrets),
+      : new LocalFileStorage(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'), fileLinkSigner(secrets)),
     summariser: new TemplateSummariser(),
     bvnIdentity: new PerMode<BvnIdentity>('bvn_identity', new SandboxBvnIdentity(), live.bvnIdentity),
     bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau()),

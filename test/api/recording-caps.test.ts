@@ -9,6 +9,7 @@ import { processRecording } from '../../server/platform/domain/appointments/reco
 import { bookAppointment } from '../support/appointments';
 import { createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { openMeetingLink } from '../support/meeting';
+import { fileLinkSigner } from '../../server/platform/domain/appointments/signed-link';
 
 /**
  * Recording size caps (per recording, per appointment: 413 with a machine-readable error, nothing of
@@ -107,7 +108,7 @@ describe('joining the chunks', () => {
 
   it('the local store refuses a stream of another length than announced, leaving no file', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'files-'));
-    const store = new LocalFileStorage(dir, app.platform.secrets);
+    const store = new LocalFileStorage(dir, fileLinkSigner(app.platform.secrets));
     await expect(store.putStream('a/b.webm', Readable.from([Buffer.from('abc')]), 'audio/webm', 4)).rejects.toThrow(/3 bytes written, 4 announced/);
     expect(await store.size('a/b.webm')).toBeNull();
     expect(fs.readdirSync(path.join(dir, 'a'))).toEqual([]);

@@ -5,9 +5,9 @@ import { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertSafeKey, FILE_LINK_PURPOSE, LocalFileStorage, S3FileStorage } from '../../server/integrations/file-storage';
+import { assertSafeKey, LocalFileStorage, S3FileStorage } from '../../server/integrations/file-storage';
 import { Secrets } from '../../server/platform/domain/secrets';
-import { verifyPath } from '../../server/platform/domain/appointments/signed-link';
+import { FILE_LINK_PURPOSE, fileLinkSigner, verifyPath } from '../../server/platform/domain/appointments/signed-link';
 
 const secrets = new Secrets('unit-test-master-key-0123456789abcdef');
 
@@ -24,7 +24,7 @@ describe('the local file store', () => {
   it('writes, reads, deletes and signs links that verify only for their own path and until they expire', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'files-'));
     try {
-      const store = new LocalFileStorage(dir, secrets);
+      const store = new LocalFileStorage(dir, fileLinkSigner(secrets));
       await store.put('recordings/a/b.webm', Buffer.from('audio'), 'audio/webm');
       expect((await store.get('recordings/a/b.webm'))?.toString()).toBe('audio');
       expect(await store.get('recordings/a/missing.webm')).toBeNull();

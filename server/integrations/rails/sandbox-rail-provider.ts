@@ -52,7 +52,7 @@ import crypto from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../platform/db/schema';
 import type { Db } from '../../platform/db/database';
-import { isUniqueViolation } from '../../platform/db/database';
+import { isUniqueViolation } from '../../shared/unique-violation';
 import type { Clock } from '../clock';
 import type { ProviderAuthorisationStatus, RailName } from './payment-rail';
 import { RailProviderError } from './sandbox-rail-errors';

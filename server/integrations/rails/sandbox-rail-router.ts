@@ -1,10 +1,9 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { Platform } from '../../platform/platform';
 import type { RailName } from './payment-rail';
 import { RailProviderError } from './sandbox-rail-errors';
 import { authorisationPage, messagePage, returnUrl, type Page } from './sandbox-rail-page';
-import { SandboxRailProvider } from './sandbox-rail-provider';
+import { SandboxRailProvider, type SandboxRailProviderOptions } from './sandbox-rail-provider';
 import { isRailName, type AuthorisationRecord, type ChargeRecord } from './sandbox-rail-records';
 
 /**
@@ -114,15 +113,21 @@ function asProviderError(error: unknown): RailProviderError | undefined {
 const isPageRequest = (req: Request) => /^\/[^/]+\/authorise\//.test(req.path);
 
 /** The sandbox rail provider's HTTP surface (authorisation pages, provider API). */
-export function createSandboxRailRouter(platform: Platform, options: { frameAncestors?: string[] } = {}): express.Router {
+/** What the sandbox provider runs with: its state's database and clock, its lags, and the public origin its pages are linked from. */
+export interface SandboxRailHost extends SandboxRailProviderOptions {
+  /** Read at call time: the origin is known only once the server listens. */
+  baseUrl: () => string;
+}
+
+export function createSandboxRailRouter(host: SandboxRailHost, options: { frameAncestors?: string[] } = {}): express.Router {
   const provider = new SandboxRailProvider({
-    db: platform.db,
-    clock: platform.clock,
-    confirmationLagMs: platform.config.RAIL_CONFIRMATION_LAG_MS,
-    chargeLagMs: platform.config.RAIL_CHARGE_LAG_MS,
+    db: host.db,
+    clock: host.clock,
+    confirmationLagMs: host.confirmationLagMs,
+    chargeLagMs: host.chargeLagMs,
   });
   const authorizationUrl = (rail: RailName, providerReference: string) =>
-    `${platform.baseUrl}/sandbox/rails/${rail}/authorise/${encodeURIComponent(providerReference)}`;
+    `${host.baseUrl()}/sandbox/rails/${rail}/authorise/${encodeURIComponent(providerReference)}`;
 
   const requireJson = (req: Request, _res: Response, next: NextFunction) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;

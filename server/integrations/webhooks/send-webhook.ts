@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { isPublicAddress, refusedRange, type AddressPolicy } from '../../platform/domain/webhooks/webhook-target';
+import { isPublicAddress, refusedRange, type AddressPolicy } from '../../shared/address-policy';
 
 export { isPublicAddress, refusedRange, type AddressPolicy };
 

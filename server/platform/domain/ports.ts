@@ -249,6 +249,9 @@ export interface Insurer {
 
 // ── Files ──────────────────────────────────────────────────────────────────────────────────────
 
+/** Signs a link to one of the platform's own paths, valid for `ttlSeconds` (the domain's keys never leave it). */
+export type LinkSigner = (path: string, options: { baseUrl: string; now: Date; ttlSeconds: number }) => string;
+
 /**
  * The file storage port: opaque keys (`recordings/<appointment>/<recording>.webm`) to bytes, and a
  * short-lived link a browser or a partner can fetch without a credential.

@@ -4,7 +4,7 @@ import type { AppointmentParticipantsTable, AppointmentsTable, AppointmentStatus
 import { notFound } from '../errors';
 import { isUuid } from '../ids';
 import type { Secrets } from '../secrets';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'in-progress', 'completed', 'cancelled'] as const satisfies readonly AppointmentStatus[];
 export const PARTICIPANT_ROLES = ['patient', 'doctor'] as const;

@@ -1,4 +1,5 @@
 import type { Secrets } from '../secrets';
+import type { LinkSigner } from '../ports';
 import { safeEqual } from '../secrets';
 
 /**
@@ -12,6 +13,15 @@ export function signPath(secrets: Secrets, purpose: string, options: { baseUrl: 
   const signature = secrets.hmac(purpose, `${options.path}|${expires}`);
   return { url: `${options.baseUrl}${options.path}?${new URLSearchParams({ expires: String(expires), signature })}`, expiresAt: new Date(expires * 1000).toISOString() };
 }
+
+/** What signs links to stored files (`/files/<key>`), served by the platform itself when files are on local disk. */
+export const FILE_LINK_PURPOSE = 'file-link';
+
+/** The local file store's link signer: an HMAC with the platform's keys, checked by `verifyPath` on `/files/…`. */
+export const fileLinkSigner =
+  (secrets: Secrets): LinkSigner =>
+  (path, options) =>
+    signPath(secrets, FILE_LINK_PURPOSE, { ...options, path }).url;
 
 /** True when `signature` is this path's and `expires` has not passed. */
 export function verifyPath(secrets: Secrets, purpose: string, link: { path: string; expires: unknown; signature: unknown }, now: Date): boolean {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { BorrowersTable, Mode } from '../../db/schema';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 import type { Scope } from '../scope';
 
 /** The public Borrower resource. The BVN hash and NIN stay inside the service. */

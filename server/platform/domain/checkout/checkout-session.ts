@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { applicationTokenOf, sealApplicationToken, type Scope } from '../loans/loan';
 import { randomToken, type Secrets } from '../secrets';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 
 /** Keyed-hash purpose of session tokens (only the hash is stored). */
 const TOKEN_HASH_PURPOSE = 'checkout-session-token';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { LoanMandatesTable, Mode } from '../../db/schema';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 import type { Scope } from '../scope';
 
 export const MANDATE_PROVIDERS = ['rail_a', 'rail_b', 'rail_c'] as const;

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { Mode, PayoutRequestsTable } from '../../db/schema';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 import type { Scope } from '../scope';
 
 export const PAYOUT_STATUSES = ['requested', 'settling', 'completed', 'rejected'] as const;

@@ -10,7 +10,7 @@ import { precompiled } from '../../db/precompiled';
 import { issueLoanOffer } from '../loans/issue-loan-offer';
 import { getLoanRow } from '../loans/loan';
 import type { LoansTable } from '../../db/schema';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 
 export interface IssueOfferResult {
   loan: LoansTable;

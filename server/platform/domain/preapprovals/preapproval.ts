@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import type { Mode, PreapprovalsTable } from '../../db/schema';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 import type { Scope } from '../scope';
 
 export const PREAPPROVAL_STATUSES = ['received', 'offer_issued', 'accepted', 'declined', 'expired', 'disbursed'] as const;

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database';
 import { fromJson } from '../../db/database';
 import type { Mode, SettlementStatementsTable } from '../../db/schema';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 import type { Scope } from '../scope';
 
 export interface SettlementLine {

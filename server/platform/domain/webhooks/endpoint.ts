@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { Secrets } from '../secrets';
 import { endWaitingDeliveries } from './deliveries';
-import { findOwned } from '../../db/find-owned';
+import { findOwned } from '../find-owned';
 import { checkTargetHost, type AddressPolicy } from './webhook-target';
 import type { Scope } from '../scope';
 

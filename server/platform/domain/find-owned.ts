@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Executor } from './database';
-import type { Database, Mode } from './schema';
-import { notFound } from '../domain/errors';
+import type { Executor } from '../db/database';
+import type { Database, Mode } from '../db/schema';
+import { notFound } from './errors';
 
 type Owned = { id: string; organisationId: string; mode: Mode };
 /** The tables whose rows belong to one organisation and mode. */

@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express';
-import type { Platform } from '../../platform/platform';
-import { onRailNotification, type RailNotice } from '../../platform/domain/mandates/rail-notification';
-import { PAYSTACK_SIGNATURE_HEADER, PaystackWebhookPayloadError, PaystackWebhookSignatureError, parsePaystackWebhook } from './paystack-webhook';
+import type { Platform } from '../platform';
+import { onRailNotification, type RailNotice } from '../domain/mandates/rail-notification';
+import { PAYSTACK_SIGNATURE_HEADER, PaystackWebhookPayloadError, PaystackWebhookSignatureError, parsePaystackWebhook } from '../../integrations/paystack/paystack-webhook';
 
 /**
  * `POST /webhooks/paystack`: Paystack's push notifications for the live `rail_a` direct debit.

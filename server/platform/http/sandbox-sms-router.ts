@@ -1,8 +1,8 @@
 import express from 'express';
-import { AppError } from '../platform/domain/errors';
-import { normalisePhone } from '../platform/domain/users/phone';
-import type { Platform } from '../platform/platform';
-import { readSandboxSms } from './sms';
+import { AppError } from '../domain/errors';
+import { normalisePhone } from '../domain/users/phone';
+import type { Platform } from '../platform';
+import { readSandboxSms } from '../../integrations/sms';
 
 /**
  * `GET /sandbox/sms?phone=+2348012345678`: the sandbox inbox for one phone, newest first, the
