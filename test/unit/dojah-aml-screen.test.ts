@@ -70,7 +70,7 @@ describe('DojahAmlScreen (AML screening v2)', () => {
 
   it.each([
     ['a 500 on every attempt', () => fake.failNext(2, 500), 'dojah_server_error'],
-    ['a 424 (upstream failed)', () => fake.failNext(1, 424, { error: 'Third party service failure' }), 'dojah_upstream_failed'],
+    ['a 424 (upstream failed) on every attempt', () => fake.failNext(2, 424, { error: 'Third party service failure' }), 'dojah_upstream_failed'],
     ['a 402 (no balance)', () => fake.failNext(1, 402, { error: 'Insufficient balance' }), 'dojah_payment_required'],
     ['a 400', () => fake.failNext(1, 400, { error: 'schema is required' }), 'dojah_bad_request'],
     ['an answer that is not JSON', () => fake.malformedNext(), 'provider_bad_response'],

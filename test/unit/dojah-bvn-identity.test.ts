@@ -133,10 +133,18 @@ describe('DojahBvnIdentity (Validate BVN)', () => {
     expect((await rejection(adapter.match(request()))).code).toBe('dojah_payment_required');
   });
 
-  it("when Dojah's upstream fails (424), then dojah_upstream_failed is thrown (the registry could not be asked)", async () => {
-    fake.failNext(1, 424, { error: 'Third party service failure' });
-    const { adapter } = identity();
+  it("when Dojah's upstream fails (424) on every attempt, then dojah_upstream_failed is thrown (the registry could not be asked)", async () => {
+    fake.failNext(2, 424, { error: 'Third party service failure' });
+    const { adapter } = identity({ maxAttempts: 2 });
     expect((await rejection(adapter.match(request()))).code).toBe('dojah_upstream_failed');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("when Dojah's upstream fails once (424, an outage, not an answer), then the lookup is retried and matches", async () => {
+    fake.failNext(1, 424, { error: 'Third party service failure' });
+    const { adapter } = identity({ maxAttempts: 2 });
+    await expect(adapter.match(request())).resolves.toEqual({ outcome: 'match' });
+    expect(fake.requests).toHaveLength(2);
   });
 
   it('when the base URL is wrong (bare 404), then it throws rather than answering not_found', async () => {

@@ -96,9 +96,9 @@ describe('DojahIdentityVerifier (managed-tier KYC)', () => {
     expect(fake.requests[0]?.query).toEqual({ bvn: BVN });
   });
 
-  it("when Dojah's upstream registry fails (424), then pending (answered, not conclusive), not a throw", async () => {
-    fake.failNext(1, 424, { error: 'NIBSS service unavailable' });
-    const { adapter } = verifier();
+  it("when Dojah's upstream registry fails (424) on every attempt, then pending (answered, not conclusive), not a throw", async () => {
+    fake.failNext(2, 424, { error: 'NIBSS service unavailable' });
+    const { adapter } = verifier({ maxAttempts: 2 });
     await expect(adapter.verify(request())).resolves.toEqual({ outcome: 'pending', documents: [{ type: 'bvn', status: 'pending' }] });
   });
 

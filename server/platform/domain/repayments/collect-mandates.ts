@@ -8,7 +8,7 @@ import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
 import { isOutcomeUnknown, type PaymentRail } from '../ports';
 import type { LoanRepaymentsTable } from '../../db/schema';
-import { applyRepayment } from './record-repayment';
+import { applyRepayment, pendingMandateCharge } from './record-repayment';
 
 type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails'>;
 
@@ -86,30 +86,7 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
     if (!railOf(item.mode, item.provider)) continue;
     await db
       .insertInto('loanRepayments')
-      .values({
-        id: newId(),
-        organisationId: item.organisationId,
-        mode: item.mode,
-        loanId: item.loanId,
-        borrowerId: item.borrowerId,
-        reference: `RPY-${newId()}`,
-        method: 'mandate',
-        status: 'pending',
-        amountKobo: amount,
-        unallocatedKobo: 0,
-        feePortionKobo: 0,
-        interestPortionKobo: 0,
-        principalPortionKobo: 0,
-        externalReference: null,
-        ledgerTransactionRef: null,
-        completedAt: null,
-        settlementId: null,
-        mandateId: item.mandateId,
-        chargeReference: null,
-        failureReason: null,
-        createdAt: at,
-        updatedAt: at,
-      })
+      .values(pendingMandateCharge({ loan: { id: item.loanId, organisationId: item.organisationId, mode: item.mode, borrowerId: item.borrowerId }, mandateId: item.mandateId, amountKobo: amount, now }))
       .execute();
     run.scheduled += 1;
   }

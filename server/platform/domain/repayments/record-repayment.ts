@@ -115,6 +115,44 @@ export async function applyRepayment(
 }
 
 /**
+ * A mandate repayment waiting for its charge: what the partner's `method: mandate` repayment and the
+ * collector's automatic one both record, before the rail is asked (the collector sends it, reads it
+ * back and completes or fails it). Nothing allocated yet; the reference is the charge's reference.
+ */
+export function pendingMandateCharge(options: {
+  loan: Pick<LoansTable, 'id' | 'organisationId' | 'mode' | 'borrowerId'>;
+  mandateId: string;
+  amountKobo: number;
+  now: Date;
+}): LoanRepaymentsTable {
+  const at = options.now.toISOString();
+  return {
+    id: newId(),
+    organisationId: options.loan.organisationId,
+    mode: options.loan.mode,
+    loanId: options.loan.id,
+    borrowerId: options.loan.borrowerId,
+    reference: `RPY-${newId()}`,
+    method: 'mandate',
+    status: 'pending',
+    amountKobo: options.amountKobo,
+    unallocatedKobo: 0,
+    feePortionKobo: 0,
+    interestPortionKobo: 0,
+    principalPortionKobo: 0,
+    externalReference: null,
+    ledgerTransactionRef: null,
+    completedAt: null,
+    settlementId: null,
+    mandateId: options.mandateId,
+    chargeReference: null,
+    failureReason: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/**
  * Method `mandate`: asks for a debit on the loan's active service-operated mandate. The repayment
  * is `pending` until the rail reports; the collector sends the charge (never inside a database
  * transaction) and completes or fails the repayment from the rail's answer.
@@ -130,31 +168,7 @@ async function requestMandateCharge(ctx: LoanContext, options: RecordRepaymentOp
     throw new AppError('repayment_method_unavailable', 'rail_c is partner-operated: the service never charges it; record its collections with method external.');
   }
   if (!isChargeable(mandate)) throw new AppError('repayment_method_unavailable', 'The mandate is not chargeable yet (not confirmed by the provider).');
-  const at = ctx.now.toISOString();
-  const row = {
-    id: newId(),
-    organisationId: loan.organisationId,
-    mode: loan.mode,
-    loanId: loan.id,
-    borrowerId: loan.borrowerId,
-    reference: `RPY-${newId()}`,
-    method: 'mandate',
-    status: 'pending',
-    amountKobo: Math.min(options.amountKobo, loan.outstandingKobo),
-    unallocatedKobo: 0,
-    feePortionKobo: 0,
-    interestPortionKobo: 0,
-    principalPortionKobo: 0,
-    externalReference: null,
-    ledgerTransactionRef: null,
-    completedAt: null,
-    settlementId: null,
-    mandateId: mandate.id,
-    chargeReference: null,
-    failureReason: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const row = pendingMandateCharge({ loan, mandateId: mandate.id, amountKobo: Math.min(options.amountKobo, loan.outstandingKobo), now: ctx.now });
   if (row.amountKobo <= 0) throw new AppError('unprocessable', 'The loan has nothing outstanding; nothing was charged.');
   await ctx.db.insertInto('loanRepayments').values(row).execute();
   return toRepayment(row);
