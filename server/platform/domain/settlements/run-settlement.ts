@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/schema';
 import type { Db } from '../../db/database';
 import { toJson } from '../../db/database';
-import type { Mode } from '../scope';
+import type { Mode, Scope } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { ensureAccount, postTransaction } from '../ledger/ledger';
@@ -17,6 +18,23 @@ export interface RunSettlementOptions {
 }
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/**
+ * The repayments a statement for the period sweeps. One definition for the rows summed and the rows
+ * stamped, which must be the same rows: completed before `until`, not swept yet, not `wallet` (undrawn
+ * credit is not a collection), and not patient financing (those loans are the service's own: their
+ * interest and fees are not the partner's to be settled).
+ */
+const unsettled = (scope: Scope, until: string) => (eb: ExpressionBuilder<Database, 'loanRepayments'>) =>
+  eb.and([
+    eb('organisationId', '=', scope.organisationId),
+    eb('mode', '=', scope.mode),
+    eb('status', '=', 'completed'),
+    eb('settlementId', 'is', null),
+    eb('completedAt', '<', until),
+    eb('method', '<>', 'wallet'),
+    eb('loanId', 'not in', eb.selectFrom('financingApplications').select('id')),
+  ]);
 
 /**
  * Sweeps the fee and interest the partner earned from repayments completed before `until` (and
@@ -53,14 +71,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
         sql<number>`sum(interest_portion_kobo)`.as('interestKobo'),
         sql<number>`count(*)`.as('repayments'),
       ])
-      .where('organisationId', '=', scope.organisationId)
-      .where('mode', '=', scope.mode)
-      .where('status', '=', 'completed')
-      .where('settlementId', 'is', null)
-      .where('completedAt', '<', until)
-      .where('method', '<>', 'wallet')
-      // Patient-financing loans are the service's: their interest and fees are not the partner's to be settled.
-      .where('loanId', 'not in', trx.selectFrom('financingApplications').select('id'))
+      .where(unsettled(scope, until))
       .groupBy('loanId')
       .orderBy('loanId')
       .execute();
@@ -110,13 +121,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
     await trx
       .updateTable('loanRepayments')
       .set({ settlementId: id })
-      .where('organisationId', '=', scope.organisationId)
-      .where('mode', '=', scope.mode)
-      .where('status', '=', 'completed')
-      .where('settlementId', 'is', null)
-      .where('completedAt', '<', until)
-      .where('method', '<>', 'wallet')
-      .where('loanId', 'not in', trx.selectFrom('financingApplications').select('id'))
+      .where(unsettled(scope, until))
       .execute();
     return { statement: toStatement(row), created: true };
   });
