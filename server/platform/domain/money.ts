@@ -1,9 +1,11 @@
-/** Integer kobo (NGN minor unit). Construct only through `kobo()`, which asserts a safe integer. */
-export type Kobo = number & { readonly __brand: 'Kobo' };
-
-export function kobo(value: number): Kobo {
+/**
+ * Money is integer kobo (the NGN minor unit) in plain `number` fields named `…Kobo`, checked where it
+ * enters (zod schemas, `nairaToKobo`) and where it is summed (`kobo()`, `addKobo`). (A branded `Kobo`
+ * type was declared once and never carried by any public type; it is gone rather than half-used.)
+ */
+export function kobo(value: number): number {
   if (!Number.isSafeInteger(value)) throw new RangeError(`kobo amount must be a safe integer, got ${value}`);
-  return value as Kobo;
+  return value;
 }
 
 /** Display-only naira mirror of a kobo amount; never feed it back into arithmetic. */
@@ -11,7 +13,7 @@ export function koboToNaira(amount: number): number {
   return Math.round(amount) / 100;
 }
 
-export function addKobo(a: number, b: number): Kobo {
+export function addKobo(a: number, b: number): number {
   return kobo(a + b);
 }
 
@@ -39,7 +41,7 @@ export function scaleDecimal(value: unknown, places: number): number | undefined
 }
 
 /** Naira (number or decimal string) to kobo, exactly; undefined when it does not convert. */
-export const nairaToKobo = (naira: unknown): Kobo | undefined => {
+export const nairaToKobo = (naira: unknown): number | undefined => {
   const k = scaleDecimal(naira, 2);
   return k === undefined ? undefined : kobo(k);
 };

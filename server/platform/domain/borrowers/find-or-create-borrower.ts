@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import type { BorrowersTable, Mode } from '../../db/schema';
 import { newId } from '../ids';
-import { toBorrower, type Borrower } from './borrower';
+import { newBorrowerRow, toBorrower, type Borrower } from './borrower';
 
 export interface FindOrCreateBorrowerOptions {
   organisationId: string;
@@ -30,26 +30,11 @@ export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBo
     }
     return toBorrower(existing);
   }
-  const at = options.now.toISOString();
   // The new row comes back from the insert; only a concurrent creator's row needs reading.
-  const { rows } = await insertBorrower(db, {
-      id: newId(),
-      organisationId: options.organisationId,
-      mode: options.mode,
-      clientReference: options.clientReference,
-      firstName: options.details.firstName,
-      lastName: options.details.lastName,
-      phone: options.details.phone,
-      email: options.details.email ?? null,
-      bvnHash: options.bvnHash,
-      ninHash: options.ninHash,
-      legacyNin: null,
-      identityStatus: 'unclaimed',
-      linkedAt: null,
-      userId: null,
-      createdAt: at,
-      updatedAt: at,
-  });
+  const { rows } = await insertBorrower(
+    db,
+    newBorrowerRow(options, options.details, { clientReference: options.clientReference, bvnHash: options.bvnHash, ninHash: options.ninHash, now: options.now }),
+  );
   return toBorrower(rows[0] ?? (await find())!);
 }
 

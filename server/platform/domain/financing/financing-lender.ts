@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database';
 import type { LoanProductsTable } from '../../db/schema';
 import type { CreditPolicy } from './credit-policy';
 import { DAYS_PER_MONTH } from './credit-policy';
+import { newOrganisationRow } from '../organisations/organisation';
 
 /**
  * The service as lender. Patient-financing loans are the partner's records (its organisation id, its tenancy, its
@@ -68,22 +69,17 @@ export async function ensureFinancingLender(db: Executor, policy: CreditPolicy, 
   const at = now.toISOString();
   await db
     .insertInto('organisations')
-    .values({
-      id: FINANCING_LENDER_ID,
-      name: 'Patient financing (the service as lender)',
-      loanTenant: false,
-      preapprovedLending: false,
-      preapprovalsEnabled: false,
-      autoIssueOffers: false,
-      preapprovalTtlSeconds: 0,
-      maxInterestRateBps: null,
-      defaultPreapprovalProductId: null,
-      disabled: false,
-      defaultAfterDaysOverdue: null,
-      notificationEmail: null,
-      createdAt: at,
-      updatedAt: at,
-    })
+    .values(
+      newOrganisationRow({
+        id: FINANCING_LENDER_ID,
+        name: 'Patient financing (the service as lender)',
+        loanTenant: false,
+        preapprovedLending: false,
+        preapprovalsEnabled: false,
+        preapprovalTtlSeconds: 0,
+        now,
+      }),
+    )
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   const row = productRow(policy, at);

@@ -14,6 +14,7 @@ import { toInitiation, type LoanInitiation } from './financing-application';
 import { emitFinancingEvent, sealApplicationUrl } from './financing-events';
 import { ensureFinancingLender } from './financing-lender';
 import type { Scope } from '../scope';
+import { newBorrowerRow } from '../borrowers/borrower';
 
 export interface InitiateFinancingInput {
   clientReference: string;
@@ -76,28 +77,9 @@ export async function initiateFinancing(ctx: InitiateFinancingContext, input: In
 
   const product = await ensureFinancingLender(db, policy, now);
   const at = now.toISOString();
-  const borrowerId = newId();
-  await db
-    .insertInto('borrowers')
-    .values({
-      id: borrowerId,
-      organisationId: scope.organisationId,
-      mode: scope.mode,
-      clientReference: input.clientReference,
-      firstName: input.firstName,
-      lastName: '',
-      phone,
-      email: null,
-      bvnHash: null,
-      ninHash: null,
-      legacyNin: null,
-      identityStatus: 'unclaimed',
-      linkedAt: null,
-      userId: null,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .execute();
+  const borrower = newBorrowerRow(scope, { firstName: input.firstName, lastName: '', phone }, { clientReference: input.clientReference, now });
+  const borrowerId = borrower.id;
+  await db.insertInto('borrowers').values(borrower).execute();
   const tenorDays = Math.min(...tenorMonthsFor(policy, input.treatmentAmount)) * DAYS_PER_MONTH;
   const loan = await insertLoan(
     { db, now, scope, platform: platform as never, actor: 'sdk' },

@@ -8,6 +8,7 @@ import type { LoanContext } from './loan-context';
 import { checkProductLimits, insertLoan } from './create-loan-row';
 import type { LoansTable } from '../../db/schema';
 import { safeName } from '../../../shared/safe-text';
+import { newBorrowerRow } from '../borrowers/borrower';
 
 /** `admin loan create` input: a loan originated elsewhere, brought in for tenant approval. */
 export const OperatorLoanInputSchema = z
@@ -71,24 +72,7 @@ export async function createOperatorLoan(ctx: LoanContext, input: OperatorLoanIn
 }
 
 async function insertBorrowerWithoutBvn(ctx: LoanContext, details: { firstName: string; lastName: string; phone: string; email?: string | null }, clientReference: string | null) {
-  const at = ctx.now.toISOString();
-  const row = {
-    id: newId(),
-    ...ctx.scope,
-    clientReference,
-    firstName: details.firstName,
-    lastName: details.lastName,
-    phone: details.phone,
-    email: details.email ?? null,
-    bvnHash: null,
-    ninHash: null,
-    legacyNin: null,
-    identityStatus: 'unclaimed',
-    linkedAt: null,
-    userId: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const row = newBorrowerRow(ctx.scope, details, { clientReference, now: ctx.now });
   await ctx.db.insertInto('borrowers').values(row).execute();
   return row;
 }

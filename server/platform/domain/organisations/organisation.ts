@@ -65,18 +65,21 @@ export interface CreateOrganisationOptions {
   now: Date;
 }
 
-export async function createOrganisation(db: Executor, options: CreateOrganisationOptions): Promise<Organisation> {
-  const name = options.name.trim();
-  if (name.length < 1 || name.length > 150) throw new AppError('invalid_request', 'name must be 1-150 characters');
+/**
+ * A new organisation row with the tenant defaults: pre-approvals on, offers issued by hand, the default
+ * pre-approval lifetime, no rate cap, enabled. Every organisation (a partner, or the service itself as
+ * the patient-financing lender) is built here.
+ */
+export function newOrganisationRow(options: CreateOrganisationOptions & { id?: string; preapprovalsEnabled?: boolean; preapprovalTtlSeconds?: number }): OrganisationsTable {
   const at = options.now.toISOString();
-  const row: OrganisationsTable = {
-    id: newId(),
-    name,
+  return {
+    id: options.id ?? newId(),
+    name: options.name,
     loanTenant: options.loanTenant ?? true,
     preapprovedLending: options.preapprovedLending ?? true,
-    preapprovalsEnabled: true,
+    preapprovalsEnabled: options.preapprovalsEnabled ?? true,
     autoIssueOffers: false,
-    preapprovalTtlSeconds: DEFAULT_PREAPPROVAL_TTL_SECONDS,
+    preapprovalTtlSeconds: options.preapprovalTtlSeconds ?? DEFAULT_PREAPPROVAL_TTL_SECONDS,
     maxInterestRateBps: null,
     defaultPreapprovalProductId: null,
     disabled: false,
@@ -85,6 +88,12 @@ export async function createOrganisation(db: Executor, options: CreateOrganisati
     createdAt: at,
     updatedAt: at,
   };
+}
+
+export async function createOrganisation(db: Executor, options: CreateOrganisationOptions): Promise<Organisation> {
+  const name = options.name.trim();
+  if (name.length < 1 || name.length > 150) throw new AppError('invalid_request', 'name must be 1-150 characters');
+  const row = newOrganisationRow({ ...options, name });
   await db.insertInto('organisations').values(row).execute();
   return toOrganisation(row);
 }
