@@ -1,21 +1,13 @@
 import type { Platform } from '../platform/platform';
 import { onOutboxCommitted } from '../platform/domain/events/outbox-signal';
-import {
-  claimDueDeliveries,
-  endExpiredLastAttempts,
-  fanOutEvents,
-  recordAttempts,
-  type AttemptOutcome,
-  type AttemptResult,
-  type ClaimedDelivery,
-  type DisabledEndpoint,
-} from '../platform/domain/webhooks/deliveries';
-import { signingSecrets } from '../platform/domain/webhooks/endpoint';
+import type { SendWebhook } from '../platform/domain/ports';
+import { claimDueDeliveries, endExpiredLastAttempts, type ClaimedDelivery } from '../platform/domain/webhooks/claim';
+import { deliver, type AttemptResult } from '../platform/domain/webhooks/deliver';
+import { fanOutEvents } from '../platform/domain/webhooks/fan-out';
+import { notifyEndpointDisabled } from '../platform/domain/webhooks/notify-endpoint-disabled';
+import { recordAttempts } from '../platform/domain/webhooks/record-attempt';
 import { retryDelayMs } from '../platform/domain/webhooks/retry-schedule';
-import { signatureHeaders } from '../platform/domain/webhooks/signature';
-import { sendWebhook, type SendWebhook } from '../integrations/webhooks/send-webhook';
-import { SDK_EVENT_HEADER, SDK_SIGNATURE_HEADER, sdkSigningKey, signSdkBody } from '../platform/domain/financing/sdk-webhooks';
-import { publicSdkData } from '../platform/domain/financing/financing-events';
+import { sendWebhook } from '../integrations/webhooks/send-webhook';
 
 export interface DispatcherOptions {
   /** The HTTP sender (tests may wrap it to observe attempts). */
@@ -24,16 +16,10 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-/** Headers every delivery carries besides the signature pair. */
-export const DELIVERY_HEADERS = {
-  eventId: 'X-Service-Event-Id',
-  deliveryId: 'X-Service-Delivery-Id',
-  attempt: 'X-Service-Delivery-Attempt',
-} as const;
-
 /**
- * The webhook dispatcher: fans new outbox events out to delivery rows, claims due deliveries
- * under a lease, sends them (at most WEBHOOK_CONCURRENCY at once) and records each attempt.
+ * The webhook dispatcher: a loop over the steps in `domain/webhooks/`. It fans new outbox events
+ * out to delivery rows (`fan-out.ts`), claims due deliveries under a lease (`claim.ts`), sends them
+ * (`deliver.ts`, at most WEBHOOK_CONCURRENCY at once) and records each attempt (`record-attempt.ts`).
  * Delivery is at least once: a worker that dies mid-attempt leaves a lease that expires, and
  * the delivery is claimed again. Run it in as many processes as you like.
  */
@@ -169,78 +155,9 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Builds the signed request and sends it; an endpoint that is gone or disabled is not sent to. */
-  private async attempt(claim: ClaimedDelivery): Promise<AttemptResult> {
-    const { endpoint, delivery } = claim;
-    if (!endpoint) return { claim, outcome: { notSent: true, error: 'not sent: the endpoint was deleted' } };
-    if (endpoint.status !== 'active') return { claim, outcome: { notSent: true, error: 'not sent: the endpoint is disabled' } };
-    if (endpoint.api === 'sdk') return this.attemptSdk(claim);
-    const { config, secrets, clock } = this.platform;
-    const now = clock.now();
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const body = JSON.stringify({
-      id: delivery.eventId,
-      event: delivery.event,
-      timestamp: now.toISOString(),
-      data: claim.payload,
-      mode: delivery.mode,
-      createdAt: claim.eventCreatedAt,
-    });
-    let outcome: AttemptOutcome;
-    try {
-      outcome = await this.send({
-        url: endpoint.url,
-        body,
-        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
-        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'LendingPlatform-Webhooks/1.0',
-          [DELIVERY_HEADERS.eventId]: delivery.eventId,
-          [DELIVERY_HEADERS.deliveryId]: delivery.id,
-          [DELIVERY_HEADERS.attempt]: String(claim.attempt),
-          ...signatureHeaders(signingSecrets(secrets, endpoint, now), timestamp, body),
-        },
-      });
-    } catch (error) {
-      outcome = { error: `not sent: ${(error as Error).message}` };
-    }
-    return { claim, outcome };
-  }
-
-  /**
-   * A patient-financing delivery (spec B): body `{event, timestamp, data}`, `X-Service-Event`, and `X-Service-Signature`
-   * = hex HMAC-SHA256 of the raw body keyed with the organisation's newest API secret key of the event's mode.
-   */
-  private async attemptSdk(claim: ClaimedDelivery): Promise<AttemptResult> {
-    const { delivery, endpoint } = claim;
-    const { config, secrets, clock, db } = this.platform;
-    const secretKey = await sdkSigningKey(db, secrets, { organisationId: delivery.organisationId, mode: delivery.mode });
-    if (!secretKey) {
-      return { claim, outcome: { error: 'not sent: the organisation has no API key pair that can sign (create a new key pair)' } };
-    }
-    const body = JSON.stringify({ event: delivery.event, timestamp: clock.now().toISOString(), data: publicSdkData(claim.payload, secrets) });
-    let outcome: AttemptOutcome;
-    try {
-      outcome = await this.send({
-        url: endpoint!.url,
-        body,
-        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
-        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'LendingPlatform-Webhooks/1.0',
-          [SDK_EVENT_HEADER]: delivery.event,
-          [SDK_SIGNATURE_HEADER]: signSdkBody(secretKey, body),
-          [DELIVERY_HEADERS.eventId]: delivery.eventId,
-          [DELIVERY_HEADERS.deliveryId]: delivery.id,
-          [DELIVERY_HEADERS.attempt]: String(claim.attempt),
-        },
-      });
-    } catch (error) {
-      outcome = { error: `not sent: ${(error as Error).message}` };
-    }
-    return { claim, outcome };
+  private attempt(claim: ClaimedDelivery): Promise<AttemptResult> {
+    const { db, secrets, clock, config } = this.platform;
+    return deliver(claim, { db, secrets, clock, send: this.send, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   }
 
   private async record(results: AttemptResult[]): Promise<void> {
@@ -253,39 +170,6 @@ export class WebhookDispatcher {
       { failures: config.WEBHOOK_DISABLE_AFTER_FAILURES, minFailingMs: config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000 },
       (n) => retryDelayMs(n, this.random()),
     );
-    for (const endpoint of disabled) await this.notifyDisabled(endpoint);
-  }
-
-  /** E-mails the organisation that an endpoint was disabled (after the change committed). */
-  private async notifyDisabled(endpoint: DisabledEndpoint): Promise<void> {
-    const { db, logger, mailer } = this.platform;
-    logger.warn({ endpointId: endpoint.endpointId, reason: endpoint.reason }, 'webhook endpoint disabled');
-    const org = await db.selectFrom('organisations').select(['name', 'notificationEmail']).where('id', '=', endpoint.organisationId).executeTakeFirst();
-    if (!org?.notificationEmail) {
-      logger.warn({ organisationId: endpoint.organisationId }, 'no notification e-mail configured: the organisation was not told its endpoint is disabled');
-      return;
-    }
-    const why =
-      endpoint.reason === 'gone'
-        ? 'it answered 410 Gone, which we take as "stop sending"'
-        : `${endpoint.consecutiveFails} consecutive delivery attempts failed since ${endpoint.failingSince}`;
-    try {
-      await mailer.send({
-        to: org.notificationEmail,
-        subject: `Webhook endpoint disabled: ${endpoint.url}`,
-        text: [
-          `Hello ${org.name},`,
-          '',
-          `We disabled your ${endpoint.mode}-mode webhook endpoint ${endpoint.url} (id ${endpoint.endpointId}) because ${why}.`,
-          `Last error: ${endpoint.lastError ?? 'none recorded'}`,
-          '',
-          'Events are not sent to a disabled endpoint. When it is fixed, re-enable it with',
-          `PATCH /v1/webhook-endpoints/${endpoint.endpointId} {"status": "active"}`,
-          'and replay what it missed from the event log (GET /v1/events, POST /v1/events/{id}/redeliver).',
-        ].join('\n'),
-      });
-    } catch (error) {
-      logger.error({ err: error, endpointId: endpoint.endpointId }, 'could not e-mail the organisation about its disabled endpoint');
-    }
+    for (const endpoint of disabled) await notifyEndpointDisabled(this.platform, endpoint);
   }
 }

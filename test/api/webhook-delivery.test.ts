@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
 import { readSandboxInbox } from '../../server/integrations/mailer';
 import { configureOrganisation } from '../../server/platform/domain/organisations/organisation';
-import { claimDueDeliveries } from '../../server/platform/domain/webhooks/deliveries';
+import { claimDueDeliveries } from '../../server/platform/domain/webhooks/claim';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/platform/domain/webhooks/retry-schedule';
 import { verifyWebhook, WebhookSignatureError } from '../../server/platform/domain/webhooks/signature';
 import { EVENT_CATALOGUE } from '../../server/platform/http/event-schemas';

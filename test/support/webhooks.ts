@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../server/platform/db/database';
-import { fanOutEvents } from '../../server/platform/domain/webhooks/deliveries';
+import { fanOutEvents } from '../../server/platform/domain/webhooks/fan-out';
 import { client, pushBody, type Tenant, type TestApp } from './harness';
 import { fromJson } from '../../server/platform/db/database';
 import { EVENT_CATALOGUE } from '../../server/platform/http/event-schemas';

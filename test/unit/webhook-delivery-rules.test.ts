@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isPublicAddress, refusedRange } from '../../server/integrations/webhooks/send-webhook';
 import { MAX_ATTEMPTS, parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from '../../server/platform/domain/webhooks/retry-schedule';
-import { endpointWants } from '../../server/platform/domain/webhooks/deliveries';
+import { endpointWants } from '../../server/platform/domain/webhooks/fan-out';
 
 describe('SSRF guard: which addresses may receive a live webhook', () => {
   it.each([

@@ -2,32 +2,10 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import type { SendWebhook, WebhookOutcome } from '../../platform/domain/ports';
 import { isPublicAddress, refusedRange, type AddressPolicy } from '../../shared/address-policy';
 
 export { isPublicAddress, refusedRange, type AddressPolicy };
-
-/** One signed webhook POST, as the dispatcher hands it over. */
-export interface WebhookRequest {
-  url: string;
-  body: string;
-  headers: Record<string, string>;
-  /**
-   * Every delivery, in every mode, goes only to globally routable unicast addresses (see `refusedRange`);
-   * this allows loopback targets too (config `WEBHOOK_ALLOW_LOOPBACK`, a developer's machine and the test suite).
-   */
-  allowLoopback: boolean;
-  timeoutMs: number;
-}
-
-/** What came back: a status (any, including 3xx: redirects are never followed) or a transport error. */
-export interface WebhookOutcome {
-  status?: number;
-  retryAfter?: string;
-  /** Transport failure or a short excerpt of a non-2xx response body. */
-  error?: string;
-}
-
-export type SendWebhook = (request: WebhookRequest) => Promise<WebhookOutcome>;
 
 export class SsrfRefused extends Error {
   readonly code = 'ESSRF';
@@ -66,9 +44,9 @@ const agents = {
 const ERROR_EXCERPT = 300;
 
 /**
- * Sends one webhook with node's HTTP client: POST, the given timeout over the whole exchange,
- * no redirects followed, the response body read (to keep the connection reusable) and an excerpt
- * kept for `lastError`. Never throws: every failure becomes an outcome.
+ * The `SendWebhook` port's adapter: one webhook with node's HTTP client. POST, the given timeout over
+ * the whole exchange, no redirects followed, the response body read (to keep the connection reusable)
+ * and an excerpt kept for `lastError`. Never throws: every failure becomes an outcome.
  */
 export const sendWebhook: SendWebhook = (request) =>
   new Promise<WebhookOutcome>((resolve) => {

@@ -303,3 +303,29 @@ export interface SpeechToText {
 export interface Summariser {
   summarise(record: ConsultationRecord): Promise<ConsultationSummaries>;
 }
+
+// ── Webhooks ───────────────────────────────────────────────────────────────────────────────────
+
+/** One signed webhook POST, as the dispatcher hands it to the sender. */
+export interface WebhookRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  /**
+   * Every delivery, in every mode, goes only to globally routable unicast addresses (see `refusedRange`);
+   * this allows loopback targets too (config `WEBHOOK_ALLOW_LOOPBACK`, a developer's machine and the test suite).
+   */
+  allowLoopback: boolean;
+  timeoutMs: number;
+}
+
+/** What came back: a status (any, including 3xx: redirects are never followed) or a transport error. */
+export interface WebhookOutcome {
+  status?: number;
+  retryAfter?: string;
+  /** Transport failure or a short excerpt of a non-2xx response body. */
+  error?: string;
+}
+
+/** Sends one webhook; never throws (every failure is an outcome). Adapter: `integrations/webhooks/send-webhook.ts`. */
+export type SendWebhook = (request: WebhookRequest) => Promise<WebhookOutcome>;

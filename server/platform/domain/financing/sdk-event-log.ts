@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database';
 import type { Mode, WebhookDeliveryStatus } from '../../db/schema';
 import type { Secrets } from '../secrets';
-import { listDeliveries, redeliver, type WebhookDelivery } from '../webhooks/deliveries';
+import { listDeliveries, redeliver, type WebhookDelivery } from '../webhooks/delivery-log';
 import { publicSdkData } from './financing-events';
 import type { Scope } from '../scope';
 

@@ -5,7 +5,7 @@ import type { Mode, WebhookEndpointsTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { Secrets } from '../secrets';
-import { endWaitingDeliveries } from './deliveries';
+import { endWaitingDeliveries } from './record-attempt';
 import { findOwned } from '../find-owned';
 import { checkTargetHost, type AddressPolicy } from './webhook-target';
 import type { Scope } from '../scope';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getDelivery, listDeliveries, redeliver } from '../../domain/webhooks/deliveries';
+import { getDelivery, listDeliveries, redeliver } from '../../domain/webhooks/delivery-log';
 import { EVENT_NAMES } from '../event-schemas';
 import { defineRoute } from '../route';
 import { IdParams, limitParam, Timestamp, Uuid } from '../schemas';
