@@ -21,21 +21,15 @@ import { createSandboxSmsRouter } from './platform/http/sandbox-sms-router';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
 import { createDemoRouter, demoEnabled as isDemoEnabled } from '../demo/server/create-demo-router';
 import { attachMeetingSignalling, createMeetingRouter } from './meeting/meeting-router';
+import { renderPageShell } from './shared/page-shell';
 
 function docsPage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Lending Partner API reference</title>
-</head>
-<body>
-  <div id="app"></div>
+  return renderPageShell({
+    title: 'Lending Partner API reference',
+    body: `  <div id="app"></div>
   <script src="/api-docs/assets/standalone.js"></script>
-  <script src="/api-docs/assets/init.js"></script>
-</body>
-</html>`;
+  <script src="/api-docs/assets/init.js"></script>`,
+  });
 }
 
 const DOCS_INIT = `Scalar.createApiReference('#app', { url: '/api-docs/lending-v1.json', withDefaultFonts: false, hideClientButton: false });`;

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import helmet from 'helmet';
 import { z } from 'zod';
 import { AppError } from '../../server/platform/domain/errors';
 import type { Config } from '../../server/config';
 import type { Platform } from '../../server/platform/platform';
 import { DEMO_ACTIONS, DemoError, DemoRuns, type DemoAction } from './demo-runs';
 import { DemoStepFailed, PlatformUnavailable } from './partner-api';
-import { renderDemoPage } from './page';
+import { DEMO_PAGE_CSP, renderDemoPage } from './page';
 import { SCENARIO_IDS, SCENARIOS } from './scenarios';
 import { staticAssets } from '../../server/checkout/static-assets';
 
@@ -53,26 +52,8 @@ export function createDemoRouter(options: DemoRouterOptions): express.Router {
   const bundleFile = options.bundleFile ?? DEFAULT_BUNDLE;
   const router = express.Router();
 
-  const pageCsp = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'none'"],
-        'script-src': ["'self'"],
-        'style-src': ["'self'"],
-        'img-src': ["'self'", 'data:'],
-        'connect-src': ["'self'"],
-        // The phone frame shows the hosted checkout (and the sandbox rail's page) from this origin.
-        'frame-src': ["'self'"],
-        'form-action': ["'none'"],
-        'base-uri': ["'none'"],
-        'frame-ancestors': ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-  });
-
-  router.get('/', pageCsp, (req, res) => {
+  router.get('/', (req, res) => {
+    res.setHeader('Content-Security-Policy', DEMO_PAGE_CSP);
     // The links the platform hands out (the rail's page) point at PUBLIC_BASE_URL: the phone frame only
     // works on that origin, so a local alias (127.0.0.1 for localhost) is sent there.
     const publicUrl = new URL(platform.baseUrl);

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../server/shared/escape-html';
+import { contentSecurityPolicy, renderPageShell } from '../../server/shared/page-shell';
 import { DEMO_NAME } from '../shared/demo-name';
 
 /**
@@ -6,20 +7,14 @@ import { DEMO_NAME } from '../shared/demo-name';
  * personal data in the HTML; the app reads everything through the demo's JSON routes.
  */
 export function renderDemoPage(options: { basePath: string }): string {
-  const base = escapeHtml(options.basePath);
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <title>${escapeHtml(DEMO_NAME)}</title>
-</head>
-<body>
-  <demo-app api="${base}/api">
+  return renderPageShell({
+    title: DEMO_NAME,
+    body: `  <demo-app api="${escapeHtml(options.basePath)}/api">
     <p>Loading the demo…</p>
-  </demo-app>
-  <script type="module" src="${base}/assets/demo.js"></script>
-</body>
-</html>`;
+  </demo-app>`,
+    scripts: [`${options.basePath}/assets/demo.js`],
+  });
 }
+
+/** Its own bundle, and the phone frame showing the hosted checkout (and the sandbox rail's page) from this origin. */
+export const DEMO_PAGE_CSP = contentSecurityPolicy({ ownAssets: true, frame: ["'self'"] });

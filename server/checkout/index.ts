@@ -9,8 +9,10 @@
  * app.use('/checkout', createCheckoutRouter({ apiBaseUrl, publicKey, secretKey, allowedOrigins: ['https://shop.example'] }));
  * ```
  */
-export { createCheckoutRouter, clientIp } from './create-checkout-router';
+export { createCheckoutRouter } from './create-checkout-router';
+export { clientIp } from './forward-table';
 export { ORGANISATION_ORIGINS_TTL_MS } from './embedding-cors';
-export type { CheckoutRouter, CheckoutRouterOptions, MintedSession } from './create-checkout-router';
+export type { CheckoutRouter, CheckoutRouterOptions } from './create-checkout-router';
+export type { MintedSession } from './platform-client';
 export type { PasskeyOptions } from './passkeys';
 export type { CheckoutTheme } from '../../widget/theme';

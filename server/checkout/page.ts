@@ -1,5 +1,6 @@
 import type { CheckoutTheme } from '../../widget/theme';
 import { escapeHtml } from '../shared/escape-html';
+import { contentSecurityPolicy, renderPageShell } from '../shared/page-shell';
 
 /** What the server knows when it renders the hosted page; the widget takes over from there. */
 export type PageState = 'ready' | 'expired' | 'revoked' | 'unknown' | 'missing' | 'unavailable' | 'returned';
@@ -39,24 +40,30 @@ export function renderCheckoutPage(options: {
 }): string {
   const base = escapeHtml(options.basePath);
   const theme = options.theme ? ` theme="${escapeHtml(JSON.stringify(options.theme))}"` : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <meta name="theme-color" content="#ffffff">
-  <link rel="icon" href="${FAVICON}">
-  <title>Complete your loan</title>
-</head>
-<body>
-  <main>
+  return renderPageShell({
+    title: 'Complete your loan',
+    head: ['<meta name="theme-color" content="#ffffff">', `<link rel="icon" href="${FAVICON}">`],
+    body: `  <main>
     <h1 class="lc-page-title">Complete your loan</h1>
     <lc-checkout api="${base}/api" state="${options.state}"${theme}>
       <p role="status">${escapeHtml(FALLBACK[options.state])}</p>
     </lc-checkout>
-  </main>
-  <script type="module" src="${options.widgetSrc ? escapeHtml(options.widgetSrc) : `${base}/widget.js`}"></script>
-</body>
-</html>`;
+  </main>`,
+    scripts: [options.widgetSrc ?? `${options.basePath}/widget.js`],
+  });
+}
+
+/**
+ * The hosted page's policy: its own bundle, the lender's logo from any https address (checkout
+ * settings; plain http on loopback only for a test-mode session), forms to itself, framed only by
+ * the router's `frameAncestors`. Also sent with the `/c/<token>` redirect.
+ */
+export function checkoutPageCsp(options: { testSession: boolean; frameAncestors?: readonly string[] }): string {
+  return contentSecurityPolicy({
+    ownAssets: true,
+    img: ['https:', ...(options.testSession ? ['http://localhost:*', 'http://127.0.0.1:*'] : [])],
+    font: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: options.frameAncestors,
+  });
 }

@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { loadWebAuthn } from '../shared/webauthn';
 import { offerSigningChallenge } from '../shared/offer-signing-challenge';
+import type { PlatformAnswer, PlatformCall } from './platform-client';
 
 /**
  * Passkeys in the checkout server, which is the WebAuthn relying party: it builds the browser's
@@ -26,15 +27,6 @@ export interface RelyingParty {
   rpName: string;
   origin: string;
 }
-
-/** What the checkout server's one platform call returns. */
-export type PlatformCall = (
-  method: 'GET' | 'POST',
-  route: string,
-  token: string,
-  body?: unknown,
-  idempotencyKey?: string,
-) => Promise<{ status: number; body: Record<string, unknown>; retryAfter: string | undefined }>;
 
 type Failure = [status: number, error: string, message: string];
 
@@ -92,7 +84,7 @@ const data = <T>(answer: { body: Record<string, unknown> }) => answer.body.data 
 export function createPasskeyRoutes(deps: Deps): express.Router {
   const router = express.Router();
   const token = (res: Response) => res.locals.token as string;
-  const relay = (res: Response, answer: Awaited<ReturnType<PlatformCall>>) => {
+  const relay = (res: Response, answer: PlatformAnswer) => {
     if (answer.retryAfter) res.setHeader('Retry-After', answer.retryAfter);
     return res.status(answer.status).json(answer.body);
   };

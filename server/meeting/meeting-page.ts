@@ -1,4 +1,5 @@
 import { escapeHtml } from '../shared/escape-html';
+import { contentSecurityPolicy, renderPageShell } from '../shared/page-shell';
 
 export type MeetingPageState = 'ready' | 'invalid' | 'too_early' | 'ended' | 'cancelled';
 
@@ -18,24 +19,19 @@ const MESSAGES: Record<MeetingPageState, { heading: string; text: string }> = {
 export function renderMeetingPage(state: MeetingPageState, opensAt?: string): string {
   const message = MESSAGES[state];
   const extra = state === 'too_early' && opensAt ? ` It opens at ${escapeHtml(new Date(opensAt).toUTCString())}.` : '';
-  const body =
+  const content =
     state === 'ready'
-      ? `<tm-meeting api="/meet/api" signalling="/meet/ws"><p role="status">${escapeHtml(message.text)}</p></tm-meeting>
-  <script type="module" src="/meet/meeting.js"></script>`
+      ? `<tm-meeting api="/meet/api" signalling="/meet/ws"><p role="status">${escapeHtml(message.text)}</p></tm-meeting>`
       : `<h1>${escapeHtml(message.heading)}</h1>
     <p>${escapeHtml(message.text)}${extra}</p>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <title>${escapeHtml(message.heading)}</title>
-</head>
-<body>
-  <main>
-    ${body}
-  </main>
-</body>
-</html>`;
+  return renderPageShell({
+    title: message.heading,
+    body: `  <main>
+    ${content}
+  </main>`,
+    scripts: state === 'ready' ? ['/meet/meeting.js'] : [],
+  });
 }
+
+/** Its own bundle, and the camera and microphone streams (`blob:`, `mediastream:`) in its media elements. */
+export const MEETING_PAGE_CSP = contentSecurityPolicy({ ownAssets: true, media: ["'self'", 'blob:', 'mediastream:'] });

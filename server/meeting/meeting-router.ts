@@ -16,11 +16,12 @@ import { FILE_LINK_PURPOSE, verifyPath } from '../platform/domain/appointments/s
 import { LocalFileStorage } from '../integrations/file-storage';
 import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import { isUuid } from '../platform/domain/ids';
-import { renderMeetingPage } from './meeting-page';
+import { MEETING_PAGE_CSP, renderMeetingPage } from './meeting-page';
 import { staticAssets } from '../checkout/static-assets';
 import { roomsOf } from './meeting-rooms';
 import { attachSignalling } from './signalling';
 import { safeName } from '../shared/safe-text';
+import { readCookie } from '../shared/read-cookie';
 
 /**
  * The meeting pages and their endpoints, served by the platform itself:
@@ -34,26 +35,6 @@ import { safeName } from '../shared/safe-text';
  */
 export const MEETING_COOKIE = 'tm_meeting';
 const MEETING_BUNDLE = path.resolve('dist/meeting/meeting.js');
-
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
-
-const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "media-src 'self' blob: mediastream:",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const NoteBody = z
@@ -86,7 +67,7 @@ export function createMeetingRouter(platform: Platform) {
   const window = { earlyJoinMinutes: platform.config.APPOINTMENT_EARLY_JOIN_MINUTES };
   const rooms = roomsOf(platform);
   const page = (res: Response, status: number, html: string) => {
-    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.setHeader('Content-Security-Policy', MEETING_PAGE_CSP);
     res.setHeader('Permissions-Policy', 'camera=(self), microphone=(self), display-capture=()');
     res.setHeader('Cache-Control', 'no-store');
     res.status(status).type('html').send(html);

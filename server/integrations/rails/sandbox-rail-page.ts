@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import type { RailName } from './payment-rail';
 import type { AuthorisationRecord } from './sandbox-rail-records';
 import { escapeHtml } from '../../shared/escape-html';
+import { newNonce, renderPageShell, type PagePolicy } from '../../shared/page-shell';
 
 /**
  * The sandbox rails' borrower-facing HTML: the authorisation page and the pages that follow it.
@@ -15,8 +15,8 @@ const RAIL_LABELS: Record<RailName, string> = { rail_a: 'Direct debit mandate', 
 
 export interface Page {
   html: string;
-  /** The Content-Security-Policy header to send with it. */
-  csp: string;
+  /** What the page may load (the router serialises it, deciding who may frame the page). */
+  policy: PagePolicy;
 }
 
 /** Display only: integer kobo as `₦1,234.56`, with no float arithmetic. */
@@ -30,16 +30,8 @@ export function formatNaira(amountKobo: number): string {
  * the form posting to us, and — because browsers apply `form-action` to the redirect that follows
  * the POST — the callback's origin.
  */
-function securityPolicy(nonce: string, callbackUrl: string | null): string {
-  const formAction = ["'self'"];
-  if (callbackUrl) formAction.push(new URL(callbackUrl).origin);
-  return [
-    "default-src 'none'",
-    `style-src 'nonce-${nonce}'`,
-    `form-action ${formAction.join(' ')}`,
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join('; ');
+function securityPolicy(nonce: string, callbackUrl: string | null): PagePolicy {
+  return { styleNonce: nonce, formAction: ["'self'", ...(callbackUrl ? [new URL(callbackUrl).origin] : [])] };
 }
 
 const STYLE = `
@@ -69,27 +61,18 @@ a.back:focus-visible { outline: 3px solid #1a56db; outline-offset: 2px; }
 
 function layout(nonce: string, rail: RailName | null, title: string, body: string): string {
   const label = rail ? RAIL_LABELS[rail] : 'Sandbox bank';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · ${label}</title>
-<style nonce="${nonce}">${STYLE}</style>
-</head>
-<body>
-<main>
+  return renderPageShell({
+    title: `${title} · ${label}`,
+    nonce,
+    styles: [STYLE],
+    body: `<main>
 <div class="card">
 <p class="bank"><span aria-hidden="true">▣</span> ${label} <span class="badge">Sandbox</span></p>
 ${body}
 </div>
-</main>
-</body>
-</html>`;
+</main>`,
+  });
 }
-
-const newNonce = () => crypto.randomBytes(16).toString('base64');
 
 const STATE_MESSAGES: Record<AuthorisationRecord['status'], string> = {
   pending: '',
@@ -135,12 +118,12 @@ ${details}
 <p role="status">${STATE_MESSAGES[authorisation.status]}${back ? '' : ' You can close this page.'}</p>
 ${details}
 ${back ? `<a class="back" href="${escapeHtml(back)}">Back to the checkout</a>` : ''}`;
-  return { html: layout(nonce, authorisation.rail, 'Authorise a direct debit', body), csp: securityPolicy(nonce, authorisation.callbackUrl) };
+  return { html: layout(nonce, authorisation.rail, 'Authorise a direct debit', body), policy: securityPolicy(nonce, authorisation.callbackUrl) };
 }
 
 /** After a decision without a callback URL, or when something is wrong (unknown link, too late). */
 export function messagePage(rail: RailName | null, title: string, message: string): Page {
   const nonce = newNonce();
   const body = `<h1>${escapeHtml(title)}</h1>\n<p role="status">${escapeHtml(message)}</p>`;
-  return { html: layout(nonce, rail, title, body), csp: securityPolicy(nonce, null) };
+  return { html: layout(nonce, rail, title, body), policy: securityPolicy(nonce, null) };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RailName } from './payment-rail';
 import { RailProviderError } from './sandbox-rail-errors';
 import { authorisationPage, messagePage, returnUrl, type Page } from './sandbox-rail-page';
+import { contentSecurityPolicy } from '../../shared/page-shell';
 import { SandboxRailProvider, type SandboxRailProviderOptions } from './sandbox-rail-provider';
 import { isRailName, type AuthorisationRecord, type ChargeRecord } from './sandbox-rail-records';
 
@@ -92,8 +93,7 @@ const chargeJson = (c: ChargeRecord) => ({
 
 function sendPage(res: Response, status: number, page: Page, frameAncestors?: string[]): void {
   // The pages refuse framing unless the app allows its own origin (the sales demo shows the checkout in a phone frame).
-  const csp = frameAncestors?.length ? page.csp.replace("frame-ancestors 'none'", `frame-ancestors ${frameAncestors.join(' ')}`) : page.csp;
-  res.status(status).setHeader('Content-Security-Policy', csp);
+  res.status(status).setHeader('Content-Security-Policy', contentSecurityPolicy({ ...page.policy, frameAncestors }));
   res.type('html').send(page.html);
 }
 
