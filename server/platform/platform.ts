@@ -15,6 +15,8 @@ import type { Services } from './domain/services';
 import { hashLegacyNins } from './domain/borrowers/nin';
 import { UsageMeter } from './domain/usage/usage-meter';
 import { ProductCatalogue } from './domain/products/product-catalogue';
+import { registerLoanFollower } from './domain/events/followers';
+import { financingLoanFollower } from './domain/financing/sync-financing';
 import { Authenticator } from './http/authenticate';
 import { RateLimits } from './http/rate-limit';
 import { sealLegacyIdempotencyResponses } from './http/idempotency';
@@ -159,6 +161,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
   if (redis) await waitUntilReady(redis, 5_000, logger);
   const live = liveAdapters(config);
+  // Patient financing follows lending loans through their events; lending never asks after it.
+  registerLoanFollower(financingLoanFollower);
   const usage = new UsageMeter(handle.db, clock);
   usage.start(config.USAGE_FLUSH_INTERVAL_MS);
   const platform: Platform = {

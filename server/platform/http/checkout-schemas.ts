@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHECKOUT_STEPS } from '../domain/checkout/checkout-state';
-import { FinancingViewSchema } from './routes/financing-schemas';
-import { CheckoutBrandingSchema } from './routes/checkout-settings';
+import { FinancingViewSchema } from './financing-schemas';
+import { CheckoutBrandingSchema } from './checkout-settings-schemas';
 import { RATE_DISPLAYS } from '../domain/products/product';
 import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
 import { KoboAmount, Timestamp, Uuid, safeName } from './schemas';

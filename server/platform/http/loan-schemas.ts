@@ -115,6 +115,16 @@ export const LoanKycResultSchema = z
   })
   .meta({ id: 'LoanKYCResult' });
 
+/** The managed-tier KYC a partner (`POST /v1/loans/{id}/kyc`) or the borrower's checkout (`POST /v1/checkout/kyc`) submits. */
+export const KycInput = z
+  .object({
+    bvn: z.string().regex(/^\d{11}$/, 'exactly 11 digits'),
+    nin: z.string().min(11).max(15).optional(),
+    dateOfBirth: z.string().max(20).optional(),
+    address: z.string().max(255).optional(),
+  })
+  .strict();
+
 export const OfferLetterLinkSchema = z
   .object({
     url: z.string().meta({ format: 'uri', description: 'Signed, short-lived; needs no API key. A tampered or expired link answers 403.' }),

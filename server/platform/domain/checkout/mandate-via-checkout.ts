@@ -9,6 +9,8 @@ import { mandateFailure, toMandate, type LoanMandate, type MandateFailure } from
 import { capturedBankAccount, type BankAccount } from './bank-account';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
 import { sendCheckoutReceipt, type ReceiptPlatform } from './send-checkout-receipt';
+import { disburseFinancingIfReady } from '../financing/disburse-financing';
+import type { Services } from '../services';
 
 const SIGNED: readonly LoanStatus[] = ['terms_accepted', 'disbursed', 'active'];
 const IN_PLAY = ['initiated', 'pending'];
@@ -117,8 +119,17 @@ export async function createMandateViaCheckout(
  * Reads the loan's latest mandate back from the rail (after the borrower returns from its page).
  * A mandate that ended without becoming active — found so now or earlier — answers 409 with
  * `mandate_declined`, `mandate_failed` or `mandate_expired` (the status read from the rail is kept).
+ *
+ * Active means the checkout is complete: the borrower's receipt goes out, and a patient-financing
+ * loan is disbursed to the partner (its own transaction, after the activation's; a no-op for any
+ * other loan, and an empty pool leaves it for the housekeeping sweep).
  */
-export async function activateMandateViaCheckout(db: Db, platform: MandatePlatform & Pick<ReceiptPlatform, 'sms' | 'logger'>, scope: CheckoutScope, now: Date) {
+export async function activateMandateViaCheckout(
+  db: Db,
+  platform: MandatePlatform & Pick<ReceiptPlatform, 'sms'> & Pick<Services, 'logger'>,
+  scope: CheckoutScope,
+  now: Date,
+) {
   requireOtpVerified(await getSessionRow(db, scope));
   const latest = await latestMandate(db, scope.loanId);
   if (!latest) throw new AppError('checkout_step_required', 'There is no mandate to confirm yet: POST /v1/checkout/mandate first.');
@@ -127,7 +138,11 @@ export async function activateMandateViaCheckout(db: Db, platform: MandatePlatfo
   const result = await activateMandate(db, platform, scope, latest.id, now);
   const after = mandateEnded(await mandateRow(db, latest.id));
   if (after) throw after;
-  // Active means the checkout is complete: the borrower's receipt goes out by text (once per loan).
-  if (result.mandate.status === 'active') await sendCheckoutReceipt({ ...platform, db }, scope, now);
+  if (result.mandate.status === 'active') {
+    // The receipt goes out by text once per loan.
+    await sendCheckoutReceipt({ ...platform, db }, scope, now);
+    // Patient financing: a live mandate is what releases the loan to the partner.
+    await disburseFinancingIfReady(db, platform, result.mandate.loanId, now);
+  }
   return result;
 }

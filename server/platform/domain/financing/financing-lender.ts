@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { LoanProductsTable } from '../../db/schema';
+import { SERVICE_APPROVAL_MODE } from '../products/product';
 import type { CreditPolicy } from './credit-policy';
 import { DAYS_PER_MONTH } from './credit-policy';
 import { newOrganisationRow } from '../organisations/organisation';
@@ -14,8 +15,6 @@ import { newOrganisationRow } from '../organisations/organisation';
 export const FINANCING_LENDER_ID = '0f1a0000-0000-4000-8000-000000000001';
 export const FINANCING_PRODUCT_ID = '0f1a0000-0000-4000-8000-000000000002';
 export const FINANCING_POOL_CODE = 'FINANCING';
-/** The approval mode of the lender's product: the lending API's approve/KYC/attest routes refuse its loans. */
-export const SERVICE_APPROVAL_MODE = 'service';
 
 export function isFinancingLoan(loan: { loanProductId: string }): boolean {
   return loan.loanProductId === FINANCING_PRODUCT_ID;
@@ -32,6 +31,7 @@ function productRow(policy: CreditPolicy, at: string): LoanProductsTable {
     currency: 'NGN',
     isActive: true,
     kycTier: 'managed',
+    // The lending API's approve, reject and disburse refuse its loans: the service decides and disburses them.
     approvalMode: SERVICE_APPROVAL_MODE,
     interestModel: policy.interestModel,
     rateDisplay: 'annual',

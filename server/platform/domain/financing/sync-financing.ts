@@ -1,13 +1,16 @@
 import type { LoansTable } from '../../db/schema';
+import type { LoanFollower } from '../events/followers';
 import type { LoanContext } from '../loans/loan-context';
+import { isFinancingLoan } from './financing-lender';
 import { FINANCING_FROM, transitionApplication, type FinancingStatus } from './financing-application';
 import { emitFinancingEvent, type SdkEventName } from './financing-events';
 
 /**
  * The lending core's loan events, seen from a patient-financing loan. Shared use cases (accept/decline, disburse,
- * repayments, arrears, cancel, mandates) emit through `emitLoanEvent`; for a financing loan it lands here instead: the
- * application's status follows the loan in the same transaction, and the spec-B event goes out (to sdk endpoints)
- * in place of the lending one. Lending events without a spec-B counterpart (`loan.offer.issued`, `loan.kyc.attested`)
+ * repayments, arrears, cancel, mandates) emit through `emitLoanEvent`; for a financing loan it lands here instead,
+ * through `financingLoanFollower` (registered by the composition root: see `events/followers.ts`): the application's
+ * status follows the loan in the same transaction, and the spec-B event goes out (to sdk endpoints) in place of the
+ * lending one. Lending events without a spec-B counterpart (`loan.offer.issued`, `loan.kyc.attested`)
  * are not emitted for financing loans; `loan.approved` comes from the service's own decision (decide-financing.ts).
  */
 const FOLLOW: Record<string, { event: SdkEventName; status?: FinancingStatus; from?: readonly FinancingStatus[]; data(loan: LoansTable, extra: Record<string, unknown>): Record<string, unknown> }> = {
@@ -58,7 +61,7 @@ const FOLLOW: Record<string, { event: SdkEventName; status?: FinancingStatus; fr
   'mandate.active': { event: 'mandate.active', data: (_loan, extra) => ({ mandateId: extra.mandateId, provider: extra.provider }) },
 };
 
-export async function followFinancingLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
+async function followFinancingLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
   const follow = FOLLOW[event];
   if (!follow) return;
   let app = await ctx.db.selectFrom('financingApplications').selectAll().where('id', '=', loan.id).executeTakeFirst();
@@ -68,3 +71,10 @@ export async function followFinancingLoanEvent(ctx: LoanContext, event: string, 
   }
   await emitFinancingEvent(ctx.db, app, follow.event, ctx.now, follow.data(loan, extra));
 }
+
+/** Patient financing follows the loans of its product (`FINANCING_PRODUCT_ID`). */
+export const financingLoanFollower: LoanFollower = {
+  name: 'patient-financing',
+  follows: isFinancingLoan,
+  follow: followFinancingLoanEvent,
+};

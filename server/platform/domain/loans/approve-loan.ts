@@ -5,7 +5,7 @@ import { issueLoanOffer } from './issue-loan-offer';
 import { getLoanRow, invalidState, transitionLoan } from './loan';
 import type { LoanContext } from './loan-context';
 import { FROM } from './transitions';
-import { isFinancingLoan } from '../financing/financing-lender';
+import { SERVICE_APPROVAL_MODE } from '../products/product';
 
 export interface ApproveLoanOptions {
   loanId: string;
@@ -57,7 +57,7 @@ export async function approveLoan(ctx: LoanContext, options: ApproveLoanOptions)
 /** The lender says no before the borrower has accepted. Rejecting a rejected loan changes nothing. */
 export async function rejectLoan(ctx: LoanContext, options: { loanId: string; reason?: string; notes?: string }): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
-  if (isFinancingLoan(loan)) {
+  if (loan.approvalMode === SERVICE_APPROVAL_MODE) {
     throw new AppError('approval_mode_mismatch', 'The service decides patient-financing loans; cancel it instead (POST /api/v1/sdk/loans/{loanId}/cancel).');
   }
   if (loan.status === 'rejected') return loan;

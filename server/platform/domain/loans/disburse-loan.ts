@@ -7,7 +7,7 @@ import { emitLoanEvent } from './loan-events';
 import { insureLoan } from './insurance';
 import { loadSnapshot, redateSchedule } from './pricing-snapshot';
 import { FROM } from './transitions';
-import { isFinancingLoan } from '../financing/financing-lender';
+import { SERVICE_APPROVAL_MODE } from '../products/product';
 import { updatePreapprovalStatus } from './respond-to-offer';
 
 /** Where disbursed money is owed, by settlement destination. */
@@ -48,7 +48,7 @@ async function destinationAccount(ctx: LoanContext, loan: LoansTable) {
  */
 export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
-  if (isFinancingLoan(loan)) {
+  if (loan.approvalMode === SERVICE_APPROVAL_MODE) {
     throw new AppError('approval_mode_mismatch', 'The service disburses patient-financing loans itself, from its own pool, once the mandate is live.');
   }
   const at = ctx.now.toISOString();

@@ -3,8 +3,7 @@ import { fromJson } from '../../db/database';
 import { enqueueEvent } from '../events/enqueue-event';
 import type { LoanContext } from './loan-context';
 import { signOfferLetterLink } from './offer-letter-link';
-import { isFinancingLoan } from '../financing/financing-lender';
-import { followFinancingLoanEvent } from '../financing/sync-financing';
+import { tellLoanFollowers } from '../events/followers';
 import { BoundedMap } from '../../../shared/bounded-map';
 
 /**
@@ -46,9 +45,12 @@ export async function assessmentIdOf(ctx: LoanContext, loan: LoansTable): Promis
   return row.assessmentId;
 }
 
+/**
+ * Writes a loan event to the outbox in the caller's transaction. A followed loan (patient financing: see
+ * `events/followers.ts`) is told to its follower instead, which writes its own events.
+ */
 export async function emitLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<void> {
-  // A patient-financing loan speaks the financing API's events (to its sdk endpoints), not the lending API's.
-  if (isFinancingLoan(loan)) return followFinancingLoanEvent(ctx, event, loan, extra);
+  if (await tellLoanFollowers(ctx, event, loan, extra)) return;
   const data = { ...loanEventBase(loan, await assessmentIdOf(ctx, loan)), ...extra };
   await enqueueEvent(ctx.db, { ...ctx.scope, event, data, now: ctx.now });
 }

@@ -7,6 +7,12 @@ import { isUniqueViolation } from '../../db/database';
 import { safeName } from '../../../shared/safe-text';
 
 export const APPROVAL_MODES = ['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed'] as const;
+/**
+ * The approval mode of a product the service lends from itself (patient financing's), never one a tenant's product
+ * takes. The service decides and disburses such loans itself: the lending API's reject and disburse refuse them
+ * (approve refuses every mode but `tenant`).
+ */
+export const SERVICE_APPROVAL_MODE = 'service';
 export const KYC_TIERS = ['delegated', 'managed'] as const;
 export const INTEREST_MODELS = ['flat', 'reducing_balance'] as const;
 export const INSURANCE_MODES = ['automatic', 'manual', 'off'] as const;

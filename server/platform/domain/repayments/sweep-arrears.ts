@@ -3,7 +3,7 @@ import type { LoansTable } from '../../db/schema';
 import { lateFeeFor } from '../pricing/price-loan';
 import { loadSnapshot } from '../loans/pricing-snapshot';
 import { emitLoanEvent } from '../loans/loan-events';
-import { isFinancingLoan } from '../financing/financing-lender';
+import { tellLoanFollowers } from '../events/followers';
 import type { LoanContext } from '../loans/loan-context';
 import type { Services } from '../services';
 
@@ -70,14 +70,13 @@ export async function sweepArrears(db: Db, platform: ArrearsPlatform, now: Date,
         .execute();
       result.overdue += 1;
       result.lateFeeKobo += fee;
-      // Spec B's `loan.repayment.due` ("an instalment passed its due date unpaid"); the lending API has no such event.
-      if (isFinancingLoan(loan)) {
-        await emitLoanEvent(contextFor(trx, platform, loan, now), 'loan.repayment.due', loan, {
-          installmentNumber: item.installmentNumber,
-          dueDate: item.dueDate,
-          amountDueKobo: unpaid + fee,
-        });
-      }
+      // "An instalment passed its due date unpaid": the lending API has no such event, so only a followed loan's
+      // follower hears it (patient financing's `loan.repayment.due`).
+      await tellLoanFollowers(contextFor(trx, platform, loan, now), 'loan.repayment.due', loan, {
+        installmentNumber: item.installmentNumber,
+        dueDate: item.dueDate,
+        amountDueKobo: unpaid + fee,
+      });
     });
   }
 

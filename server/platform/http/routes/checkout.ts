@@ -8,13 +8,14 @@ import { expiredSessionInfo, renewCheckoutSession, RENEW_RULES } from '../../dom
 import { acceptViaCheckout, declineViaCheckout, submitKycViaCheckout } from '../../domain/checkout/respond-via-checkout';
 import { addGuarantor, resendGuarantorCode, verifyGuarantor } from '../../domain/checkout/guarantors';
 import { chooseSettlementMerchant, listSettlementMerchants } from '../../domain/checkout/settlement-catalog';
-import type { LoanContext } from '../../domain/loans/loan-context';
 import { listUserPasskeys, sessionUser, toPasskey } from '../../domain/passkeys/passkey';
 import { issueRegistrationChallenge, registerPasskey } from '../../domain/passkeys/register-passkey';
 import { issueSignChallenge } from '../../domain/passkeys/sign-with-passkey';
+import { sessionLoanContext } from '../loan-context';
+import { MandateSchema } from '../mandate-schemas';
 import { defineRoute, type HandlerContext } from '../route';
 import { PaginationSchema, Uuid, safeName } from '../schemas';
-import { LoanKycResultSchema } from '../loan-schemas';
+import { KycInput, LoanKycResultSchema } from '../loan-schemas';
 import {
   AcceptInput,
   BankAccountCaptureInput,
@@ -51,18 +52,10 @@ const checkoutOutcome = (loan: { id: string; status: string; documentReference: 
   status: loan.status,
   documentReference: loan.documentReference,
 });
-import { MandateSchema } from './mandates';
-import { disburseFinancingIfReady } from '../../domain/financing/disburse-financing';
 
 type Ctx = HandlerContext<unknown, unknown, unknown>;
 
 const sessionOf = (ctx: Ctx): CheckoutScope => ctx.auth.checkoutSession!;
-
-/** The loan context of a session call: the session's organisation and mode, recorded as the session. */
-function sessionLoanContext(ctx: Ctx): LoanContext {
-  const session = sessionOf(ctx);
-  return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: { organisationId: session.organisationId, mode: session.mode }, actor: `checkout-session:${session.sessionId}` };
-}
 
 const SESSION_ERRORS = ['checkout_session_expired', 'checkout_session_revoked', 'credential_not_allowed'] as const;
 const OTP_FIRST = [...SESSION_ERRORS, 'checkout_otp_required'] as const;
@@ -250,14 +243,7 @@ export const checkoutRoutes = [
       'As `POST /v1/loans/{id}/kyc` for the session\'s loan (managed tier only: 400 `wrong_kyc_tier`). `pending`: submit again or poll the state; `failed`: the lender decides what happens next. ' +
       'Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies. The BVN and the NIN are kept only as keyed hashes.',
     access: 'checkoutSession',
-    body: z
-      .object({
-        bvn: z.string().regex(/^\d{11}$/, 'exactly 11 digits'),
-        nin: z.string().min(11).max(15).optional(),
-        dateOfBirth: z.string().max(20).optional(),
-        address: z.string().max(255).optional(),
-      })
-      .strict(),
+    body: KycInput,
     response: { status: 200, description: 'The outcome and the loan status after it.', data: LoanKycResultSchema },
     errors: [...OTP_FIRST, 'invalid_loan_state', 'wrong_kyc_tier'],
     async handle(ctx) {
@@ -452,8 +438,6 @@ export const checkoutRoutes = [
     errors: [...OTP_FIRST, 'invalid_loan_state', 'checkout_step_required', 'rail_unavailable', 'provider_not_configured', 'mandate_declined', 'mandate_failed', 'mandate_expired'],
     async handle(ctx) {
       const { mandate, message } = await activateMandateViaCheckout(ctx.platform.db, ctx.platform, sessionOf(ctx), ctx.now);
-      // Patient financing: a live mandate is what releases the loan to the partner.
-      if (mandate.status === 'active') await disburseFinancingIfReady(ctx.platform.db, ctx.platform, mandate.loanId, ctx.now);
       return { message, data: mandate };
     },
   }),

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { chooseFinancingTenor } from '../../domain/financing/choose-tenor';
 import { financingView } from '../../domain/financing/financing-view';
 import { submitFinancingIdentity } from '../../domain/financing/submit-identity';
-import type { LoanContext } from '../../domain/loans/loan-context';
+import { sessionLoanContext } from '../loan-context';
 import { defineRoute } from '../route';
-import { FinancingViewSchema } from './financing-schemas';
+import { FinancingViewSchema } from '../financing-schemas';
 import { safeName } from '../schemas';
 
 const SESSION_ERRORS = ['checkout_session_expired', 'checkout_session_revoked', 'credential_not_allowed', 'checkout_otp_required', 'checkout_step_required'] as const;
@@ -60,9 +60,7 @@ export const financingCheckoutRoutes = [
     response: { status: 200, description: 'The offer is ready.', data: z.object({ loanId: z.string(), status: z.string(), documentReference: z.string().nullable() }) },
     errors: [...SESSION_ERRORS, 'invalid_loan_state', 'tenor_not_offered', 'application_expired'],
     async handle(ctx) {
-      const session = ctx.auth.checkoutSession!;
-      const loanCtx: LoanContext = { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: { organisationId: session.organisationId, mode: session.mode }, actor: `checkout-session:${session.sessionId}` };
-      const loan = await chooseFinancingTenor(loanCtx, session, ctx.body.tenorMonths);
+      const loan = await chooseFinancingTenor(sessionLoanContext(ctx), ctx.auth.checkoutSession!, ctx.body.tenorMonths);
       return { message: 'Offer issued: read it and sign', data: { loanId: loan.id, status: loan.status, documentReference: loan.documentReference } };
     },
   }),

@@ -1,23 +1,23 @@
 import { z } from 'zod';
-import { maskPublicKey } from '../../domain/api-keys/api-key';
 import { approveLoan, attestLoan, rejectLoan } from '../../domain/loans/approve-loan';
 import { disburseLoan } from '../../domain/loans/disburse-loan';
 import { getInsurance, triggerInsurance } from '../../domain/loans/insurance';
 import { getLoanRow, listLoans, toLoan } from '../../domain/loans/loan';
 import { getLoanDetail } from '../../domain/loans/get-loan-detail';
-import type { LoanContext } from '../../domain/loans/loan-context';
 import { signOfferLetterLink } from '../../domain/loans/offer-letter-link';
 import { acceptTerms, cancelLoan, declineTerms } from '../../domain/loans/respond-to-offer';
 import { submitKyc } from '../../domain/loans/submit-kyc';
 import { AppError } from '../../domain/errors';
 import { recordRepayment } from '../../domain/repayments/record-repayment';
 import { REPAYMENT_METHODS, listRepayments, toScheduleItem } from '../../domain/repayments/repayment';
-import { defineRoute, type HandlerContext } from '../route';
+import { loanContext } from '../loan-context';
+import { defineRoute } from '../route';
 import { IdParams, limitParam } from '../schemas';
 import {
   BorrowerConsentSchema,
   InsurancePolicySchema,
   KycAttestationSchema,
+  KycInput,
   LoanKycResultSchema,
   LoanDetailSchema,
   LoanSchema,
@@ -26,10 +26,6 @@ import {
   RepaymentSchema,
   ScheduleItemSchema,
 } from '../loan-schemas';
-
-export function loanContext(ctx: HandlerContext<unknown, unknown, unknown>): LoanContext {
-  return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: ctx.auth, actor: maskPublicKey(ctx.auth.publicKey), afterCommit: ctx.afterCommit };
-}
 
 const Reason = z.string().trim().min(1).max(500);
 const AttestationInput = z
@@ -158,14 +154,7 @@ export const loanRoutes = [
       'The BVN and the NIN are kept only as keyed hashes.',
     access: 'tenant',
     params: IdParams,
-    body: z
-      .object({
-        bvn: z.string().regex(/^\d{11}$/, 'exactly 11 digits'),
-        nin: z.string().min(11).max(15).optional(),
-        dateOfBirth: z.string().max(20).optional(),
-        address: z.string().max(255).optional(),
-      })
-      .strict(),
+    body: KycInput,
     response: { status: 200, description: 'The outcome and the loan status after it.', data: LoanKycResultSchema },
     errors: [...LOAN_ERRORS, 'wrong_kyc_tier'],
     async handle(ctx) {

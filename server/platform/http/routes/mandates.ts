@@ -1,28 +1,9 @@
 import { z } from 'zod';
-import { MANDATE_PROVIDERS, MANDATE_STATUSES, getMandateRow, toMandate } from '../../domain/mandates/mandate';
+import { MANDATE_PROVIDERS, getMandateRow, toMandate } from '../../domain/mandates/mandate';
 import { activateMandate, createMandate, simulateActivation } from '../../domain/mandates/manage-mandate';
 import { defineRoute } from '../route';
-import { IdParams, KoboAmount, Timestamp, Uuid } from '../schemas';
-
-export const MandateSchema = z
-  .object({
-    id: Uuid,
-    organisationId: Uuid,
-    borrowerId: Uuid,
-    loanId: Uuid,
-    provider: z.enum(MANDATE_PROVIDERS).meta({ description: '`rail_a` (default) and `rail_b` are charged by the service; `rail_c` is a partner-operated status marker, never charged.' }),
-    status: z.enum(MANDATE_STATUSES),
-    reference: z.string(),
-    email: z.email(),
-    accountNumber: z.string().nullable(),
-    bankCode: z.string().nullable(),
-    amountKobo: KoboAmount,
-    authorizationUrl: z.string().nullable().meta({ description: 'Hosted by the rail provider: send the borrower there (not for `rail_c`).' }),
-    activatedAt: Timestamp.nullable(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .meta({ id: 'LoanMandate', description: 'A direct-debit mandate. Provider authorisation codes are stored encrypted and never serialised.' });
+import { MandateSchema } from '../mandate-schemas';
+import { IdParams } from '../schemas';
 
 const SANDBOX_RAILS =
   'Sandbox rails (test mode): the authorisation page has Approve and Refuse buttons and then redirects to `callbackUrl` with `reference` and `status`; ' +

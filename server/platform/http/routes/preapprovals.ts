@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { getPreapproval, listPreapprovals } from '../../domain/preapprovals/preapproval';
-import { pushPreapproval } from '../../domain/preapprovals/push-preapproval';
+import { receivePreapproval } from '../../domain/preapprovals/receive-preapproval';
 import { issuePreapprovalOffer } from '../../domain/preapprovals/issue-preapproval-offer';
 import { preapprovalFunnel } from '../../domain/loans/funnel';
 import { toLoan } from '../../domain/loans/loan';
-import { AppError } from '../../domain/errors';
-import { loanContext } from './loans';
+import { loanContext } from '../loan-context';
 import { LoanSchema, PreapprovalFunnelSchema } from '../loan-schemas';
 import { defineRoute } from '../route';
 import {
@@ -40,31 +39,17 @@ export const preapprovalRoutes = [
       'interest_rate_invalid',
     ],
     async handle(ctx) {
-      const { db, auth, body, platform, now } = ctx;
-      const result = await pushPreapproval(db, {
-        organisation: auth.organisation,
-        mode: auth.mode,
+      const { body } = ctx;
+      const { created, ack, offerIssued } = await receivePreapproval(loanContext(ctx), {
+        organisation: ctx.auth.organisation,
         borrower: body.borrower,
         decision: body.decision,
         enriched: body.enriched,
         clientReference: body.clientReference,
         providerId: body.providerId,
-        secrets: platform.secrets,
-        now,
       });
-      if (result.created && auth.organisation.autoIssueOffers && result.ack.status === 'received') {
-        // Auto-issue checks everything before writing, so a refusal leaves the push recorded as `received`.
-        try {
-          await issuePreapprovalOffer(loanContext(ctx), { organisation: auth.organisation, preapprovalId: result.ack.preapprovalId });
-          return { status: 202, message: 'Pre-approval received; offer issued', data: { ...result.ack, status: 'offer_issued' } };
-        } catch (error) {
-          if (!(error instanceof AppError) || error.status >= 500) throw error;
-          platform.logger.info({ preapprovalId: result.ack.preapprovalId, error: error.code }, 'auto-issue refused; pre-approval stays received');
-        }
-      }
-      return result.created
-        ? { status: 202, message: 'Pre-approval received', data: result.ack }
-        : { status: 200, message: 'Pre-approval already received for this assessment', data: result.ack };
+      if (!created) return { status: 200, message: 'Pre-approval already received for this assessment', data: ack };
+      return { status: 202, message: offerIssued ? 'Pre-approval received; offer issued' : 'Pre-approval received', data: ack };
     },
   }),
   defineRoute({

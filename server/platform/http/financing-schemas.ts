@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FINANCING_STATUSES } from '../../domain/financing/financing-application';
-import { KoboAmount, Timestamp, Uuid } from '../schemas';
+import { FINANCING_STATUSES } from '../domain/financing/financing-application';
+import { KoboAmount, Timestamp, Uuid } from './schemas';
 
 export const TenorOptionSchema = z
   .object({
