@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
-import { isValidNuban } from '../../server/platform/domain/payouts/nuban';
+import { isValidNuban } from '../../server/shared/nuban';
 import { AsyncAction } from '../async-action';
 import type { Bank, BankAccount, CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
