@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { isValidNuban } from '../../server/shared/nuban';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { Bank, BankAccount, CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
@@ -137,7 +138,7 @@ export class LcBank extends LitElement {
   private async confirm(confirmNameMismatch?: boolean) {
     const account = { bankCode: this.bank!.code, accountNumber: this.accountNumber, confirmNameMismatch };
     const saved = await this.save.run((signal) => this.api.saveBankAccount(account, signal));
-    if (saved) this.dispatchEvent(new CustomEvent('lc-bank-captured', { bubbles: true, composed: true }));
+    if (saved) emit(this, 'lc-bank-captured');
   }
 
   override render() {

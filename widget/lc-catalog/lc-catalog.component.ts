@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t, tp, type MessageKey } from '../i18n/i18n';
@@ -103,7 +104,7 @@ export class LcCatalog extends LitElement {
     const id = this.selectedId;
     if (!id) return;
     const choice = await this.choose.run((signal) => this.api.chooseMerchant(id, signal));
-    if (choice) this.dispatchEvent(new CustomEvent('lc-catalog-chosen', { detail: choice, bubbles: true, composed: true }));
+    if (choice) emit(this, 'lc-catalog-chosen', choice);
   }
 
   override render() {

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, FinancingView } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatKobo } from '../format';
@@ -40,7 +41,7 @@ export class LcDecision extends LitElement {
     if (!picked) return;
     const tenorMonths = Number(picked.value);
     const done = await this.choose.run((signal) => this.api.chooseTenor(tenorMonths, signal));
-    if (done) this.dispatchEvent(new CustomEvent('lc-tenor-chosen', { detail: { tenorMonths }, bubbles: true, composed: true }));
+    if (done) emit(this, 'lc-tenor-chosen', { tenorMonths });
   }
 
   override render() {

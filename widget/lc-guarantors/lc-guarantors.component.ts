@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, Guarantor, OtpSent } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t, tp } from '../i18n/i18n';
@@ -60,7 +61,7 @@ export class LcGuarantors extends LitElement {
     const verified = await this.verify.run((signal) => this.api.verifyGuarantor(id, code, signal));
     if (!verified) return;
     this.pendingId = undefined;
-    this.dispatchEvent(new CustomEvent('lc-guarantors-changed', { bubbles: true, composed: true }));
+    emit(this, 'lc-guarantors-changed');
   }
 
   override render() {

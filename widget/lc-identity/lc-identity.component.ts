@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, FinancingView } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatKobo, parseNairaToKobo } from '../format';
@@ -67,7 +68,7 @@ export class LcIdentity extends LitElement {
     );
     if (result) {
       this.renderRoot.querySelector<HTMLInputElement>('#lc-identity-bvn')!.value = '';
-      this.dispatchEvent(new CustomEvent('lc-identity-submitted', { detail: result, bubbles: true, composed: true }));
+      emit(this, 'lc-identity-submitted', result);
     }
   }
 

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
@@ -50,10 +51,10 @@ export class LcKyc extends LitElement {
     const optional = (id: string) => this.field(id)?.value.trim() || undefined;
     const details = { bvn, nin: optional('lc-kyc-nin'), dateOfBirth: optional('lc-kyc-dob'), address: optional('lc-kyc-address') };
     const result = await this.submit.run((signal) => this.api.submitKyc(details, signal));
-    if (result) this.dispatchEvent(new CustomEvent('lc-kyc-submitted', { detail: { outcome: result.outcome }, bubbles: true, composed: true }));
+    if (result) emit(this, 'lc-kyc-submitted', { outcome: result.outcome });
     if (result?.outcome === 'verified') {
       this.field('lc-kyc-bvn')!.value = '';
-      this.dispatchEvent(new CustomEvent('lc-kyc-verified', { bubbles: true, composed: true }));
+      emit(this, 'lc-kyc-verified');
     }
   }
 

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, CheckoutApiError, CheckoutState, Mandate, MandateFailure, OfferFacts } from '../checkout-api';
 import { formatDate, formatKobo } from '../format';
 import { stepBaseStyles } from '../step-styles';
@@ -135,13 +136,8 @@ export class LcMandate extends LitElement {
     window.location.assign(mandate.authorizationUrl);
   }
 
-  /** Every event of the step: `lc-mandate-<name>`, bubbling and composed. */
-  private emit(name: string, detail?: unknown) {
-    this.dispatchEvent(new CustomEvent(`lc-mandate-${name}`, { detail, bubbles: true, composed: true }));
-  }
-
   private redirecting(mandateId: string, authorizationUrl: string) {
-    this.emit('redirect', { mandateId, authorizationUrl });
+    emit(this, 'lc-mandate-redirect', { mandateId, authorizationUrl });
   }
 
   /** The link opened the rail in another tab: confirm from here while the borrower approves there. */
@@ -164,7 +160,7 @@ export class LcMandate extends LitElement {
       this.failure = failure;
       this.waiting = false;
       // The host reads the state again: the step (and any other tab) shows the mandate as it now is.
-      this.emit('failed', { reason: failure });
+      emit(this, 'lc-mandate-failed', { reason: failure });
       return;
     }
     this.polls += 1;
@@ -174,11 +170,11 @@ export class LcMandate extends LitElement {
 
   private done() {
     this.waiting = false;
-    this.emit('active');
+    emit(this, 'lc-mandate-active');
   }
 
   private changeBank() {
-    this.emit('change-bank');
+    emit(this, 'lc-mandate-change-bank');
   }
 
   override render() {

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatDate, formatKobo, formatKoboShort } from '../format';
@@ -153,14 +154,14 @@ export class LcOffer extends LitElement {
     this.finish(done, 'lc-offer-declined');
   }
 
-  private finish(done: unknown, event: string) {
+  private finish(done: unknown, event: 'lc-offer-signed' | 'lc-offer-declined') {
     const code = this.submit.error?.code;
     this.nameCheck = code === 'signature_name_mismatch' ? 'mismatch' : code === 'signature_name_unconfirmed' ? 'partial' : '';
     if (this.nameCheck) this.renderRoot.querySelector<HTMLElement>('#lc-offer-name')?.focus();
     if (this.submit.status === 'done' && done !== undefined) {
-      this.dispatchEvent(new CustomEvent(event, { bubbles: true, composed: true }));
+      emit(this, event);
     } else if (this.submit.error?.code === 'stale_document_reference') {
-      this.dispatchEvent(new CustomEvent('lc-offer-changed', { bubbles: true, composed: true }));
+      emit(this, 'lc-offer-changed');
     }
   }
 

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import { adoptDocumentStyles } from '../document-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
 import type { CheckoutApi, OtpChallenge, OtpSent } from '../checkout-api';
@@ -129,7 +130,7 @@ export class LcOtp extends LitElement {
     if (!CODE.test(this.code) || this.verify.status === 'pending') return;
     const result = await this.verify.run((signal) => this.api.verifyOtp(this.code, signal));
     if (result?.verified) {
-      this.dispatchEvent(new CustomEvent('lc-otp-verified', { bubbles: true, composed: true }));
+      emit(this, 'lc-otp-verified');
       return;
     }
     const left = attemptsOf(this.verify.error?.data);

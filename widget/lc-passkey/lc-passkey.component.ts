@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
@@ -36,7 +37,7 @@ export class LcPasskey extends LitElement {
   }
 
   private done(registered: boolean) {
-    this.dispatchEvent(new CustomEvent('lc-passkey-done', { detail: { registered }, bubbles: true, composed: true }));
+    emit(this, 'lc-passkey-done', { registered });
   }
 
   override render() {
