@@ -29,21 +29,10 @@ export interface Envelope<T> {
 
 /**
  * The shapes the platform answers with are the checkout contract's (`server/shared/checkout-contract.ts`,
- * types only: nothing of the server is bundled): the offer's key facts, a patient-financing application,
- * banks, guarantors, the settlement catalog's merchants, the phone code's challenge.
+ * re-exported as types only: nothing of the server is bundled): the offer's key facts, a patient-financing
+ * application, banks, guarantors, the settlement catalog's merchants, the phone code's challenge.
  */
-export type {
-  Bank,
-  FinancingView,
-  Guarantor,
-  MandateFailure,
-  OfferFacts,
-  OtpChallenge,
-  OtpSent,
-  SettlementMerchant,
-  SettlementMerchantChoice,
-  SettlementMerchantPage,
-} from '../server/shared/checkout-contract';
+export type * from '../server/shared/checkout-contract';
 
 export type StepName = CheckoutStep;
 
