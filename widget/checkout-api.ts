@@ -1,5 +1,17 @@
-import type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
-import type { SettlementMerchantChoice, SettlementMerchantPage } from '../server/platform/domain/checkout/settlement-catalog';
+import type {
+  Bank,
+  CheckoutBranding,
+  CheckoutStatus,
+  CheckoutStep,
+  FinancingView,
+  Guarantor,
+  MandateFailure,
+  OfferFacts,
+  OtpChallenge,
+  OtpSent,
+  SettlementMerchantChoice,
+  SettlementMerchantPage,
+} from '../server/shared/checkout-contract';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 
 /**
@@ -15,17 +27,14 @@ export interface Envelope<T> {
   error?: string;
 }
 
-export type StepName = 'otp' | 'kyc' | 'identity' | 'decision' | 'guarantors' | 'catalog' | 'offer' | 'bank' | 'mandate';
+/**
+ * The shapes the platform answers with are the checkout contract's (`server/shared/checkout-contract.ts`,
+ * re-exported as types only: nothing of the server is bundled): the offer's key facts, a patient-financing
+ * application, banks, guarantors, the settlement catalog's merchants, the phone code's challenge.
+ */
+export type * from '../server/shared/checkout-contract';
 
-/** A patient-financing application as the patient sees it (the platform's `FinancingView`; a type only). */
-export type { FinancingView } from '../server/platform/domain/financing/financing-view';
-import type { FinancingView } from '../server/platform/domain/financing/financing-view';
-
-/** The offer's key facts, as the platform's checkout state builds them (a type only: nothing of the server is bundled). */
-export type { OfferFacts } from '../server/platform/domain/checkout/checkout-state';
-
-/** A merchant of the settlement catalog, a page of them, and the borrower's choice (types only, as the platform builds them). */
-export type { SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../server/platform/domain/checkout/settlement-catalog';
+export type StepName = CheckoutStep;
 
 /** Error codes that end the session (`UNAUTHENTICATED`: the token names no session, e.g. a tampered cookie): the checkout shows the ended state and nothing of the loan. */
 export const SESSION_ENDED_CODES = ['checkout_session_expired', 'checkout_session_revoked', 'checkout_session_missing', 'UNAUTHENTICATED'] as const;
@@ -33,7 +42,7 @@ export const SESSION_ENDED_CODES = ['checkout_session_expired', 'checkout_sessio
 export interface CheckoutState {
   /** The session's opaque ids (they go into the public events). */
   session: { id: string; loanId: string };
-  status: 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
+  status: CheckoutStatus;
   nextStep: StepName | null;
   steps: { name: StepName; done: boolean }[];
   organisationName: string;
@@ -62,11 +71,6 @@ export interface CheckoutState {
   branding: CheckoutBranding & { securedBy: string };
   loan: { id: string; principalKobo: number; receiptSentAt: string | null } | null;
 }
-import type { CheckoutBranding } from '../server/platform/domain/checkout/checkout-settings';
-
-import type { Bank } from '../server/integrations/banks';
-export type { Bank };
-
 /** A looked-up account, with how its name compares with the borrower's on record. */
 export interface BankAccount {
   bankCode: string;
@@ -86,31 +90,10 @@ export interface Mandate {
   failure?: MandateFailure | null;
 }
 
-/** Why a mandate ended: refused at the bank, failed or cancelled there, or not approved in time. */
-export type MandateFailure = 'declined' | 'failed' | 'expired';
-
-/** A guarantor as the checkout state shows it (the platform's type). */
-export type { Guarantor } from '../server/platform/domain/checkout/guarantors';
-import type { Guarantor } from '../server/platform/domain/checkout/guarantors';
-
 export interface Signature {
   signatureFullName: string;
   signatureEmail?: string;
   documentReference: string;
-}
-
-export interface OtpSent {
-  sentTo: string;
-  expiresAt: string;
-  resendAvailableAt: string;
-  /** Seconds from the answer until another code may be asked for (count down from this, not from the phone's clock). */
-  resendInSeconds: number;
-  attemptsAllowed: number;
-}
-
-/** A code already sent (the state's `otpChallenge`, or the 429 `otp_resend_too_soon`'s data). */
-export interface OtpChallenge extends OtpSent {
-  attemptsLeft: number;
 }
 
 /** The session's sliding expiry and absolute cap (`POST /session/refresh`). */

@@ -21,5 +21,6 @@ export const STEPS_RUNTIME_MODULES = {
   './inputs': 'inputs',
   './passkeys': 'passkeys',
   './step-styles': 'stepStyles',
+  './step-events': 'stepEvents',
 } as const;
 

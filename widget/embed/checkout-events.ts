@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { CheckoutApi, CheckoutState, EmbeddingSettings } from '../checkout-api';
+import { emit } from '../step-events';
 import {
   domEventName,
   returnUrlWith,
@@ -169,7 +170,7 @@ export class CheckoutEvents implements ReactiveController {
     const event = { type, version: 1, sessionId: session?.id ?? null, loanId: session?.loanId ?? null, ...data } as CheckoutEvent;
     const outcome = OUTCOMES[type];
     if (outcome) this.ended = true;
-    this.host.dispatchEvent(new CustomEvent(domEventName(type), { detail: event, bubbles: true, composed: true }));
+    emit(this.host, domEventName(type), event);
     const message: CheckoutMessage = { source: 'loan-checkout', event };
     this.toWebview(message);
     // postMessage and the redirect wait for the settings (the allowed origins, the return URL).

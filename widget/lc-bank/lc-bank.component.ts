@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
-import { isValidNuban } from '../../server/platform/domain/payouts/nuban';
+import { isValidNuban } from '../../server/shared/nuban';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { Bank, BankAccount, CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
@@ -17,8 +18,23 @@ const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
  * name looked up and compared with the borrower's name, then kept for the mandate. An account in
  * another name gets a clear warning: use another account, or confirm it is the borrower's own.
  *
- * @event lc-bank-captured - the account was kept for the mandate step.
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary Bank capture: the bank from a searchable list, the account number checked as typed, the name looked up.
+ * @fires lc-bank-captured - the account was kept for the mandate step (the public `lc-bank-captured` on `<lc-checkout>`).
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
  * @csspart warning - the box that says the account is in another name.
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcBank extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(bankStyles)];
@@ -137,7 +153,7 @@ export class LcBank extends LitElement {
   private async confirm(confirmNameMismatch?: boolean) {
     const account = { bankCode: this.bank!.code, accountNumber: this.accountNumber, confirmNameMismatch };
     const saved = await this.save.run((signal) => this.api.saveBankAccount(account, signal));
-    if (saved) this.dispatchEvent(new CustomEvent('lc-bank-captured', { bubbles: true, composed: true }));
+    if (saved) emit(this, 'lc-bank-captured');
   }
 
   override render() {

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t, tp, type MessageKey } from '../i18n/i18n';
@@ -19,7 +20,24 @@ const kindText = (kind: string) => (KINDS.includes(kind) ? t(`catalog.kind.${kin
  *
  * @property api the checkout's JSON client
  * @property chosen the merchant already recorded on the loan, if any (pre-selected)
- * @event lc-catalog-chosen `detail`: `SettlementMerchantChoice`
+ *
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary The settlement catalog: the borrower picks the merchant that receives the loan's money.
+ * @fires {CustomEvent<SettlementMerchantChoice>} lc-catalog-chosen - the choice was recorded; `detail` is the `SettlementMerchantChoice`.
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart secondary - the step's other actions
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcCatalog extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(catalogStyles)];
@@ -103,7 +121,7 @@ export class LcCatalog extends LitElement {
     const id = this.selectedId;
     if (!id) return;
     const choice = await this.choose.run((signal) => this.api.chooseMerchant(id, signal));
-    if (choice) this.dispatchEvent(new CustomEvent('lc-catalog-chosen', { detail: choice, bubbles: true, composed: true }));
+    if (choice) emit(this, 'lc-catalog-chosen', choice);
   }
 
   override render() {

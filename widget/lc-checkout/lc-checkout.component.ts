@@ -74,6 +74,62 @@ const publicReason = (state: PageState) => (state === 'unknown' ? 'missing' : st
  * `LoanCheckout.mount`, or with the `session` property set): the token is sent as a header to the
  * checkout server at `api`, and the rail opens in a new tab. Either way it fires the public event
  * set of `embed/events.ts` (`lc-ready`, `lc-step-changed`, … `lc-error`) with `CheckoutEvent` details.
+ *
+ * The element's public contract: the events below (also posted to an allowed parent or opener and to
+ * the webview bridges; docs/embedding.md), the parts of the steps inside it (`lc-checkout ::part(button
+ * primary)`) and the `--lc-*` custom properties, which a partner sets on `lc-checkout` (its own rule wins).
+ *
+ * @summary The borrower checkout: every step of the loan's flow, from the phone code to the direct debit.
+ * @fires {CustomEvent<CheckoutEvent<'ready'>>} lc-ready - the first state has been read and the first screen is rendered.
+ * @fires {CustomEvent<CheckoutEvent<'step_changed'>>} lc-step-changed - a new screen is shown (`step`, `previousStep`).
+ * @fires {CustomEvent<CheckoutEvent<'otp_verified'>>} lc-otp-verified - the phone is verified.
+ * @fires {CustomEvent<CheckoutEvent<'kyc_submitted'>>} lc-kyc-submitted - KYC details went to the platform (`outcome`).
+ * @fires {CustomEvent<CheckoutEvent<'bank_captured'>>} lc-bank-captured - the bank account was captured.
+ * @fires {CustomEvent<CheckoutEvent<'offer_signed'>>} lc-offer-signed - the borrower signed the offer (`documentReference`).
+ * @fires {CustomEvent<CheckoutEvent<'offer_declined'>>} lc-offer-declined - the borrower declined the offer (`documentReference`).
+ * @fires {CustomEvent<CheckoutEvent<'mandate_redirect'>>} lc-mandate-redirect - the borrower is sent to the rail's page (`mandateId`, `authorizationUrl`).
+ * @fires {CustomEvent<CheckoutEvent<'mandate_active'>>} lc-mandate-active - the direct debit is active (`mandateId`).
+ * @fires {CustomEvent<CheckoutEvent<'completed'>>} lc-completed - every step is done.
+ * @fires {CustomEvent<CheckoutEvent<'exited'>>} lc-exited - the borrower (or the host) left before the end (`step`, `by`).
+ * @fires {CustomEvent<CheckoutEvent<'session_expired'>>} lc-session-expired - the session ended (`reason`).
+ * @fires {CustomEvent<CheckoutEvent<'error'>>} lc-error - something failed that the borrower cannot fix on this screen (`code`, `status`).
+ * @csspart button - every button of a step (with `primary` or `secondary`)
+ * @csspart primary - a step's main action
+ * @csspart secondary - a step's other actions
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @csspart error - error messages
+ * @csspart link - links inside a step (the offer letter, the rail in a new tab)
+ * @csspart headline - the offer's repayment per instalment
+ * @csspart warning - the bank step's "account in another name" box
+ * @csspart notice - why a mandate ended
+ * @cssprop --lc-primary - the brand colour: main actions, the progress meter (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (set with `--lc-primary` by the theme, AA whatever the brand)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-font - the font-family list (`theme.fontFamily`)
+ * @cssprop --lc-text - body text
+ * @cssprop --lc-muted - secondary text
+ * @cssprop --lc-border - control borders
+ * @cssprop --lc-subtle - dividers and the progress track
+ * @cssprop --lc-surface - control backgrounds
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-success - the done screen's tick
+ * @cssprop --lc-focus - the focus ring
+ * @cssprop --lc-notice-bg - the background of notices (code sent, new link sent)
+ * @cssprop --lc-control - the height of controls (48 px)
+ * @cssprop --lc-s1 - spacing, 4 px
+ * @cssprop --lc-s2 - spacing, 8 px
+ * @cssprop --lc-s3 - spacing, 12 px
+ * @cssprop --lc-s4 - spacing, 16 px
+ * @cssprop --lc-s5 - spacing, 24 px
+ * @cssprop --lc-s6 - spacing, 32 px
+ * @cssprop --lc-t-xs - type size, 12 px
+ * @cssprop --lc-t-sm - type size, 14 px
+ * @cssprop --lc-t-md - type size, 16 px (body and inputs)
+ * @cssprop --lc-t-lg - type size, 18 px
+ * @cssprop --lc-t-xl - type size, 20 px (step headings)
+ * @cssprop --lc-t-2xl - type size, 28 px (the offer's headline amount)
  */
 export class LcCheckout extends LitElement {
   static override properties = {

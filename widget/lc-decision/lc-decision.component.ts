@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, FinancingView } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatKobo } from '../format';
@@ -10,7 +11,22 @@ import { decisionStyles } from './lc-decision.styles';
  * Patient financing, decision step: the service approved the application; the patient picks one of the repayment
  * plans (tenors) the credit policy found affordable. Choosing issues the offer, which the next step shows in full.
  *
- * @event lc-tenor-chosen - the offer was issued for the chosen tenor; `detail.tenorMonths`.
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary Patient financing: the patient picks one of the affordable repayment plans.
+ * @fires {CustomEvent<{tenorMonths: number}>} lc-tenor-chosen - the offer was issued for the chosen tenor; `detail.tenorMonths`.
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcDecision extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(decisionStyles)];
@@ -40,7 +56,7 @@ export class LcDecision extends LitElement {
     if (!picked) return;
     const tenorMonths = Number(picked.value);
     const done = await this.choose.run((signal) => this.api.chooseTenor(tenorMonths, signal));
-    if (done) this.dispatchEvent(new CustomEvent('lc-tenor-chosen', { detail: { tenorMonths }, bubbles: true, composed: true }));
+    if (done) emit(this, 'lc-tenor-chosen', { tenorMonths });
   }
 
   override render() {

@@ -14,7 +14,17 @@ export type EndedReason = 'expired' | 'revoked' | 'unknown' | 'missing' | 'unava
  * says where it went) and the lender's contact. A made-up or cut-short link says it is not
  * recognised, distinct from expired and withdrawn. Nothing of the loan is shown.
  *
- * @fires nothing: the borrower continues from the new link in the text message.
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary The page when the checkout cannot go on (expired, withdrawn or unknown link), with a way forward.
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
+ * @cssprop --lc-notice-bg - the background of the "new link sent" notice
  */
 export class LcEnded extends LitElement {
   static override properties = {

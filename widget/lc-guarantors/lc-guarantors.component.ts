@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, Guarantor, OtpSent } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t, tp } from '../i18n/i18n';
@@ -11,6 +12,24 @@ import { guarantorStyles } from './lc-guarantors.styles';
  * relationship); we text the guarantor a code, and the borrower types the code the guarantor gives
  * them, which confirms the phone and the agreement. Fires `lc-guarantors-changed` after each
  * confirmation (the parent re-reads the state and moves on once enough are confirmed).
+ *
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary Guarantors: the borrower names each one and types the code the guarantor was texted.
+ * @fires lc-guarantors-changed - a guarantor was confirmed (the checkout reads the state again).
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart secondary - the step's other actions
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcGuarantors extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(guarantorStyles)];
@@ -60,7 +79,7 @@ export class LcGuarantors extends LitElement {
     const verified = await this.verify.run((signal) => this.api.verifyGuarantor(id, code, signal));
     if (!verified) return;
     this.pendingId = undefined;
-    this.dispatchEvent(new CustomEvent('lc-guarantors-changed', { bubbles: true, composed: true }));
+    emit(this, 'lc-guarantors-changed');
   }
 
   override render() {

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, FinancingView } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatKobo, parseNairaToKobo } from '../format';
@@ -16,7 +17,22 @@ const fieldError = (field: Field) => t(`identity.error.${field}` as MessageKey);
  * naira, sent as integer kobo) and an optional e-mail for the direct-debit provider. The service matches the BVN
  * record, runs the bureau check and decides in the same call.
  *
- * @event lc-identity-submitted - the application was decided (approved or rejected); `detail` is the `FinancingView`.
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary Patient financing: identity, BVN and income, decided in one call.
+ * @fires {CustomEvent<FinancingView>} lc-identity-submitted - the application was decided (approved or rejected); `detail` is the `FinancingView`.
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcIdentity extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(identityStyles)];
@@ -67,7 +83,7 @@ export class LcIdentity extends LitElement {
     );
     if (result) {
       this.renderRoot.querySelector<HTMLInputElement>('#lc-identity-bvn')!.value = '';
-      this.dispatchEvent(new CustomEvent('lc-identity-submitted', { detail: result, bubbles: true, composed: true }));
+      emit(this, 'lc-identity-submitted', result);
     }
   }
 

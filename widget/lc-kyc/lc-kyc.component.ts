@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
@@ -14,6 +15,24 @@ type KycResult = { outcome: 'verified' | 'failed' | 'pending'; loanStatus: strin
  * the loan's KYC route. `pending` asks to submit again, `failed` says what happens next. Fires
  * `lc-kyc-submitted` (detail `{outcome}`) after every answer and `lc-kyc-verified` once verified. The BVN lives only in the input and the request body (never a URL) and
  * the field is cleared once submitted.
+ *
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary Identity (managed-tier loans): BVN, NIN, date of birth and address.
+ * @fires {CustomEvent<{outcome: 'verified' | 'failed' | 'pending'}>} lc-kyc-submitted - every answer of the identity check (the public `lc-kyc-submitted` on `<lc-checkout>`).
+ * @fires lc-kyc-verified - the identity was verified (the checkout moves on).
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcKyc extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(kycStyles)];
@@ -50,10 +69,10 @@ export class LcKyc extends LitElement {
     const optional = (id: string) => this.field(id)?.value.trim() || undefined;
     const details = { bvn, nin: optional('lc-kyc-nin'), dateOfBirth: optional('lc-kyc-dob'), address: optional('lc-kyc-address') };
     const result = await this.submit.run((signal) => this.api.submitKyc(details, signal));
-    if (result) this.dispatchEvent(new CustomEvent('lc-kyc-submitted', { detail: { outcome: result.outcome }, bubbles: true, composed: true }));
+    if (result) emit(this, 'lc-kyc-submitted', { outcome: result.outcome });
     if (result?.outcome === 'verified') {
       this.field('lc-kyc-bvn')!.value = '';
-      this.dispatchEvent(new CustomEvent('lc-kyc-verified', { bubbles: true, composed: true }));
+      emit(this, 'lc-kyc-verified');
     }
   }
 

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, CheckoutApiError, CheckoutState, Mandate, MandateFailure, OfferFacts } from '../checkout-api';
 import { formatDate, formatKobo } from '../format';
 import { stepBaseStyles } from '../step-styles';
@@ -36,6 +37,29 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * With `newTab` (embedded on a partner page, or in a partner app's webview) the rail's page opens in
  * a new tab from a link the borrower taps (no popup blocker involved), and this page confirms by
  * polling meanwhile: navigating away would lose the partner's page.
+ *
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary The direct debit: what will be debited, then the rail's authorisation page, confirmed on return.
+ * @fires {CustomEvent<{mandateId: string; authorizationUrl: string}>} lc-mandate-redirect - the borrower leaves for the rail (the public `lc-mandate-redirect`).
+ * @fires lc-mandate-active - the mandate is active (the public `lc-mandate-active`).
+ * @fires {CustomEvent<{reason: MandateFailure}>} lc-mandate-failed - the rail refused, failed or let the mandate expire; `detail.reason`.
+ * @fires lc-mandate-change-bank - the borrower wants to use another account.
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart secondary - the step's other actions
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @csspart link - the link that opens the rail's page in a new tab (embedded)
+ * @csspart notice - why a mandate ended (refused, failed or expired)
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcMandate extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(mandateStyles)];
@@ -135,13 +159,8 @@ export class LcMandate extends LitElement {
     window.location.assign(mandate.authorizationUrl);
   }
 
-  /** Every event of the step: `lc-mandate-<name>`, bubbling and composed. */
-  private emit(name: string, detail?: unknown) {
-    this.dispatchEvent(new CustomEvent(`lc-mandate-${name}`, { detail, bubbles: true, composed: true }));
-  }
-
   private redirecting(mandateId: string, authorizationUrl: string) {
-    this.emit('redirect', { mandateId, authorizationUrl });
+    emit(this, 'lc-mandate-redirect', { mandateId, authorizationUrl });
   }
 
   /** The link opened the rail in another tab: confirm from here while the borrower approves there. */
@@ -164,7 +183,7 @@ export class LcMandate extends LitElement {
       this.failure = failure;
       this.waiting = false;
       // The host reads the state again: the step (and any other tab) shows the mandate as it now is.
-      this.emit('failed', { reason: failure });
+      emit(this, 'lc-mandate-failed', { reason: failure });
       return;
     }
     this.polls += 1;
@@ -174,11 +193,11 @@ export class LcMandate extends LitElement {
 
   private done() {
     this.waiting = false;
-    this.emit('active');
+    emit(this, 'lc-mandate-active');
   }
 
   private changeBank() {
-    this.emit('change-bank');
+    emit(this, 'lc-mandate-change-bank');
   }
 
   override render() {

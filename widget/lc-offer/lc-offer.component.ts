@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatDate, formatKobo, formatKoboShort } from '../format';
@@ -7,23 +8,6 @@ import { errorText, LocaleController, t } from '../i18n/i18n';
 import { browserSupportsWebAuthn, passkeyCeremonies } from '../passkeys';
 import { offerStyles } from './lc-offer.styles';
 
-/**
- * The offer: its headline is the repayment per instalment ("₦43,750 a month for 3 months"), then
- * the key facts in plain words (one line each at 360 px; the rate a year or a month as the product's
- * `rateDisplay` says, the APR always beside it as the comparison figure) and the full schedule from the platform's frozen pricing, a link to the
- * offer-letter PDF, the typed full name as the signature and an explicit agreement; sign or decline
- * (with an optional reason). Fires `lc-offer-signed`, `lc-offer-declined`, or `lc-offer-changed`
- * when the offer was re-issued meanwhile (the parent shows the current one).
- *
- * When the borrower has a passkey for this checkout and the browser supports WebAuthn, "Sign with
- * passkey" sits next to "Sign and accept": the typed name and the agreement are required on both
- * paths (the name is the signature; the passkey adds verified evidence bound to this offer). A
- * cancelled or failed passkey prompt leaves the typed-name button as the way on.
- *
- * The typed name must be the borrower's own (`borrower-name`, shown as a hint): the platform decides
- * with its name matcher, and a refusal is shown on the name field, with a box to confirm a name that
- * matches only in part ("A. Okafor").
- */
 const MODELS = ['flat', 'reducing_balance'] as const;
 const FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
 const modelText = (model: string) =>
@@ -45,6 +29,46 @@ function headline(o: OfferFacts) {
   return html`${before}<strong>${formatKoboShort(first)}</strong>${after}`;
 }
 
+/**
+ * The offer: its headline is the repayment per instalment ("₦43,750 a month for 3 months"), then
+ * the key facts in plain words (one line each at 360 px; the rate a year or a month as the product's
+ * `rateDisplay` says, the APR always beside it as the comparison figure) and the full schedule from the platform's frozen pricing, a link to the
+ * offer-letter PDF, the typed full name as the signature and an explicit agreement; sign or decline
+ * (with an optional reason). Fires `lc-offer-signed`, `lc-offer-declined`, or `lc-offer-changed`
+ * when the offer was re-issued meanwhile (the parent shows the current one).
+ *
+ * When the borrower has a passkey for this checkout and the browser supports WebAuthn, "Sign with
+ * passkey" sits next to "Sign and accept": the typed name and the agreement are required on both
+ * paths (the name is the signature; the passkey adds verified evidence bound to this offer). A
+ * cancelled or failed passkey prompt leaves the typed-name button as the way on.
+ *
+ * The typed name must be the borrower's own (`borrower-name`, shown as a hint): the platform decides
+ * with its name matcher, and a refusal is shown on the name field, with a box to confirm a name that
+ * matches only in part ("A. Okafor").
+ *
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary The offer: the repayment per instalment, the key facts, the schedule, and the signature.
+ * @fires lc-offer-signed - the borrower signed the offer (the public `lc-offer-signed`).
+ * @fires lc-offer-declined - the borrower declined the offer (the public `lc-offer-declined`).
+ * @fires lc-offer-changed - the offer was re-issued meanwhile: the checkout shows the current one.
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart secondary - the step's other actions
+ * @csspart error - error messages
+ * @csspart input - text inputs and selects
+ * @csspart label - field labels
+ * @csspart headline - the repayment per instalment
+ * @csspart link - the offer letter (PDF)
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
+ * @cssprop --lc-t-2xl - the size of the headline amount
+ */
 export class LcOffer extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(offerStyles)];
 
@@ -153,14 +177,14 @@ export class LcOffer extends LitElement {
     this.finish(done, 'lc-offer-declined');
   }
 
-  private finish(done: unknown, event: string) {
+  private finish(done: unknown, event: 'lc-offer-signed' | 'lc-offer-declined') {
     const code = this.submit.error?.code;
     this.nameCheck = code === 'signature_name_mismatch' ? 'mismatch' : code === 'signature_name_unconfirmed' ? 'partial' : '';
     if (this.nameCheck) this.renderRoot.querySelector<HTMLElement>('#lc-offer-name')?.focus();
     if (this.submit.status === 'done' && done !== undefined) {
-      this.dispatchEvent(new CustomEvent(event, { bubbles: true, composed: true }));
+      emit(this, event);
     } else if (this.submit.error?.code === 'stale_document_reference') {
-      this.dispatchEvent(new CustomEvent('lc-offer-changed', { bubbles: true, composed: true }));
+      emit(this, 'lc-offer-changed');
     }
   }
 

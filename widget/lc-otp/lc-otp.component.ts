@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import { adoptDocumentStyles } from '../document-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
 import type { CheckoutApi, OtpChallenge, OtpSent } from '../checkout-api';
@@ -26,6 +27,19 @@ const isChallenge = (data: unknown): data is OtpChallenge =>
  * A code already sent comes back from the server (`challenge`, the state's `otpChallenge`, or the
  * 429 of a "Send code" within the cool-down): after a reload the box, the countdown to "Send a new
  * code" and the attempts left are shown again. A code from an earlier text gets its own message.
+ *
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary Phone verification: the code texted to the borrower's phone on record.
+ * @fires lc-otp-verified - the phone is verified (the public `lc-otp-verified`).
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
+ * @cssprop --lc-notice-bg - the background of the "code sent" notice
  */
 export class LcOtp extends LitElement {
   static override properties = {
@@ -129,7 +143,7 @@ export class LcOtp extends LitElement {
     if (!CODE.test(this.code) || this.verify.status === 'pending') return;
     const result = await this.verify.run((signal) => this.api.verifyOtp(this.code, signal));
     if (result?.verified) {
-      this.dispatchEvent(new CustomEvent('lc-otp-verified', { bubbles: true, composed: true }));
+      emit(this, 'lc-otp-verified');
       return;
     }
     const left = attemptsOf(this.verify.error?.data);

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, unsafeCSS } from 'lit';
 import { AsyncAction } from '../async-action';
+import { emit } from '../step-events';
 import type { CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { errorText, LocaleController, t } from '../i18n/i18n';
@@ -12,6 +13,22 @@ import { passkeyStyles } from './lc-passkey.styles';
  * dead end: every state has "Not now"/"Continue", and a failed or cancelled prompt explains and
  * offers both again. Fires `lc-passkey-done` with `detail.registered` when the borrower moves on.
  * Only shown where the browser supports passkeys (the parent feature-detects first).
+ *
+ * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
+ * at `<lc-checkout>`.
+ *
+ * @summary The optional offer after the phone code: create a passkey to sign faster, or not now.
+ * @fires {CustomEvent<{registered: boolean}>} lc-passkey-done - the borrower moves on; `detail.registered`.
+ * @csspart button - every button (with `primary` or `secondary`)
+ * @csspart primary - the step's main action (a button, full width)
+ * @csspart secondary - the step's other actions
+ * @csspart error - error messages
+ * @cssprop --lc-primary - the brand colour of the main action (`theme.brandColor`)
+ * @cssprop --lc-on-primary - text on the brand colour (white, ink or black: whichever reaches 4.5:1)
+ * @cssprop --lc-link - links and secondary actions (the brand colour darkened to 4.5:1 on white)
+ * @cssprop --lc-radius - corner radius of controls (`theme.radius`)
+ * @cssprop --lc-danger - errors
+ * @cssprop --lc-focus - the focus ring
  */
 export class LcPasskey extends LitElement {
   static override styles = [unsafeCSS(stepBaseStyles), unsafeCSS(passkeyStyles)];
@@ -36,7 +53,7 @@ export class LcPasskey extends LitElement {
   }
 
   private done(registered: boolean) {
-    this.dispatchEvent(new CustomEvent('lc-passkey-done', { detail: { registered }, bubbles: true, composed: true }));
+    emit(this, 'lc-passkey-done', { registered });
   }
 
   override render() {

@@ -1,4 +1,4 @@
-import type { DoctorNote as StoredNote, PrescribedDrug, Prescription as StoredPrescription } from '../../server/platform/domain/appointments/appointment';
+import type { DoctorNote as StoredNote, PrescribedDrug, Prescription as StoredPrescription } from '../../server/shared/meeting-contract';
 
 /** The meeting page's JSON client for `/meet/api` (the participant's cookie is the credential). */
 export interface MeetingPeerInfo {

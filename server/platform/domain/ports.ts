@@ -169,24 +169,9 @@ export interface CreditBureau {
 
 // ── Banks ──────────────────────────────────────────────────────────────────────────────────────
 
-export type InstitutionType = 'commercial' | 'merchant' | 'non_interest' | 'microfinance' | 'payment_service' | 'mobile_money';
-
-export interface Bank {
-  /** What the checkout sends as `bankCode`: a bank's 3-digit CBN code where confirmed, otherwise the 6-digit NIP institution code. */
-  code: string;
-  name: string;
-  type: InstitutionType;
-  /** The NIBSS Instant Payment institution code (6 digits): what name enquiry and transfers address. */
-  nipCode: string;
-  /**
-   * The CBN code the NUBAN check digit is computed with (3 digits for banks, 5 for other financial
-   * institutions); null where account numbers are not NUBANs with that check digit (wallets numbered
-   * by phone) or the CBN code is not confirmed: those are checked by name enquiry only.
-   */
-  nubanCode: string | null;
-  /** Other names borrowers search by (brands, abbreviations). */
-  aliases: readonly string[];
-}
+/** A bank or other institution of the list the checkout shows (the checkout contract's shape). */
+export type { InstitutionType, Bank } from '../../shared/checkout-contract';
+import type { Bank } from '../../shared/checkout-contract';
 
 export type AccountLookup = { found: true; accountName: string } | { found: false };
 

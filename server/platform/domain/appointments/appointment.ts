@@ -24,26 +24,8 @@ export interface AppointmentScope {
 export type AppointmentRow = AppointmentsTable;
 export type ParticipantRow = AppointmentParticipantsTable;
 
-export interface PrescribedDrug {
-  drugName: string;
-  dosage: string;
-  frequency: string;
-  duration: string;
-}
-
-export interface Prescription {
-  prescribedDrugs: PrescribedDrug[];
-  additionalNotes: string;
-  createdAt: string;
-}
-
-export interface DoctorNote {
-  symptomsandIllnesses: string;
-  diagnosis: string;
-  treatmentandRecommendation: string;
-  doctorSignature: string;
-  createdAt: string;
-}
+export type { DoctorNote, PrescribedDrug, Prescription } from '../../../shared/meeting-contract';
+import type { DoctorNote, PrescribedDrug, Prescription } from '../../../shared/meeting-contract';
 
 export interface ParticipantEntry {
   participant: {

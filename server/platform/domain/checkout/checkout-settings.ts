@@ -21,15 +21,10 @@ export interface CheckoutSettings extends CheckoutBranding {
   updatedAt: string | null;
 }
 
-export const BRANDING_FIELDS = ['displayName', 'logoUrl', 'brandColor', 'supportEmail', 'supportPhone', 'supportUrl', 'privacyUrl', 'termsUrl'] as const;
+/** The branding fields and `CheckoutBranding` (what the checkout shows of the lender) are the checkout contract's. */
+export { BRANDING_FIELDS, type CheckoutBranding } from '../../../shared/checkout-contract';
+import { BRANDING_FIELDS, type CheckoutBranding } from '../../../shared/checkout-contract';
 type BrandingField = (typeof BRANDING_FIELDS)[number];
-
-/**
- * What the checkout shows of the lender, each null until set: the name in the header (else the
- * organisation's name), a logo (https), the brand colour (`#rrggbb`; the widget keeps text AA
- * whatever it is), and the footer's support contact, privacy and terms links.
- */
-export type CheckoutBranding = Record<BrandingField, string | null>;
 
 export type CheckoutSettingsChanges = { allowedOrigins?: string[]; returnUrl?: string | null } & Partial<CheckoutBranding>;
 

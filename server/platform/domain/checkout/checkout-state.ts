@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database';
 import type { CheckoutSessionsTable, LoansTable } from '../../db/schema';
 import { mandateFailure, toMandate, type LoanMandate, type MandateFailure } from '../mandates/mandate';
-import { signOfferLetterLink, type OfferLetterLink } from '../loans/offer-letter-link';
+import { signOfferLetterLink } from '../loans/offer-letter-link';
 import { loadSnapshot } from '../loans/pricing-snapshot';
 import type { LoanStatus } from '../loans/loan';
 import { DISBURSED_STATES } from '../loans/transitions';
@@ -16,42 +16,13 @@ import { currentOtpChallenge, type OtpChallengeView } from './otp';
 import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
 import { getCheckoutSettings, type CheckoutBranding } from './checkout-settings';
 import type { Mode } from '../scope';
-import type { RateDisplay } from '../products/product';
+import { CHECKOUT_STEPS, type CheckoutStatus, type CheckoutStep, type OfferFacts } from '../../../shared/checkout-contract';
 
-export const CHECKOUT_STEPS = ['otp', 'kyc', 'identity', 'decision', 'guarantors', 'catalog', 'offer', 'bank', 'mandate'] as const;
-export type CheckoutStep = (typeof CHECKOUT_STEPS)[number];
-
-/**
- * - `in_progress`: `nextStep` is the borrower's to do;
- * - `waiting_for_lender`: the borrower has done what they can (KYC under review, offer not issued yet);
- * - `complete`: every step is done;
- * - `declined`: the borrower declined the offer; `closed`: the lender rejected or cancelled the loan.
- */
-export type CheckoutStatus = 'in_progress' | 'waiting_for_lender' | 'complete' | 'declined' | 'closed';
+// The state's vocabulary and the offer's facts are the checkout contract's (the widget reads them too).
+export { CHECKOUT_STEPS, type CheckoutStatus, type CheckoutStep, type OfferFacts };
 
 const ACCEPTED: readonly LoanStatus[] = ['terms_accepted', 'disbursed', 'active', 'completed', 'defaulted'];
 const LIVE_MANDATE = ['initiated', 'pending', 'active'];
-
-/** The key facts of the current offer, from its frozen pricing snapshot (amounts in kobo). */
-export interface OfferFacts {
-  documentReference: string;
-  currency: string;
-  principalKobo: number;
-  tenorDays: number;
-  repaymentFrequency: string;
-  interestModel: string;
-  interestRateBps: number;
-  /** How the product quotes the rate: `annual` (`interestRateBps` a year) or `monthly` (÷ 12, a month). Display only. */
-  rateDisplay: RateDisplay;
-  fees: { processingFeeKobo: number; insurancePremiumKobo: number; totalFeesKobo: number };
-  totalInterestKobo: number;
-  costOfCreditKobo: number;
-  totalRepayableKobo: number;
-  aprBps: number;
-  lateFeeBps: number;
-  schedule: Array<{ installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; totalKobo: number }>;
-  offerLetter: OfferLetterLink;
-}
 
 export interface CheckoutState {
   session: CheckoutSession & { otpVerified: boolean };

@@ -9,14 +9,8 @@ import { checkCode, cooldownError, cooledDownBefore, deliverCode, type OtpPlatfo
 /** A borrower may name a few more guarantors than required (one did not answer), never an open-ended list of numbers to text. */
 const EXTRA_GUARANTORS = 2;
 
-export interface Guarantor {
-  id: string;
-  fullName: string;
-  phoneHint: string;
-  relationship: string;
-  verified: boolean;
-  verifiedAt: string | null;
-}
+export type { Guarantor } from '../../../shared/checkout-contract';
+import type { Guarantor } from '../../../shared/checkout-contract';
 
 export const toGuarantor = (row: LoanGuarantorsTable): Guarantor => ({
   id: row.id,

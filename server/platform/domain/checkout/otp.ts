@@ -30,20 +30,8 @@ export interface OtpPlatform {
   baseUrl: string;
 }
 
-export interface OtpSent {
-  sentTo: string;
-  expiresAt: string;
-  resendAvailableAt: string;
-  /** Seconds from this answer until another code may be asked for: a phone whose clock is off still counts down right. */
-  resendInSeconds: number;
-  attemptsAllowed: number;
-}
-
-/** The code challenge in play, as the checkout state shows it after a reload (nothing of the code itself). */
-export interface OtpChallengeView extends OtpSent {
-  /** Wrong codes that may still be tried against this code (0: locked, ask for a new one). */
-  attemptsLeft: number;
-}
+export type { OtpSent, OtpChallenge as OtpChallengeView } from '../../../shared/checkout-contract';
+import type { OtpSent, OtpChallenge as OtpChallengeView } from '../../../shared/checkout-contract';
 
 export interface OtpVerified {
   verified: true;

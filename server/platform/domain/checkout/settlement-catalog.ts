@@ -6,25 +6,8 @@ import type { LoanStatus } from '../loans/loan';
 import { DISBURSED_STATES, FROM } from '../loans/transitions';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
 
-/** What the borrower sees of a merchant: the directory's public business facts, nothing about people. */
-export interface SettlementMerchant {
-  id: string;
-  name: string;
-  providerType: string;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-}
-
-export interface SettlementMerchantPage {
-  merchants: SettlementMerchant[];
-  pagination: { total: number; page: number; limit: number; totalPages: number; hasNext: boolean };
-}
-
-export interface SettlementMerchantChoice {
-  merchant: SettlementMerchant;
-  chosenAt: string;
-}
+export type { SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../../../shared/checkout-contract';
+import type { SettlementMerchant, SettlementMerchantChoice, SettlementMerchantPage } from '../../../shared/checkout-contract';
 
 const toMerchant = (row: Pick<ProvidersTable, 'id' | 'name' | 'providerType' | 'address' | 'city' | 'state'>): SettlementMerchant => ({
   id: row.id,

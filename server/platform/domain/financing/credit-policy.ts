@@ -92,17 +92,8 @@ export function priceFinancing(policy: CreditPolicy, amountKobo: number, tenorMo
   });
 }
 
-export interface TenorOption {
-  tenorMonths: number;
-  tenorDays: number;
-  annualRateBps: number;
-  /** The largest instalment (the affordability test uses it). */
-  instalmentKobo: number;
-  instalmentCount: number;
-  totalRepayableKobo: number;
-  costOfCreditKobo: number;
-  aprBps: number;
-}
+export type { TenorOption } from '../../../shared/checkout-contract';
+import type { TenorOption } from '../../../shared/checkout-contract';
 
 export type RejectionReason = 'delinquent' | 'amount_above_risk_limit' | 'unaffordable' | 'outside_policy';
 

@@ -27,20 +27,8 @@ import type { Scope } from '../scope';
  * `offer_accepted` → `disbursed` → `completed` | `defaulted`. `cancelled` and `expired` from anything before `disbursed`
  * (expiry only before `offer_accepted`: a signed offer waits for its mandate).
  */
-export const FINANCING_STATUSES = [
-  'initiated',
-  'application_submitted',
-  'approved',
-  'rejected',
-  'offer_accepted',
-  'offer_rejected',
-  'disbursed',
-  'completed',
-  'defaulted',
-  'cancelled',
-  'expired',
-] as const;
-export type FinancingStatus = (typeof FINANCING_STATUSES)[number];
+export { FINANCING_STATUSES, type FinancingStatus } from '../../../shared/checkout-contract';
+import type { FinancingStatus } from '../../../shared/checkout-contract';
 
 /** Where each move may start from (every move is one conditional UPDATE on the status). */
 export const FINANCING_FROM = {

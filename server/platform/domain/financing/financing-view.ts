@@ -3,18 +3,9 @@ import type { FinancingApplicationsTable } from '../../db/schema';
 import type { CreditDecision, TenorOption } from './credit-policy';
 import type { FinancingStatus } from './financing-application';
 
-/** What the patient's browser sees of the application (never the BVN, its hash or the bureau report). */
-export interface FinancingView {
-  sdkReference: string;
-  status: FinancingStatus;
-  treatment: string;
-  amountKobo: number;
-  expiresAt: string;
-  /** The tenors the patient may choose from, once approved. */
-  options: TenorOption[] | null;
-  riskBand: string | null;
-  rejectionReason: string | null;
-}
+/** What the patient's browser sees of the application: the checkout contract's `FinancingView`. */
+export type { FinancingView } from '../../../shared/checkout-contract';
+import type { FinancingView } from '../../../shared/checkout-contract';
 
 export function financingView(app: FinancingApplicationsTable): FinancingView {
   const decision = fromJson<CreditDecision>(app.decision);

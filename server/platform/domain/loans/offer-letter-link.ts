@@ -3,11 +3,8 @@ import { safeEqual } from '../secrets';
 
 const PURPOSE = 'offer-letter-link';
 
-export interface OfferLetterLink {
-  url: string;
-  expiresAt: string;
-  documentReference: string;
-}
+export type { OfferLetterLink } from '../../../shared/checkout-contract';
+import type { OfferLetterLink } from '../../../shared/checkout-contract';
 
 function signature(secrets: Secrets, loanId: string, documentReference: string, expires: number): string {
   return secrets.hmac(PURPOSE, `${loanId}|${documentReference}|${expires}`);

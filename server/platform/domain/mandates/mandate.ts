@@ -52,12 +52,9 @@ export async function getMandateRow(db: Executor, scope: Scope, id: string): Pro
   return row;
 }
 
-/**
- * Why a mandate ended without becoming active, in the borrower's terms: `declined` (they refused
- * at their bank), `failed` (the bank or rail failed or cancelled it), `expired`; null while it is
- * in play or active.
- */
-export type MandateFailure = 'declined' | 'failed' | 'expired';
+/** Why a mandate ended without becoming active (the checkout contract's words). */
+export type { MandateFailure } from '../../../shared/checkout-contract';
+import type { MandateFailure } from '../../../shared/checkout-contract';
 
 export function mandateFailure(row: Pick<LoanMandatesTable, 'status' | 'providerStatus'>): MandateFailure | null {
   if (row.status === 'expired') return 'expired';

@@ -24,9 +24,9 @@ export const SETTLEMENT_DESTINATIONS = [
   'tenant_wallet',
 ] as const;
 export const REPAYMENT_FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
-/** How the checkout quotes the interest rate: a year (the stored nominal rate) or a month (it ÷ 12). */
-export const RATE_DISPLAYS = ['annual', 'monthly'] as const;
-export type RateDisplay = (typeof RATE_DISPLAYS)[number];
+/** How the checkout quotes the interest rate (the checkout contract's list). */
+export { RATE_DISPLAYS, type RateDisplay } from '../../../shared/checkout-contract';
+import { RATE_DISPLAYS } from '../../../shared/checkout-contract';
 
 const kobo = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const bps = z.number().int().min(0).max(100_000);
