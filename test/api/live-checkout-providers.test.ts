@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
-import { fundPool } from '../../server/platform/domain/pools/pool';
-import { startFakePaystack, type FakePaystack, type FakePaystackOptions } from '../support/fakes/paystack-fake';
-import { startFakeDojah, type FakeDojah } from '../support/fakes/dojah-fake';
-import { startFakeTermii, type FakeTermii } from '../support/fakes/termii-fake';
+import type { FakePaystack } from '../support/fakes/paystack-fake';
+import type { FakeTermii } from '../support/fakes/termii-fake';
+import { liveLendingTenant, startLiveProviders, type LiveProviders } from '../support/live-providers';
 import { client, pushBody, startTestApp, type TestApp } from '../support/harness';
-import { lendingTenant, type LendingTenant } from '../support/lifecycle';
+import type { LendingTenant } from '../support/lifecycle';
 import { mintSession, nubanCheckDigit, sessionClient, tokenOf, uniquePhone } from '../support/checkout';
 
 /**
@@ -13,42 +12,24 @@ import { mintSession, nubanCheckDigit, sessionClient, tokenOf, uniquePhone } fro
  * fake: the code by Termii, the account name by Paystack's `/bank/resolve`, the direct debit on
  * Paystack's page (approved, or refused and tried again), and nothing in the sandbox inbox or rails.
  */
-const SECRET = 'sk_test_fakepaystack0002';
 const clock = new FakeClock(new Date());
 let app: TestApp;
 let tenant: LendingTenant;
+let providers: LiveProviders;
 let paystack: FakePaystack;
-let dojah: FakeDojah;
 let termii: FakeTermii;
 const account = { bankCode: '058', accountNumber: `200000000${nubanCheckDigit('058', '200000000')}` };
-const paystackOptions: FakePaystackOptions = { secretKey: SECRET, accounts: { [`${account.bankCode}:${account.accountNumber}`]: 'OBI ADA' } };
 
 beforeAll(async () => {
-  paystack = await startFakePaystack(paystackOptions);
-  dojah = await startFakeDojah({ appId: 'app_fake', secretKey: 'dojah_fake_secret' });
-  termii = await startFakeTermii({ apiKey: 'termii_fake_key', senderIds: ['Lending'] });
-  app = await startTestApp({
-    clock,
-    env: {
-      PAYSTACK_SECRET_KEY: SECRET,
-      PAYSTACK_BASE_URL: paystack.url,
-      DOJAH_APP_ID: 'app_fake',
-      DOJAH_SECRET_KEY: 'dojah_fake_secret',
-      DOJAH_BASE_URL: dojah.url,
-      TERMII_API_KEY: 'termii_fake_key',
-      TERMII_BASE_URL: termii.url,
-      PROVIDER_TIMEOUT_MS: '2000',
-    },
-  });
-  paystackOptions.webhookUrl = `${app.url}/webhooks/paystack`;
-  tenant = await lendingTenant(app, { product: { insuranceMode: 'off', insurancePremiumBps: 0 } });
-  await app.platform.db.transaction().execute((trx) =>
-    fundPool(trx, { organisationId: tenant.organisationId, mode: 'live', code: 'MAIN', amountKobo: 1_000_000_000, now: clock.now() }),
-  );
+  providers = await startLiveProviders({ paystack: { accounts: { [`${account.bankCode}:${account.accountNumber}`]: 'OBI ADA' } } });
+  ({ paystack, termii } = providers);
+  app = await startTestApp({ clock, env: providers.env });
+  providers.connect(app);
+  tenant = await liveLendingTenant(app, clock.now());
 });
 afterAll(async () => {
   await app?.stop();
-  await Promise.all([paystack?.close(), dojah?.close(), termii?.close()]);
+  await providers?.close();
 });
 
 async function liveCheckout() {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
-import { fundPool } from '../../server/platform/domain/pools/pool';
 import { runCollections } from '../../server/platform/domain/repayments/collect-mandates';
 import { liveProviders } from '../../server/platform/platform';
 import { signPaystackPayload } from '../../server/integrations/paystack/paystack-webhook';
-import { startFakePaystack, type FakePaystack, type FakePaystackOptions } from '../support/fakes/paystack-fake';
-import { startFakeDojah, type FakeDojah } from '../support/fakes/dojah-fake';
+import type { FakePaystack } from '../support/fakes/paystack-fake';
+import type { FakeDojah } from '../support/fakes/dojah-fake';
+import { liveLendingTenant, startLiveProviders, type LiveProviders } from '../support/live-providers';
 import { client, pushBody, startTestApp, type TestApp } from '../support/harness';
-import { consentFor, eventsOf, lendingTenant, type LendingTenant } from '../support/lifecycle';
+import { consentFor, eventsOf, type LendingTenant } from '../support/lifecycle';
 
 /**
  * Live mode with real provider adapters (issue 16), against local fakes of the providers'
@@ -15,39 +15,26 @@ import { consentFor, eventsOf, lendingTenant, type LendingTenant } from '../supp
  * goes push → offer → accept → mandate through Paystack's authorisation page → disburse →
  * collection → completed, and no sandbox adapter is touched on the way.
  */
-const SECRET = 'sk_test_fakepaystack0001';
 const clock = new FakeClock(new Date());
 let app: TestApp;
 let tenant: LendingTenant;
+let providers: LiveProviders;
 let paystack: FakePaystack;
 let dojah: FakeDojah;
-const paystackOptions: FakePaystackOptions = { secretKey: SECRET, autoSettleCharges: true };
+let SECRET: string;
 
 beforeAll(async () => {
-  paystack = await startFakePaystack(paystackOptions);
-  dojah = await startFakeDojah({ appId: 'app_fake', secretKey: 'dojah_fake_secret' });
-  app = await startTestApp({
-    clock,
-    env: {
-      PAYSTACK_SECRET_KEY: SECRET,
-      PAYSTACK_BASE_URL: paystack.url,
-      DOJAH_APP_ID: 'app_fake',
-      DOJAH_SECRET_KEY: 'dojah_fake_secret',
-      DOJAH_BASE_URL: dojah.url,
-      PROVIDER_TIMEOUT_MS: '2000',
-    },
-  });
-  // Paystack posts its notifications to our public webhook route.
-  paystackOptions.webhookUrl = `${app.url}/webhooks/paystack`;
-  tenant = await lendingTenant(app, { product: { insuranceMode: 'off', insurancePremiumBps: 0 } });
-  await app.platform.db.transaction().execute((trx) =>
-    fundPool(trx, { organisationId: tenant.organisationId, mode: 'live', code: 'MAIN', amountKobo: 1_000_000_000, now: clock.now() }),
-  );
+  providers = await startLiveProviders({ paystack: { autoSettleCharges: true } });
+  ({ paystack, dojah, paystackSecret: SECRET } = providers);
+  // Texts are not part of this journey: live SMS stays unconfigured (the start-up line says so).
+  const { TERMII_API_KEY: _sms, TERMII_BASE_URL: _smsUrl, ...env } = providers.env;
+  app = await startTestApp({ clock, env });
+  providers.connect(app);
+  tenant = await liveLendingTenant(app, clock.now());
 });
 afterAll(async () => {
   await app?.stop();
-  await paystack?.close();
-  await dojah?.close();
+  await providers?.close();
 });
 
 const live = () => client(app, tenant.live);

@@ -1,15 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
-import { fundPool } from '../../server/platform/domain/pools/pool';
 import { startTestApp, type TestApp } from '../support/harness';
-import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
+import { offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { nubanCheckDigit, uniquePhone } from '../support/checkout';
 import { chooseBank } from '../support/bank-picker';
 import { axeViolations, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } from '../support/browser';
-import { startFakePaystack, type FakePaystack, type FakePaystackOptions } from '../support/fakes/paystack-fake';
-import { startFakeDojah, type FakeDojah } from '../support/fakes/dojah-fake';
-import { startFakeTermii, type FakeTermii } from '../support/fakes/termii-fake';
+import type { FakePaystack } from '../support/fakes/paystack-fake';
+import type { FakeTermii } from '../support/fakes/termii-fake';
+import { liveLendingTenant, startLiveProviders, type LiveProviders } from '../support/live-providers';
 
 /**
  * A live borrower on a 360×640 phone, every outside call through a real adapter against a local fake
@@ -17,45 +16,28 @@ import { startFakeTermii, type FakeTermii } from '../support/fakes/termii-fake';
  * (another origin), declined, tried again and approved; back on the hosted checkout by Paystack's
  * redirect, which carries only `?reference=` — the checkout reads the state back and finishes.
  */
-const SECRET = 'sk_test_fakepaystack0003';
 const clock = new FakeClock(new Date());
+const ACCOUNT = `012345678${nubanCheckDigit('058', '012345678')}`;
 let app: TestApp;
 let lender: LendingTenant;
 let browser: Browser;
+let providers: LiveProviders;
 let paystack: FakePaystack;
-let dojah: FakeDojah;
 let termii: FakeTermii;
-const ACCOUNT = `012345678${nubanCheckDigit('058', '012345678')}`;
-const paystackOptions: FakePaystackOptions = { secretKey: SECRET, accounts: { [`058:${ACCOUNT}`]: 'OBI ADA' } };
 
 beforeAll(async () => {
   await ensureBundles();
-  paystack = await startFakePaystack(paystackOptions);
-  dojah = await startFakeDojah({ appId: 'app_fake', secretKey: 'dojah_fake_secret' });
-  termii = await startFakeTermii({ apiKey: 'termii_fake_key', senderIds: ['Lending'] });
-  app = await startTestApp({
-    clock,
-    env: {
-      PAYSTACK_SECRET_KEY: SECRET,
-      PAYSTACK_BASE_URL: paystack.url,
-      DOJAH_APP_ID: 'app_fake',
-      DOJAH_SECRET_KEY: 'dojah_fake_secret',
-      DOJAH_BASE_URL: dojah.url,
-      TERMII_API_KEY: 'termii_fake_key',
-      TERMII_BASE_URL: termii.url,
-    },
-  });
-  paystackOptions.webhookUrl = `${app.url}/webhooks/paystack`;
-  lender = await lendingTenant(app, { product: { insuranceMode: 'off', insurancePremiumBps: 0 } });
-  await app.platform.db.transaction().execute((trx) =>
-    fundPool(trx, { organisationId: lender.organisationId, mode: 'live', code: 'MAIN', amountKobo: 1_000_000_000, now: clock.now() }),
-  );
+  providers = await startLiveProviders({ paystack: { accounts: { [`058:${ACCOUNT}`]: 'OBI ADA' } } });
+  ({ paystack, termii } = providers);
+  app = await startTestApp({ clock, env: providers.env });
+  providers.connect(app);
+  lender = await liveLendingTenant(app, clock.now());
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
-  await Promise.all([paystack?.close(), dojah?.close(), termii?.close()]);
+  await providers?.close();
 });
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name }).waitFor();

@@ -3,6 +3,7 @@ import { DojahBvnIdentity } from '../../server/integrations/dojah/dojah-bvn-iden
 import { DojahClient, type DojahClientOptions } from '../../server/integrations/dojah/dojah-http';
 import { ProviderError } from '../../server/integrations/provider-http';
 import { startFakeDojah, type FakeDojah } from '../support/fakes/dojah-fake';
+import { providerRejection } from '../support/provider-errors';
 
 const APP_ID = 'app_fake_1';
 const SECRET = 'test_sk_fake_secret';
@@ -25,14 +26,7 @@ const request = (overrides: Partial<{ bvn: string; firstName: string; lastName: 
   ...overrides,
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const rejection = providerRejection;
 
 beforeEach(async () => {
   fake = await startFakeDojah({ appId: APP_ID, secretKey: SECRET });

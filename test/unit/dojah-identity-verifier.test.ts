@@ -3,6 +3,7 @@ import { DojahClient, type DojahClientOptions } from '../../server/integrations/
 import { DojahIdentityVerifier } from '../../server/integrations/dojah/dojah-identity-verifier';
 import { ProviderError } from '../../server/integrations/provider-http';
 import { startFakeDojah, type FakeDojah } from '../support/fakes/dojah-fake';
+import { providerRejection } from '../support/provider-errors';
 
 const APP_ID = 'app_fake_2';
 const SECRET = 'prod_sk_fake_secret';
@@ -24,14 +25,7 @@ const request = (overrides: Partial<{ bvn: string; nin: string; dateOfBirth: str
   ...overrides,
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const rejection = providerRejection;
 
 beforeEach(async () => {
   fake = await startFakeDojah({ appId: APP_ID, secretKey: SECRET });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../server/integrations/provider-http';
 import { TermiiSms, termiiErrorOf, type TermiiSmsOptions } from '../../server/integrations/termii/termii-sms';
 import { startFakeTermii, type FakeTermii } from '../support/fakes/termii-fake';
+import { providerRejection } from '../support/provider-errors';
 
 const API_KEY = 'TLfakeTermiiKey123';
 const PHONE = '+2348031234567';
@@ -15,14 +16,7 @@ function sms(options: Partial<TermiiSmsOptions> = {}) {
 
 const message = (overrides: Partial<{ to: string; body: string; mode: 'test' | 'live' }> = {}) => ({ to: PHONE, body: CODE_TEXT, mode: 'live' as const, ...overrides });
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const rejection = providerRejection;
 
 beforeEach(async () => {
   fake = await startFakeTermii({ apiKey: API_KEY, senderIds: ['Clinic'], balance: 10 });
