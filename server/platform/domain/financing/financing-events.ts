@@ -7,7 +7,7 @@ import type { Secrets } from '../secrets';
 /**
  * Patient-financing events (`api = 'sdk'` in the outbox): delivered only to the organisation's `sdk` endpoints, in
  * the spec's envelope, signed with its API secret key. Payloads come from `financingEventData` (explicit fields);
- * their schemas are `SDK_EVENT_CATALOGUE` in http/sdk-event-schemas.ts.
+ * their schemas are `SDK_EVENT_CATALOGUE` in events/sdk-catalogue.ts.
  */
 export const SDK_EVENT_NAMES = [
   'loan.initiated',
