@@ -14,13 +14,13 @@ import { prescriptionPdf } from '../platform/domain/appointments/prescription-pd
 import { signPrescriptionLink, verifyPrescriptionLink } from '../platform/domain/appointments/prescription-link';
 import { verifyPath } from '../platform/domain/appointments/signed-link';
 import { FILE_LINK_PURPOSE, LocalFileStorage } from '../integrations/file-storage';
-import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import { isUuid } from '../platform/domain/ids';
 import { renderMeetingPage } from './meeting-page';
 import { staticAssets } from '../checkout/static-assets';
 import { roomsOf } from './meeting-rooms';
 import { attachSignalling } from './signalling';
 import { safeName } from '../shared/safe-text';
+import { inUnitOfWork } from '../platform/domain/unit-of-work';
 
 /**
  * The meeting pages and their endpoints, served by the platform itself:
@@ -175,9 +175,8 @@ export function createMeetingRouter(platform: Platform) {
     const seat = await seatOf(req);
     if (seat.participant.role !== 'doctor') throw new AppError('doctor_only', 'Only the doctor can end the consultation.');
     const now = platform.clock.now();
-    const completed = await platform.db.transaction().execute((tx) => completeAppointment(tx, seat.appointment, { now, by: 'doctor', delays: delaysFor(platform.config, seat.appointment.mode) }));
+    const completed = await inUnitOfWork(platform.db, (tx) => completeAppointment(tx, seat.appointment, { now, by: 'doctor', delays: delaysFor(platform.config, seat.appointment.mode) }));
     if (!completed) throw new AppError('invalid_appointment_state', 'The consultation has not started (nobody has joined yet).');
-    notifyOutboxCommitted();
     rooms.end(seat.appointment.id);
     ok(res, 200, 'Consultation ended', { appointmentStatus: completed.status });
   });

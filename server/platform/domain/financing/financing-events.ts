@@ -1,8 +1,9 @@
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import { fromJson, toJson } from '../../db/database';
 import type { FinancingApplicationsTable, Mode } from '../../db/schema';
 import { newOrderedId } from '../ids';
 import type { Secrets } from '../secrets';
+import { markOutboxWritten } from '../events/outbox-signal';
 
 /**
  * Patient-financing events (`api = 'sdk'` in the outbox): delivered only to the organisation's `sdk` endpoints, in
@@ -45,7 +46,7 @@ export function financingEventData(app: FinancingApplicationsTable, extra: Recor
 }
 
 export async function enqueueSdkEvent(
-  db: Executor,
+  db: Tx,
   options: { organisationId: string; mode: Mode; event: SdkEventName; data: Record<string, unknown>; now: Date },
 ): Promise<void> {
   await db
@@ -61,11 +62,12 @@ export async function enqueueSdkEvent(
       api: 'sdk',
     })
     .execute();
+  markOutboxWritten(db);
 }
 
 /** Emits a patient-financing event for an application, in the caller's transaction (outbox). */
 export async function emitFinancingEvent(
-  db: Executor,
+  db: Tx,
   app: FinancingApplicationsTable,
   event: SdkEventName,
   now: Date,

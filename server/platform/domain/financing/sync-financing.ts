@@ -1,5 +1,5 @@
 import type { LoansTable } from '../../db/schema';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanWriteContext } from '../loans/loan-context';
 import { FINANCING_FROM, transitionApplication, type FinancingStatus } from './financing-application';
 import { emitFinancingEvent, type SdkEventName } from './financing-events';
 
@@ -58,7 +58,7 @@ const FOLLOW: Record<string, { event: SdkEventName; status?: FinancingStatus; fr
   'mandate.active': { event: 'mandate.active', data: (_loan, extra) => ({ mandateId: extra.mandateId, provider: extra.provider }) },
 };
 
-export async function followFinancingLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
+export async function followFinancingLoanEvent(ctx: LoanWriteContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
   const follow = FOLLOW[event];
   if (!follow) return;
   let app = await ctx.db.selectFrom('financingApplications').selectAll().where('id', '=', loan.id).executeTakeFirst();

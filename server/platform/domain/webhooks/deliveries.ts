@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
-import type { Db, Dialect, Executor } from '../../db/database';
+import type { Db, Dialect, Executor, Tx } from '../../db/database';
 import { fromJson } from '../../db/database';
 import type { Mode, WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newOrderedId } from '../ids';
 import { MAX_ATTEMPTS, parseRetryAfter } from './retry-schedule';
 import type { Scope } from '../scope';
+import { inUnitOfWork } from '../unit-of-work';
+import { markOutboxWritten } from '../events/outbox-signal';
 
 /**
  * The durable delivery log. The outbox (`events`) is written in the transaction of each change;
@@ -69,7 +71,7 @@ export function endpointWants(endpointEvents: unknown, event: string): boolean {
  * Several processes may run it at once (PostgreSQL: SKIP LOCKED; SQLite: one writer at a time).
  */
 export async function fanOutEvents(db: Db, dialect: Dialect, now: Date, limit = 500): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inUnitOfWork(db, async (trx) => {
     const events = await trx
       .selectFrom('events')
       .select(['id', 'organisationId', 'mode', 'name', 'api'])
@@ -262,7 +264,7 @@ export async function getDelivery(db: Executor, scope: Scope, id: string, api: '
  * fresh allowance of attempts (the attempt count keeps rising, so each attempt keeps a unique
  * number). Refused while an attempt is in flight, and when the endpoint is gone or disabled.
  */
-export async function redeliver(db: Executor, scope: Scope, id: string, now: Date, api: 'lending' | 'sdk' = 'lending'): Promise<WebhookDelivery> {
+export async function redeliver(db: Tx, scope: Scope, id: string, now: Date, api: 'lending' | 'sdk' = 'lending'): Promise<WebhookDelivery> {
   const current = await getDelivery(db, scope, id, api);
   if (current.status === 'delivering') throw new AppError('delivery_in_flight', 'An attempt of this delivery is in flight; read it again in a few seconds.');
   const endpoint = current.endpointId
@@ -289,6 +291,8 @@ export async function redeliver(db: Executor, scope: Scope, id: string, now: Dat
     .where('status', '!=', 'delivering')
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) throw new AppError('delivery_in_flight', 'An attempt of this delivery is in flight; read it again in a few seconds.');
+  // A requeued delivery is outbox work too: the commit wakes the dispatcher.
+  markOutboxWritten(db);
   return getDelivery(db, scope, id, api);
 }
 
@@ -343,7 +347,7 @@ export async function recordAttempts(
 ): Promise<DisabledEndpoint[]> {
   const at = now.toISOString();
   const disabled: DisabledEndpoint[] = [];
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     // Successes in bulk: one UPDATE per (attempt number, response status), one for their endpoints.
     const groups = new Map<string, { attempt: number; status: number; ids: string[] }>();
     for (const { claim, outcome } of results) {

@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/database';
 import { z } from 'zod';
 import { captureBankAccount, resolveBankAccountForSession } from '../../domain/checkout/bank-account';
 import { refreshCheckoutSession, sessionLifetime, type CheckoutScope } from '../../domain/checkout/checkout-session';
@@ -54,12 +55,12 @@ const checkoutOutcome = (loan: { id: string; status: string; documentReference: 
 import { MandateSchema } from './mandates';
 import { disburseFinancingIfReady } from '../../domain/financing/disburse-financing';
 
-type Ctx = HandlerContext<unknown, unknown, unknown>;
+type Ctx<D extends Executor = Executor> = HandlerContext<unknown, unknown, unknown, D>;
 
 const sessionOf = (ctx: Ctx): CheckoutScope => ctx.auth.checkoutSession!;
 
 /** The loan context of a session call: the session's organisation and mode, recorded as the session. */
-function sessionLoanContext(ctx: Ctx): LoanContext {
+function sessionLoanContext<D extends Executor>(ctx: Ctx<D>): LoanContext<D> {
   const session = sessionOf(ctx);
   return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: { organisationId: session.organisationId, mode: session.mode }, actor: `checkout-session:${session.sessionId}` };
 }

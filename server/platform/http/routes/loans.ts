@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/database';
 import { z } from 'zod';
 import { maskPublicKey } from '../../domain/api-keys/api-key';
 import { approveLoan, attestLoan, rejectLoan } from '../../domain/loans/approve-loan';
@@ -27,7 +28,8 @@ import {
   ScheduleItemSchema,
 } from '../loan-schemas';
 
-export function loanContext(ctx: HandlerContext<unknown, unknown, unknown>): LoanContext {
+/** The loan context of a key-authenticated call; on a write route its `db` is the request's transaction. */
+export function loanContext<D extends Executor>(ctx: HandlerContext<unknown, unknown, unknown, D>): LoanContext<D> {
   return { db: ctx.db, platform: ctx.platform, now: ctx.now, scope: ctx.auth, actor: maskPublicKey(ctx.auth.publicKey), afterCommit: ctx.afterCommit };
 }
 
