@@ -6,6 +6,7 @@ import { migrateToLatest } from '../../server/platform/db/migrate';
 import { enqueueEvent } from '../../server/platform/domain/events/enqueue-event';
 import { onOutboxCommitted } from '../../server/platform/domain/events/outbox-signal';
 import { inUnitOfWork } from '../../server/platform/domain/unit-of-work';
+import { defineRoute } from '../../server/platform/http/route';
 
 const handle = openDatabase({ sqliteFile: ':memory:' });
 const db = handle.db;
@@ -27,6 +28,16 @@ export function outboxWritersRefuseTheRootHandle(root: Db): void {
   // @ts-expect-error an event name outside the catalogue
   void inUnitOfWork(root, (tx) => enqueueEvent(tx, { ...event, event: 'loan.not_an_event' }));
 }
+
+// Never run either: a write route's handler holds the request's transaction, a GET's and a non-transactional route's the root handle.
+const route = { path: '/v1/x', operationId: 'x', tag: 'x', summary: 'x', access: 'tenant', response: { status: 200, description: 'x' } } as const;
+export const routesTypeTheirHandle = [
+  defineRoute({ ...route, method: 'post', handle: async ({ db }) => ({ message: (await enqueueEvent(db, event)).id }) }),
+  // @ts-expect-error a GET reads on the root handle
+  defineRoute({ ...route, method: 'get', handle: async ({ db }) => ({ message: (await enqueueEvent(db, event)).id }) }),
+  // @ts-expect-error a non-transactional route opens its own units of work
+  defineRoute({ ...route, method: 'post', transactional: false, handle: async ({ db }) => ({ message: (await enqueueEvent(db, event)).id }) }),
+];
 
 describe('the unit of work', () => {
   it('when the work writes an event, then it commits and rings the outbox once, after the commit', async () => {

@@ -32,7 +32,10 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
 export interface HandlerContext<P, Q, B, D extends Executor = Executor> {
-  /** The root handle on reads; the request's transaction on writes (events and idempotency commit with it). */
+  /**
+   * The root handle on reads and `transactional: false` routes (`Db`); the request's transaction on other writes (`Tx`:
+   * events and idempotency commit with it). See `HandlerDb`.
+   */
   db: D;
   auth: AuthContext;
   params: P;
