@@ -5,6 +5,7 @@ import type { Platform } from '../../server/platform/platform';
 import { ensureManagedProduct } from './managed-product';
 import { PartnerApi } from './partner-api';
 import { DEMO_PRINCIPAL_NAIRA, DEMO_TENOR_DAYS, demoPhone, newRunId, pushBodyFor, scenarioOfRun, SCENARIOS, type ScenarioId } from './scenarios';
+import { inUnitOfWork } from '../../server/platform/domain/unit-of-work';
 
 /** What the demo page may ask the partner (or the lender's staff) to do next. */
 export const DEMO_ACTIONS = ['approve', 'reject', 'disburse', 'repay'] as const;
@@ -153,7 +154,7 @@ export class DemoRuns {
     if (scenario === 'managed') {
       const { organisationId } = await this.sandboxOrg();
       const productId = await ensureManagedProduct(this.platform, organisationId);
-      const loan = await this.platform.db.transaction().execute((trx) =>
+      const loan = await inUnitOfWork(this.platform.db, (trx) =>
         createOperatorLoan(
           { db: trx, platform: this.platform, now: this.platform.clock.now(), scope: { organisationId, mode: 'test' }, actor: 'operator:demo' },
           { borrower: { ...SCENARIOS.managed.borrower, phone, email: `tunde.${runId.slice(-6)}@example.com` }, productId, amountKobo: DEMO_PRINCIPAL_NAIRA * 100, tenorDays: DEMO_TENOR_DAYS, repaymentFrequency: 'monthly', clientReference: runId },

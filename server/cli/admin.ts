@@ -19,6 +19,7 @@ import { runSettlement } from '../platform/domain/settlements/run-settlement';
 import { checkLedger } from '../platform/domain/ledger/check-ledger';
 import { creditWallet } from '../platform/domain/wallets/credit-wallet';
 import { rejectPayout, settlePayout } from '../platform/domain/payouts/settle-payout';
+import { inUnitOfWork } from '../platform/domain/unit-of-work';
 
 /**
  * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
@@ -111,7 +112,7 @@ async function run(platform: Platform, command: string, options: Options): Promi
     case 'pool fund': {
       const amount = required(options, 'amount-kobo');
       if (!/^\d+$/.test(amount)) throw new UsageError('--amount-kobo must be a positive whole number of kobo');
-      return db.transaction().execute(async (trx) => {
+      return inUnitOfWork(db, async (trx) => {
         // The service's own financing pool: its lender organisation exists from first use; funding first is fine too.
         if (uuidOption(options, 'org') === FINANCING_LENDER_ID) await ensureFinancingLender(trx, platform.config.FINANCING_POLICY, now);
         return fundPool(trx, {
@@ -133,7 +134,7 @@ async function run(platform: Platform, command: string, options: Options): Promi
       }
       const scope = { organisationId: uuidOption(options, 'org'), mode: modeOption(options, 'mode') };
       await getOrganisation(db, scope.organisationId);
-      const loan = await db.transaction().execute((trx) =>
+      const loan = await inUnitOfWork(db, (trx) =>
         createOperatorLoan({ db: trx, platform, now, scope, actor: 'operator' }, parsed.data),
       );
       return toLoan(loan, platform.secrets);
@@ -153,20 +154,20 @@ async function run(platform: Platform, command: string, options: Options): Promi
       const amount = required(options, 'amount-kobo');
       if (!/^\d+$/.test(amount)) throw new UsageError('--amount-kobo must be a positive whole number of kobo');
       const borrowerId = uuidOption(options, 'borrower');
-      return db.transaction().execute((trx) => creditWallet(trx, { borrowerId, amountKobo: Number(amount), now }));
+      return inUnitOfWork(db, (trx) => creditWallet(trx, { borrowerId, amountKobo: Number(amount), now }));
     }
     case 'payout settle': {
       const id = uuidOption(options, 'id');
       const reference = required(options, 'reference');
       if (reference.length > 160) throw new UsageError('--reference must be at most 160 characters');
-      const { payout, changed } = await db.transaction().execute((trx) => settlePayout(trx, { id, reference, now }));
+      const { payout, changed } = await inUnitOfWork(db, (trx) => settlePayout(trx, { id, reference, now }));
       return { ...payout, changed };
     }
     case 'payout reject': {
       const id = uuidOption(options, 'id');
       const reason = required(options, 'reason');
       if (reason.length > 500) throw new UsageError('--reason must be at most 500 characters');
-      const { payout, changed } = await db.transaction().execute((trx) => rejectPayout(trx, { id, reason, now }));
+      const { payout, changed } = await inUnitOfWork(db, (trx) => rejectPayout(trx, { id, reason, now }));
       return { ...payout, changed };
     }
     case 'ledger check':

@@ -14,7 +14,6 @@ import { prescriptionPdf } from '../platform/domain/appointments/prescription-pd
 import { signPrescriptionLink, verifyPrescriptionLink } from '../platform/domain/appointments/prescription-link';
 import { FILE_LINK_PURPOSE, verifyPath } from '../platform/domain/appointments/signed-link';
 import { LocalFileStorage } from '../integrations/file-storage';
-import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import { isUuid } from '../platform/domain/ids';
 import { MEETING_PAGE_CSP, renderMeetingPage } from './meeting-page';
 import { staticAssets } from '../checkout/static-assets';
@@ -22,6 +21,7 @@ import { roomsOf } from './meeting-rooms';
 import { attachSignalling } from './signalling';
 import { safeName } from '../shared/safe-text';
 import { readCookie } from '../shared/read-cookie';
+import { inUnitOfWork } from '../platform/domain/unit-of-work';
 
 /**
  * The meeting pages and their endpoints, served by the platform itself:
@@ -156,9 +156,8 @@ export function createMeetingRouter(platform: Platform) {
     const seat = await seatOf(req);
     if (seat.participant.role !== 'doctor') throw new AppError('doctor_only', 'Only the doctor can end the consultation.');
     const now = platform.clock.now();
-    const completed = await platform.db.transaction().execute((tx) => completeAppointment(tx, seat.appointment, { now, by: 'doctor', delays: delaysFor(platform.config, seat.appointment.mode) }));
+    const completed = await inUnitOfWork(platform.db, (tx) => completeAppointment(tx, seat.appointment, { now, by: 'doctor', delays: delaysFor(platform.config, seat.appointment.mode) }));
     if (!completed) throw new AppError('invalid_appointment_state', 'The consultation has not started (nobody has joined yet).');
-    notifyOutboxCommitted();
     rooms.end(seat.appointment.id);
     ok(res, 200, 'Consultation ended', { appointmentStatus: completed.status });
   });

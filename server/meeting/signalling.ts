@@ -5,8 +5,8 @@ import type { Platform } from '../platform/platform';
 import { fullName } from '../platform/domain/appointments/appointment';
 import { meetingClosedReason, openSeat, type MeetingSeat } from '../platform/domain/appointments/meeting-access';
 import { participantConnected, participantDisconnected } from '../platform/domain/appointments/meeting-presence';
-import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import type { MeetingRooms, RoomPeer } from './meeting-rooms';
+import { inUnitOfWork } from '../platform/domain/unit-of-work';
 
 /**
  * WebRTC signalling over a WebSocket on the platform's own HTTP server (`/meet/ws`, the `ws`
@@ -66,8 +66,7 @@ export function attachSignalling(server: http.Server, platform: Platform, rooms:
     alive.add(ws);
     ws.on('pong', () => alive.add(ws));
     try {
-      await platform.db.transaction().execute((tx) => participantConnected(tx, seat, platform.clock.now()));
-      notifyOutboxCommitted();
+      await inUnitOfWork(platform.db, (tx) => participantConnected(tx, seat, platform.clock.now()));
     } catch (error) {
       platform.logger.error({ err: error }, 'meeting: could not record a join');
       ws.close(1011, 'unavailable');

@@ -1,6 +1,5 @@
 import type { Platform } from '../platform/platform';
 import { sweepAppointments } from '../platform/domain/appointments/sweep-appointments';
-import { notifyOutboxCommitted } from '../platform/domain/events/outbox-signal';
 
 /**
  * Runs the appointment sweep every APPOINTMENT_SWEEP_INTERVAL_MS (and once now): unattended and
@@ -14,7 +13,6 @@ export function startAppointmentSweep(platform: Platform, intervalMs = platform.
     try {
       const result = await sweepAppointments({ db: platform.db, files: platform.files, summariser: platform.summariser, speechToText: platform.speechToText, settings: platform.settings, now: platform.clock.now() });
       if (result.unattended + result.completed + result.recordings + result.summaries > 0) {
-        notifyOutboxCommitted();
         platform.logger.info({ worker: 'appointment-sweep', ...result }, 'appointment sweep');
       }
     } catch (error) {

@@ -6,7 +6,7 @@ import { configureOrganisation } from '../../server/platform/domain/organisation
 import { claimDueDeliveries } from '../../server/platform/domain/webhooks/claim';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/platform/domain/webhooks/retry-schedule';
 import { verifyWebhook, WebhookSignatureError } from '../../server/platform/domain/webhooks/signature';
-import { EVENT_CATALOGUE } from '../../server/platform/http/event-schemas';
+import { EVENT_CATALOGUE } from '../../server/platform/domain/events/catalogue';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan } from '../support/lifecycle';

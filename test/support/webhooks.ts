@@ -4,8 +4,8 @@ import type { Db } from '../../server/platform/db/database';
 import { fanOutEvents } from '../../server/platform/domain/webhooks/fan-out';
 import { client, pushBody, type Tenant, type TestApp } from './harness';
 import { fromJson } from '../../server/platform/db/database';
-import { EVENT_CATALOGUE } from '../../server/platform/http/event-schemas';
-import { SDK_EVENT_CATALOGUE } from '../../server/platform/http/sdk-event-schemas';
+import { EVENT_CATALOGUE } from '../../server/platform/domain/events/catalogue';
+import { SDK_EVENT_CATALOGUE } from '../../server/platform/domain/events/sdk-catalogue';
 
 export interface Received {
   path: string;
@@ -85,7 +85,7 @@ export async function assertEventsDocumented(db: Db): Promise<void> {
   for (const event of events) {
     if (event.api === 'sdk') {
       const sdkSchema = SDK_EVENT_CATALOGUE[event.name as keyof typeof SDK_EVENT_CATALOGUE];
-      if (!sdkSchema) throw new Error(`sdk event ${event.name} is not in the documented catalogue (server/platform/http/sdk-event-schemas.ts)`);
+      if (!sdkSchema) throw new Error(`sdk event ${event.name} is not in the documented catalogue (server/platform/domain/events/sdk-catalogue.ts)`);
       // The stored loan.initiated keeps its URL sealed; the published payload has it open (publicSdkData).
       const { applicationUrlSealed, ...rest } = fromJson<Record<string, unknown>>(event.payload)!;
       const published = applicationUrlSealed === undefined ? rest : { ...rest, applicationUrl: 'https://sealed.example/' };
@@ -94,7 +94,7 @@ export async function assertEventsDocumented(db: Db): Promise<void> {
       continue;
     }
     const schema = EVENT_CATALOGUE[event.name as keyof typeof EVENT_CATALOGUE];
-    if (!schema) throw new Error(`event ${event.name} is not in the documented catalogue (server/platform/http/event-schemas.ts)`);
+    if (!schema) throw new Error(`event ${event.name} is not in the documented catalogue (server/platform/domain/events/catalogue.ts)`);
     const parsed = schema.safeParse(fromJson(event.payload));
     if (!parsed.success) throw new Error(`event ${event.name} payload does not match its documented schema: ${parsed.error.message}`);
   }

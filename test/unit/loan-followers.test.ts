@@ -4,9 +4,9 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { LoansTable } from '../../server/platform/db/schema';
 import { registerLoanFollower, tellLoanFollowers, type LoanFollower } from '../../server/platform/domain/events/followers';
-import type { LoanContext } from '../../server/platform/domain/loans/loan-context';
+import type { LoanWriteContext } from '../../server/platform/domain/loans/loan-context';
 
-const ctx = {} as LoanContext;
+const ctx = {} as LoanWriteContext;
 const loan = (id: string) => ({ id }) as LoansTable;
 
 describe('loan followers', () => {

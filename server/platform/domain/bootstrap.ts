@@ -8,6 +8,7 @@ import { configureOrganisation, createOrganisation } from './organisations/organ
 import { fundPool, poolBalances } from './pools/pool';
 import { createProduct, type ProductInput } from './products/product';
 import { createProvider } from './providers/provider';
+import { inUnitOfWork } from './unit-of-work';
 
 export const SANDBOX_POOL_CODE = 'MAIN';
 const SANDBOX_POOL_FUNDING_KOBO = 50_000_000_00; // ₦50,000,000
@@ -80,7 +81,7 @@ export async function bootstrapSandbox(db: Db, secrets: Secrets, now: Date): Pro
   const existing = await readBootstrap(db, secrets);
   if (existing) return { created: false, result: existing };
 
-  const stored = await db.transaction().execute(async (trx) => {
+  const stored = await inUnitOfWork(db, async (trx) => {
     const org = await createOrganisation(trx, { name: 'Sandbox Lending Partner', now });
     const keys = await createApiKey(trx, secrets, { organisationId: org.id, mode: 'test', now });
     const products = [];

@@ -2,8 +2,10 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../domain/errors';
 import type { RouteSpec } from './route';
-import { EVENT_CATALOGUE, WEBHOOK_DELIVERY_DESCRIPTION, WebhookEnvelopeSchema } from './event-schemas';
-import { SDK_EVENT_CATALOGUE, SdkWebhookEnvelopeSchema } from './sdk-event-schemas';
+import { EVENT_CATALOGUE } from '../domain/events/catalogue';
+import { WEBHOOK_DELIVERY_DESCRIPTION, WebhookEnvelopeSchema } from './event-schemas';
+import { SDK_EVENT_CATALOGUE } from '../domain/events/sdk-catalogue';
+import { SdkWebhookEnvelopeSchema } from './sdk-event-schemas';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Products: 'Loan products: read-only over the API.',

@@ -1,11 +1,11 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import type { Executor } from '../db/database';
+import type { Db, Executor, Tx } from '../db/database';
 import { AppError, type ErrorCode } from '../domain/errors';
 import type { Platform } from '../platform';
 import { authOf, type AuthContext } from './authenticate';
 import { errorBody, successBody, type PageMeta } from './envelope';
-import { notifyOutboxCommitted } from '../domain/events/outbox-signal';
+import { inUnitOfWork } from '../domain/unit-of-work';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   claimIdempotencyKey,
@@ -31,9 +31,12 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
-export interface HandlerContext<P, Q, B> {
-  /** The root handle on reads; the request's transaction on writes (events and idempotency commit with it). */
-  db: Executor;
+export interface HandlerContext<P, Q, B, D extends Executor = Executor> {
+  /**
+   * The root handle on reads and `transactional: false` routes (`Db`); the request's transaction on other writes (`Tx`:
+   * events and idempotency commit with it). See `HandlerDb`.
+   */
+  db: D;
   auth: AuthContext;
   params: P;
   query: Q;
@@ -54,8 +57,20 @@ export interface HandlerResult {
   file?: { contentType: string; body: string; filename: string };
 }
 
-export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType> {
-  method: Method;
+/**
+ * The handler's `db`: a GET reads on the root handle; a write route runs in the request's unit of work (a
+ * transaction, so it may write events), unless it is `transactional: false` and opens its own with `inUnitOfWork`.
+ */
+export type HandlerDb<M extends Method, T extends boolean> = M extends 'get' ? Db : T extends false ? Db : Tx;
+
+export interface RouteSpec<
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends z.ZodType = z.ZodType,
+  M extends Method = Method,
+  T extends boolean = boolean,
+> {
+  method: M;
   /** OpenAPI-style path, e.g. `/v1/products/{id}`. */
   path: string;
   operationId: string;
@@ -76,15 +91,15 @@ export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject 
    * opens its own transactions (a provider call must never hold a database transaction open), and
    * the idempotent response is stored after the handler's writes rather than with them.
    */
-  transactional?: boolean;
+  transactional?: T;
   /** Error codes this route can answer with beyond the ones every route shares. */
   errors?: ErrorCode[];
-  handle(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<HandlerResult>;
+  handle(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, HandlerDb<M, T>>): Promise<HandlerResult>;
 }
 
 /** Identity function that keeps the handler's parameter types tied to the route's schemas. */
-export function defineRoute<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(
-  spec: RouteSpec<P, Q, B>,
+export function defineRoute<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, M extends Method, T extends boolean = true>(
+  spec: RouteSpec<P, Q, B, M, T>,
 ): RouteSpec {
   return spec as unknown as RouteSpec;
 }
@@ -187,13 +202,12 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   const inTransaction = async <T>(work: (db: Executor) => Promise<T>): Promise<T> => {
     let result: T;
     try {
-      result = route.transactional === false ? await work(platform.db) : await platform.db.transaction().execute(work);
+      // The unit of work rings the outbox after commit; a non-transactional handler's own units of work ring theirs.
+      result = route.transactional === false ? await work(platform.db) : await inUnitOfWork(platform.db, work);
     } catch (error) {
       committed.length = 0;
       throw error;
     }
-    // Committed: a webhook dispatcher in this process may fan out what this write recorded now.
-    if (route.method !== 'get') notifyOutboxCommitted();
     runCommitted();
     return result;
   };

@@ -11,14 +11,13 @@ import {
 } from '../domain/products/product';
 import { PROVIDER_TYPES } from '../domain/providers/provider';
 import { safeName } from '../../shared/safe-text';
+import { KoboAmount, Timestamp, Uuid } from '../domain/contract-fields';
 
 /** Names (people, organisations) refuse control and bidi characters: see server/shared/safe-text.ts. */
 export { safeName };
 
-/** Shared pieces of the public contract. Response schemas document; request schemas also validate. */
-export const Uuid = z.uuid().meta({ example: '3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13' });
-export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-11-26T09:30:00.000Z' });
-export const KoboAmount = z.number().int().meta({ format: 'int64', description: 'Integer kobo (NGN minor unit).' });
+/** Shared pieces of the public contract, declared in the domain (its event catalogue uses them too). */
+export { KoboAmount, Timestamp, Uuid };
 
 export const IdParams = z.object({ id: Uuid.meta({ description: 'Record id (UUID).' }) });
 

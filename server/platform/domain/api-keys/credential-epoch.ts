@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Executor, Tx } from '../../db/database';
+import { inUnitOfWork } from '../unit-of-work';
 
 /**
  * Cross-process invalidation of cached credentials. Each process caches resolved API keys (and
@@ -25,9 +26,9 @@ export async function readCredentialEpoch(db: Executor): Promise<number> {
   return Number(row?.epoch ?? 0);
 }
 
-/** Runs `fn` in the caller's transaction, or in a new one when given the root handle. */
+/** Runs `fn` in the caller's transaction, or in a new unit of work when given the root handle. */
 export function inTransaction<T>(db: Executor, fn: (trx: Tx) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db as Tx) : (db as Db).transaction().execute(fn);
+  return db.isTransaction ? fn(db as Tx) : inUnitOfWork(db as Db, fn);
 }
 
 /**

@@ -1,15 +1,9 @@
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
+import type { EventName } from '../events/catalogue';
 import { enqueueEvent } from '../events/enqueue-event';
 import type { AppointmentRow } from './appointment';
 
-export type AppointmentEventName =
-  | 'appointment.created'
-  | 'appointment.rescheduled'
-  | 'appointment.cancelled'
-  | 'appointment.started'
-  | 'appointment.completed'
-  | 'appointment.recording.ready'
-  | 'appointment.summary.ready';
+export type AppointmentEventName = Extract<EventName, `appointment.${string}`>;
 
 /** The fields every appointment event carries (no participant's personal data: the partner holds it already). */
 export function appointmentEventBase(row: AppointmentRow) {
@@ -23,6 +17,6 @@ export function appointmentEventBase(row: AppointmentRow) {
 }
 
 /** Writes the event in the caller's transaction, beside the change it reports. */
-export async function emitAppointmentEvent(db: Executor, row: AppointmentRow, event: AppointmentEventName, now: Date, extra: Record<string, unknown> = {}): Promise<void> {
+export async function emitAppointmentEvent(db: Tx, row: AppointmentRow, event: AppointmentEventName, now: Date, extra: Record<string, unknown> = {}): Promise<void> {
   await enqueueEvent(db, { organisationId: row.organisationId, mode: row.mode, event, data: { ...appointmentEventBase(row), ...extra }, now });
 }

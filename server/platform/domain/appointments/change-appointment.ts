@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import { AppError } from '../errors';
 import { findAppointment, type AppointmentRow, type AppointmentScope } from './appointment';
 import { emitAppointmentEvent } from './appointment-events';
@@ -8,7 +8,7 @@ import { assertNotInPast } from './create-appointment';
 export const CANCELLATION_FLOOR_MS = 5 * 60_000;
 
 interface ChangeOptions {
-  db: Executor;
+  db: Tx;
   scope: AppointmentScope;
   now: Date;
   appointmentId: string;

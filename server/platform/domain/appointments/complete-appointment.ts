@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import type { Mode } from '../scope';
 import type { AppointmentRow } from './appointment';
 import { emitAppointmentEvent } from './appointment-events';
@@ -25,7 +25,7 @@ export function delaysFor(config: {
  * `appointment.completed` in the same transaction. The summaries fall due `summaryDelaySeconds`
  * later. Returns null when the appointment was not in progress (already completed: nothing changes).
  */
-export async function completeAppointment(db: Executor, appointment: AppointmentRow, options: { now: Date; by: 'doctor' | 'end_time'; delays: ConsultationDelays }): Promise<AppointmentRow | null> {
+export async function completeAppointment(db: Tx, appointment: AppointmentRow, options: { now: Date; by: 'doctor' | 'end_time'; delays: ConsultationDelays }): Promise<AppointmentRow | null> {
   const stamp = options.now.toISOString();
   const completed = await db
     .updateTable('appointments')

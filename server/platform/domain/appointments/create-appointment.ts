@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { randomToken, type Secrets } from '../secrets';
@@ -16,7 +16,7 @@ export interface NewParticipant {
 }
 
 export interface CreateAppointmentOptions {
-  db: Executor;
+  db: Tx;
   secrets: Secrets;
   scope: AppointmentScope;
   now: Date;

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database';
+import type { Executor, Tx } from '../../db/database';
 import type { MeetingSeat } from './meeting-access';
 import { emitAppointmentEvent } from './appointment-events';
 import { sql } from 'kysely';
@@ -8,7 +8,7 @@ import { sql } from 'kysely';
  * the window moves a `scheduled` appointment to `in-progress` (one conditional UPDATE, so two
  * participants joining at once start it once) with `appointment.started` in the same transaction.
  */
-export async function participantConnected(db: Executor, seat: MeetingSeat, now: Date): Promise<void> {
+export async function participantConnected(db: Tx, seat: MeetingSeat, now: Date): Promise<void> {
   const stamp = now.toISOString();
   await db
     .updateTable('appointmentParticipants')

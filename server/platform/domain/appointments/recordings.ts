@@ -6,6 +6,7 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { assertDoctor, type MeetingSeat } from './meeting-access';
 import { emitAppointmentEvent } from './appointment-events';
+import { inUnitOfWork } from '../unit-of-work';
 
 /**
  * Consultation recordings. The doctor's page records the call's audio (its own microphone mixed with
@@ -69,7 +70,7 @@ export async function storeRecordingChunk(
   assertDoctor(seat);
   const row = await ownRecording(db, seat, options.recordingId);
   const size = options.body.length;
-  await db.transaction().execute(async (tx) => {
+  await inUnitOfWork(db, async (tx) => {
     await tx
       .selectFrom('appointments')
       .select('id')
@@ -137,7 +138,7 @@ export async function processRecording(db: Db, files: FileStorage, recordingId: 
   const storageKey = `recordings/${row.appointmentId}/${row.id}.${extensionOf(row.contentType)}`;
   if (bytes > 0) await files.putStream(storageKey, Readable.from(chunksInOrder(files, present)), row.contentType, bytes);
   const stamp = now.toISOString();
-  const done = await db.transaction().execute(async (tx) => {
+  const done = await inUnitOfWork(db, async (tx) => {
     const updated = await tx
       .updateTable('appointmentRecordings')
       .set(bytes > 0 ? { status: 'ready', storageKey, bytes, readyAt: stamp, updatedAt: stamp } : { status: 'empty', readyAt: stamp, updatedAt: stamp })

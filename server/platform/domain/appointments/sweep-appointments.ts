@@ -5,6 +5,7 @@ import { fullName, notesOf, participantsOf, prescriptionsOf } from './appointmen
 import { emitAppointmentEvent } from './appointment-events';
 import { completeAppointment, delaysFor } from './complete-appointment';
 import { processRecording } from './recordings';
+import { inUnitOfWork } from '../unit-of-work';
 
 export interface SweepContext {
   db: Db;
@@ -36,7 +37,7 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
 
   const missed = await db.selectFrom('appointments').selectAll().where('status', '=', 'scheduled').where('endTime', '<', stamp).limit(BATCH).execute();
   for (const row of missed) {
-    await db.transaction().execute(async (tx) => {
+    await inUnitOfWork(db, async (tx) => {
       const cancelled = await tx
         .updateTable('appointments')
         .set({ status: 'cancelled', cancellationReason: 'unattended', updatedAt: stamp })
@@ -55,7 +56,7 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
   for (const row of over) {
     const active = await db.selectFrom('appointmentParticipants').select('id').where('appointmentId', '=', row.id).where('liveliness', '=', 'active').executeTakeFirst();
     if (active && row.endTime >= overrunCutoff) continue;
-    const done = await db.transaction().execute((tx) => completeAppointment(tx, row, { now, by: 'end_time', delays: delaysFor(ctx.settings, row.mode) }));
+    const done = await inUnitOfWork(db, (tx) => completeAppointment(tx, row, { now, by: 'end_time', delays: delaysFor(ctx.settings, row.mode) }));
     if (done) out.completed += 1;
   }
 
@@ -97,7 +98,7 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
       prescriptions,
       ...(transcript ? { transcript } : {}),
     });
-    await db.transaction().execute(async (tx) => {
+    await inUnitOfWork(db, async (tx) => {
       const updated = await tx
         .updateTable('appointments')
         .set({ transcriptionSummary: summaries.transcriptionSummary, patientSummary: summaries.patientSummary, summarisedAt: stamp, updatedAt: stamp })

@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { maskPhone, normalisePhone } from '../users/phone';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
 import { checkCode, cooldownError, cooledDownBefore, deliverCode, type OtpPlatform, type OtpSent } from './otp';
+import { inUnitOfWork } from '../unit-of-work';
 
 /** A borrower may name a few more guarantors than required (one did not answer), never an open-ended list of numbers to text. */
 const EXTRA_GUARANTORS = 2;
@@ -129,7 +130,7 @@ export async function verifyGuarantor(platform: Pick<OtpPlatform, 'db' | 'secret
   if (row.verifiedAt) return toGuarantor(row);
   const challenge = await checkCode(platform, { guarantorId }, code, now);
   const at = now.toISOString();
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     await trx.updateTable('otpChallenges').set({ verifiedAt: at }).where('id', '=', challenge.id).execute();
     await trx.updateTable('loanGuarantors').set({ verifiedAt: at, updatedAt: at }).where('id', '=', row.id).where('verifiedAt', 'is', null).execute();
   });

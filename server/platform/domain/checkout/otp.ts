@@ -9,6 +9,7 @@ import { safeEqual, type Secrets } from '../secrets';
 import { claimBorrower } from '../users/claim-borrower';
 import { maskPhone, normalisePhone } from '../users/phone';
 import { getSessionRow, type CheckoutScope } from './checkout-session';
+import { inUnitOfWork } from '../unit-of-work';
 
 /** The OTP rules; the widget shows the same numbers. */
 export const OTP_RULES = {
@@ -245,7 +246,7 @@ export async function verifyOtp(platform: Pick<OtpPlatform, 'db' | 'secrets'>, s
   if (session.otpVerifiedAt) return { verified: true, borrower: await borrowerLink() };
   const challenge = await checkCode(platform, { sessionId: scope.sessionId, guarantorId: null }, code, now);
   const at = now.toISOString();
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     await trx.updateTable('otpChallenges').set({ verifiedAt: at }).where('id', '=', challenge.id).execute();
     await trx.updateTable('checkoutSessions').set({ otpVerifiedAt: at, updatedAt: at }).where('id', '=', scope.sessionId).execute();
     await claimBorrower(trx, { borrowerId: scope.borrowerId, mode: scope.mode, phone: challenge.phone, now });

@@ -10,6 +10,7 @@ import { maskPhone } from '../users/phone';
 import { getSessionRow, hashCheckoutToken, mintCheckoutSession, sessionLifetime, takesCheckoutSessions, type CheckoutScope } from './checkout-session';
 import { lenderContact, type LenderContact } from './lender-contact';
 import { phoneOnRecord } from './otp';
+import { inUnitOfWork } from '../unit-of-work';
 
 /** "Text me a new link": at most one per 10 minutes and three per UTC day, per loan (not per session, so renewing a renewed link does not reset them). */
 export const RENEW_RULES = { minIntervalMs: 10 * 60_000, perDay: 3 } as const;
@@ -105,7 +106,7 @@ async function takeRenewalSlot(db: Executor, loanId: string, now: Date): Promise
 /** The text was not sent: the link nobody received is revoked and the renewal slot restored (only if it is still ours). */
 async function giveBack(db: Db, loanId: string, minted: { session: { id: string }; before: CheckoutRenewalsTable | null }, now: Date): Promise<void> {
   const at = now.toISOString();
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     await trx.updateTable('checkoutSessions').set({ revokedAt: at, updatedAt: at }).where('id', '=', minted.session.id).execute();
     const mine = trx.deleteFrom('checkoutRenewals').where('loanId', '=', loanId).where('lastRenewedAt', '=', at);
     if (!minted.before) await mine.execute();
@@ -133,7 +134,7 @@ export async function renewCheckoutSession(platform: RenewPlatform, scope: Check
   // Live mode without an SMS provider: 503 before a new link is minted.
   const sms = platform.sms.for(scope.mode);
   const phone = await phoneOnRecord(db, scope.borrowerId);
-  const minted = await db.transaction().execute(async (trx) => {
+  const minted = await inUnitOfWork(db, async (trx) => {
     const expired = await getSessionRow(trx, scope);
     const loan = await trx.selectFrom('loans').selectAll().where('id', '=', scope.loanId).executeTakeFirstOrThrow();
     const before = await takeRenewalSlot(trx, loan.id, now);

@@ -1,7 +1,7 @@
 import type { LoansTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { getLoanRow } from '../loans/loan';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { acceptTerms, declineTerms, type BorrowerConsent } from '../loans/respond-to-offer';
 import { submitKyc, type KycSubmission, type LoanKycResult } from '../loans/submit-kyc';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
@@ -26,7 +26,7 @@ export interface CheckoutSignature {
   confirmSignatureName?: boolean;
 }
 
-export type CheckoutLoanContext = LoanContext;
+export type CheckoutLoanContext = LoanWriteContext;
 
 /**
  * A reference that is not the current offer's answers 409 with the current offer's key facts in

@@ -1,25 +1,27 @@
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import type { Mode } from '../scope';
 import { toJson } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import { newOrderedId } from '../ids';
+import type { EventName } from './catalogue';
+import { markOutboxWritten } from './outbox-signal';
 
 export interface EnqueueEventOptions {
   organisationId: string;
   mode: Mode;
-  /** Exact event name from the spec's event table, e.g. `loan.approved`. */
-  event: string;
+  /** A name from the catalogue (`catalogue.ts`), e.g. `loan.approved`. */
+  event: EventName;
   /** The event's data object, built by an explicit mapper; never a serialised row. */
   data: Record<string, unknown>;
   now: Date;
 }
 
 /**
- * Records an event in the transactional outbox. Call it with the same transaction as the state
- * change it reports: both commit or neither does. The webhook dispatcher fans it out
- * to endpoints afterwards.
+ * Records an event in the transactional outbox. It takes a transaction, never the root handle, so the
+ * event commits with the state change it reports or not at all (open one with `inUnitOfWork`, which
+ * rings the outbox once it commits). The webhook dispatcher fans it out to endpoints afterwards.
  */
-export async function enqueueEvent(tx: Executor, options: EnqueueEventOptions): Promise<{ id: string }> {
+export async function enqueueEvent(tx: Tx, options: EnqueueEventOptions): Promise<{ id: string }> {
   const id = newOrderedId();
   await insertEvent(tx, {
     id,
@@ -29,10 +31,11 @@ export async function enqueueEvent(tx: Executor, options: EnqueueEventOptions): 
     payload: toJson(options.data)!,
     createdAt: options.now.toISOString(),
   });
+  markOutboxWritten(tx);
   return { id };
 }
 
 /** The hottest insert there is (every state change writes one), compiled once. */
-const insertEvent = precompiled((db, row: { id: string; organisationId: string; mode: Mode; name: string; payload: string; createdAt: string }) =>
+const insertEvent = precompiled((db, row: { id: string; organisationId: string; mode: Mode; name: EventName; payload: string; createdAt: string }) =>
   db.insertInto('events').values(row),
 );

@@ -1,5 +1,5 @@
 import type { LoansTable } from '../../db/schema';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanWriteContext } from '../loans/loan-context';
 
 /**
  * A product built on lending loans (patient financing) follows them through their events instead of lending
@@ -15,7 +15,7 @@ export interface LoanFollower {
   /** Whether this follower follows the loan (cheap and synchronous: asked for every loan event). */
   follows(loan: LoansTable): boolean;
   /** Hears one event of a followed loan, in the emitting transaction (`ctx.db`); a throw rolls the change back. */
-  follow(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void>;
+  follow(ctx: LoanWriteContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void>;
 }
 
 const followers = new Map<string, LoanFollower>();
@@ -30,7 +30,7 @@ export function registerLoanFollower(follower: LoanFollower): void {
  * (then the lending API's event is not written). Events the lending API has no name for (`loan.repayment.due`)
  * are told only through here.
  */
-export async function tellLoanFollowers(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<boolean> {
+export async function tellLoanFollowers(ctx: LoanWriteContext, event: string, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<boolean> {
   let followed = false;
   for (const follower of followers.values()) {
     if (!follower.follows(loan)) continue;

@@ -3,10 +3,11 @@ import type { Services } from '../services';
 import { AppError } from '../errors';
 import { ensureAccount, newAccount, postTransaction } from '../ledger/ledger';
 import { transitionLoan } from '../loans/loan';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { emitLoanEvent } from '../loans/loan-events';
 import { loadSnapshot, redateSchedule } from '../loans/pricing-snapshot';
 import { FINANCING_LENDER_ID, FINANCING_POOL_CODE } from './financing-lender';
+import { inUnitOfWork } from '../unit-of-work';
 
 type DisbursePlatform = LoanContext['platform'] & Pick<Services, 'logger'>;
 
@@ -33,9 +34,9 @@ export async function disburseFinancingIfReady(db: Db, platform: DisbursePlatfor
     .executeTakeFirst();
   if (!ready) return false;
   try {
-    await db.transaction().execute(async (trx) => {
+    await inUnitOfWork(db, async (trx) => {
       const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).executeTakeFirstOrThrow();
-      const ctx: LoanContext = { db: trx, platform, now, scope: { organisationId: loan.organisationId, mode: loan.mode }, actor: 'financing-disbursement' };
+      const ctx: LoanWriteContext = { db: trx, platform, now, scope: { organisationId: loan.organisationId, mode: loan.mode }, actor: 'financing-disbursement' };
       const at = now.toISOString();
       const reference = `DSB-${loan.id}`;
       const disbursed = await transitionLoan(

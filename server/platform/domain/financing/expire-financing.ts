@@ -1,9 +1,10 @@
-import type { Db, Executor } from '../../db/database';
+import type { Db, Tx } from '../../db/database';
 import type { FinancingApplicationsTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { getLoanRow, transitionLoan } from '../loans/loan';
 import { FINANCING_FROM, transitionApplication, type FinancingStatus } from './financing-application';
 import { emitFinancingEvent } from './financing-events';
+import { inUnitOfWork } from '../unit-of-work';
 
 const isDue = (app: FinancingApplicationsTable, now: Date) =>
   app.expiresAt <= now.toISOString() && (FINANCING_FROM.expire as readonly string[]).includes(app.status);
@@ -13,7 +14,7 @@ const isDue = (app: FinancingApplicationsTable, now: Date) =>
  * (reason `expired`), and `loan.cancelled` goes out with reason `expired` (the spec has no expiry event). A signed offer
  * does not expire: it waits for its mandate.
  */
-async function expire(db: Executor, app: FinancingApplicationsTable, now: Date): Promise<void> {
+async function expire(db: Tx, app: FinancingApplicationsTable, now: Date): Promise<void> {
   const expired = await transitionApplication(db, app, FINANCING_FROM.expire as readonly FinancingStatus[], { status: 'expired' }, now);
   const loan = await getLoanRow(db, { organisationId: app.organisationId, mode: app.mode }, app.id);
   if (['pending', 'awaiting_acceptance'].includes(loan.status)) {
@@ -25,7 +26,7 @@ async function expire(db: Executor, app: FinancingApplicationsTable, now: Date):
 /** On access: a due application is expired (its own commit) and the step answers 409 `application_expired`. */
 export async function expireIfDue(db: Db, app: FinancingApplicationsTable, now: Date): Promise<void> {
   if (!isDue(app, now)) return;
-  await db.transaction().execute((trx) => expire(trx, app, now)).catch(() => undefined);
+  await inUnitOfWork(db, (trx) => expire(trx, app, now)).catch(() => undefined);
   throw new AppError('application_expired', 'This application has expired; ask the clinic to start a new one.');
 }
 
@@ -42,7 +43,7 @@ export async function expireFinancingApplications(db: Db, now: Date, limit = 100
   let expired = 0;
   for (const app of due) {
     try {
-      await db.transaction().execute((trx) => expire(trx, app, now));
+      await inUnitOfWork(db, (trx) => expire(trx, app, now));
       expired += 1;
     } catch (error) {
       // Moved concurrently (signed, or expired by another process): nothing to do.

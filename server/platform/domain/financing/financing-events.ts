@@ -1,13 +1,14 @@
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import { fromJson, toJson } from '../../db/database';
 import type { FinancingApplicationsTable, Mode } from '../../db/schema';
 import { newOrderedId } from '../ids';
 import type { Secrets } from '../secrets';
+import { markOutboxWritten } from '../events/outbox-signal';
 
 /**
  * Patient-financing events (`api = 'sdk'` in the outbox): delivered only to the organisation's `sdk` endpoints, in
  * the spec's envelope, signed with its API secret key. Payloads come from `financingEventData` (explicit fields);
- * their schemas are `SDK_EVENT_CATALOGUE` in http/sdk-event-schemas.ts.
+ * their schemas are `SDK_EVENT_CATALOGUE` in events/sdk-catalogue.ts.
  */
 export const SDK_EVENT_NAMES = [
   'loan.initiated',
@@ -45,7 +46,7 @@ export function financingEventData(app: FinancingApplicationsTable, extra: Recor
 }
 
 export async function enqueueSdkEvent(
-  db: Executor,
+  db: Tx,
   options: { organisationId: string; mode: Mode; event: SdkEventName; data: Record<string, unknown>; now: Date },
 ): Promise<void> {
   await db
@@ -61,11 +62,12 @@ export async function enqueueSdkEvent(
       api: 'sdk',
     })
     .execute();
+  markOutboxWritten(db);
 }
 
 /** Emits a patient-financing event for an application, in the caller's transaction (outbox). */
 export async function emitFinancingEvent(
-  db: Executor,
+  db: Tx,
   app: FinancingApplicationsTable,
   event: SdkEventName,
   now: Date,

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database';
 import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { getLoanRow } from '../loans/loan';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanWriteContext } from '../loans/loan-context';
 import { cancelLoan } from '../loans/respond-to-offer';
 import type { Secrets } from '../secrets';
 import { getApplicationRow, toInitiation, type LoanInitiation } from './financing-application';
@@ -20,7 +20,7 @@ export async function getFinancingStatus(db: Executor, secrets: Pick<Secrets, 'd
  * The partner cancels before disbursement: the lending core's cancel (one conditional UPDATE; `loan.cancelled` follows
  * as the spec-B event and moves the application to `cancelled` in the same transaction). Idempotent.
  */
-export async function cancelFinancing(ctx: LoanContext, loanId: string, reason: string | null): Promise<LoanInitiation> {
+export async function cancelFinancing(ctx: LoanWriteContext, loanId: string, reason: string | null): Promise<LoanInitiation> {
   const app = await getApplicationRow(ctx.db, ctx.scope, loanId);
   if (['rejected', 'offer_rejected', 'expired'].includes(app.status)) {
     throw new AppError('invalid_loan_state', `The application is ${app.status}: there is nothing to cancel.`);

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import { isUniqueViolation } from '../../db/database';
 import type { FinancingApplicationsTable, Mode } from '../../db/schema';
 import type { Services } from '../services';
@@ -27,7 +27,7 @@ export interface InitiateFinancingInput {
 }
 
 export interface InitiateFinancingContext {
-  db: Executor;
+  db: Tx;
   platform: Pick<Services, 'secrets' | 'settings' | 'baseUrl'>;
   now: Date;
   scope: Scope;

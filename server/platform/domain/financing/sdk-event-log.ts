@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database';
+import type { Executor, Tx } from '../../db/database';
 import type { Mode, WebhookDeliveryStatus } from '../../db/schema';
 import type { Secrets } from '../secrets';
 import { listDeliveries, redeliver, type WebhookDelivery } from '../webhooks/delivery-log';
@@ -52,6 +52,6 @@ export async function listSdkDeliveries(db: Executor, secrets: Pick<Secrets, 'de
 }
 
 /** Requeues one of the organisation's patient-financing deliveries (a lending delivery's id answers 404 here). */
-export async function redeliverSdk(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: Scope, id: string, now: Date): Promise<SdkDelivery> {
+export async function redeliverSdk(db: Tx, secrets: Pick<Secrets, 'decrypt'>, scope: Scope, id: string, now: Date): Promise<SdkDelivery> {
   return toSdkDelivery(await redeliver(db, scope, id, now, 'sdk'), secrets);
 }

@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../db/database';
+import type { Db, Executor, Tx } from '../../db/database';
 import { toJson } from '../../db/database';
 import type { FinancingApplicationsTable } from '../../db/schema';
 import type { Services } from '../services';
@@ -13,6 +13,7 @@ import { getApplicationRow, transitionApplication } from './financing-applicatio
 import { emitFinancingEvent } from './financing-events';
 import { firstNameAgrees, splitFullName } from './names';
 import { expireIfDue } from './expire-financing';
+import { inUnitOfWork } from '../unit-of-work';
 
 /** Failed identity matches allowed before the application is rejected (`identity_mismatch`). */
 export const IDENTITY_ATTEMPTS = 3;
@@ -67,7 +68,7 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
   }
 
   if (identity.outcome !== 'match') {
-    const failures = await db.transaction().execute(async (trx) => {
+    const failures = await inUnitOfWork(db, async (trx) => {
       await trx
         .insertInto('kycSubmissions')
         .values({ id: newId(), loanId: app.id, bvnHash, outcome: 'failed', documents: toJson([{ type: 'bvn', status: identity.outcome === 'mismatch' ? `mismatch:${identity.fields.join(',')}` : 'not_found' }]), createdAt: now.toISOString() })
@@ -93,7 +94,7 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
   const policy = platform.settings.FINANCING_POLICY;
   const decision = decideFinancing(policy, { amountKobo: app.treatmentAmountKobo, riskBand: report.riskBand, declaredMonthlyIncomeKobo: input.declaredMonthlyIncomeKobo });
 
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     const at = now.toISOString();
     await trx.insertInto('kycSubmissions').values({ id: newId(), loanId: app.id, bvnHash, outcome: 'verified', documents: toJson([{ type: 'bvn', status: 'verified' }]), createdAt: at }).execute();
     const loan = await getLoanRow(trx, scope, app.id);
@@ -124,7 +125,7 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
 }
 
 async function decide(
-  db: Executor,
+  db: Tx,
   app: FinancingApplicationsTable,
   report: BureauReport,
   decision: CreditDecision,
@@ -156,7 +157,7 @@ async function decide(
 
 /** Rejects the application and its loan, with `loan.rejected` (terminal). */
 async function reject(
-  db: Executor,
+  db: Tx,
   app: FinancingApplicationsTable,
   reason: string,
   changes: Partial<FinancingApplicationsTable>,

@@ -1,6 +1,6 @@
 import type { LoansTable } from '../../db/schema';
 import type { LoanFollower } from '../events/followers';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanWriteContext } from '../loans/loan-context';
 import { isFinancingLoan } from './financing-lender';
 import { FINANCING_FROM, transitionApplication, type FinancingStatus } from './financing-application';
 import { emitFinancingEvent, type SdkEventName } from './financing-events';
@@ -61,7 +61,7 @@ const FOLLOW: Record<string, { event: SdkEventName; status?: FinancingStatus; fr
   'mandate.active': { event: 'mandate.active', data: (_loan, extra) => ({ mandateId: extra.mandateId, provider: extra.provider }) },
 };
 
-async function followFinancingLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
+async function followFinancingLoanEvent(ctx: LoanWriteContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
   const follow = FOLLOW[event];
   if (!follow) return;
   let app = await ctx.db.selectFrom('financingApplications').selectAll().where('id', '=', loan.id).executeTakeFirst();

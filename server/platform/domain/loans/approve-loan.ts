@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { attestAndScreen, emitAttested, type KycAttestation } from './attestation';
 import { issueLoanOffer } from './issue-loan-offer';
 import { getLoanRow, invalidState, transitionLoan } from './loan';
-import type { LoanContext } from './loan-context';
+import type { LoanContext, LoanWriteContext } from './loan-context';
 import { FROM } from './transitions';
 import { SERVICE_APPROVAL_MODE } from '../products/product';
 
@@ -28,7 +28,7 @@ async function productOf(ctx: LoanContext, loan: LoansTable) {
  * issue the offer. With an attestation (delegated tier only) the borrower is screened first; a
  * hit parks the loan `under_review` for a human and nothing is approved.
  */
-export async function approveLoan(ctx: LoanContext, options: ApproveLoanOptions): Promise<ApproveLoanResult> {
+export async function approveLoan(ctx: LoanWriteContext, options: ApproveLoanOptions): Promise<ApproveLoanResult> {
   let loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
   if (loan.approvalMode !== 'tenant') {
     throw new AppError('approval_mode_mismatch', `This loan's approval mode is ${loan.approvalMode}; only tenant-mode loans are approved through the API.`);
@@ -72,7 +72,7 @@ export async function rejectLoan(ctx: LoanContext, options: { loanId: string; re
 
 /** A separate Tier A attestation: clear moves the loan to `attested`, a hit or no screen (`pending`) to `under_review`. */
 export async function attestLoan(
-  ctx: LoanContext,
+  ctx: LoanWriteContext,
   options: { loanId: string; attestedChecks: Record<string, unknown>; schemaVersion: number },
 ): Promise<KycAttestation> {
   const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);

@@ -4,7 +4,7 @@ import type { AmlScreenResult } from '../ports';
 import { fromJson, toJson } from '../../db/database';
 import { newId } from '../ids';
 import { precompiled } from '../../db/precompiled';
-import type { LoanContext } from './loan-context';
+import type { LoanContext, LoanWriteContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 
 /** One in twenty attestations is sampled for a reviewer's audit (decided from the id, so it is stable). */
@@ -96,7 +96,7 @@ export function screenBorrower(ctx: LoanContext, borrower: { firstName: string; 
 }
 
 /** `loan.kyc.attested`, sent once the verdict has moved the loan (so it carries the new status). */
-export async function emitAttested(ctx: LoanContext, loan: LoansTable, attestation: KycAttestation): Promise<void> {
+export async function emitAttested(ctx: LoanWriteContext, loan: LoansTable, attestation: KycAttestation): Promise<void> {
   await emitLoanEvent(ctx, 'loan.kyc.attested', loan, {
     attestationId: attestation.id,
     amlScreenStatus: attestation.amlScreenStatus,

@@ -2,7 +2,7 @@ import type { LoansTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { ensureAccount, newAccount, postTransaction, type AccountKind } from '../ledger/ledger';
 import { getLoanRow, transitionLoan } from './loan';
-import type { LoanContext } from './loan-context';
+import type { LoanContext, LoanWriteContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 import { insureLoan } from './insurance';
 import { loadSnapshot, redateSchedule } from './pricing-snapshot';
@@ -46,7 +46,7 @@ async function destinationAccount(ctx: LoanContext, loan: LoansTable) {
  * whole disbursement (409, nothing changed), also under concurrent disbursements. The schedule is
  * rebuilt from today, automatic-insurance products are insured, and the loan becomes `active`.
  */
-export async function disburseLoan(ctx: LoanContext, loanId: string): Promise<LoansTable> {
+export async function disburseLoan(ctx: LoanWriteContext, loanId: string): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
   if (loan.approvalMode === SERVICE_APPROVAL_MODE) {
     throw new AppError('approval_mode_mismatch', 'The service disburses patient-financing loans itself, from its own pool, once the mandate is live.');

@@ -1,5 +1,5 @@
 import type { LoanProductsTable, LoansTable } from '../../db/schema';
-import type { LoanContext } from './loan-context';
+import type { LoanWriteContext } from './loan-context';
 import { emitOfferIssued } from './loan-events';
 import { transitionLoan, type LoanStatus } from './loan';
 import { freezeSnapshot, termsOf, writeSchedule } from './pricing-snapshot';
@@ -14,7 +14,7 @@ import { offerReadyText } from '../checkout/offer-ready-text';
  * checkout gets a text with the link after the commit.
  */
 export async function issueLoanOffer(
-  ctx: LoanContext,
+  ctx: LoanWriteContext,
   loan: LoansTable,
   product: LoanProductsTable,
   from: readonly LoanStatus[],

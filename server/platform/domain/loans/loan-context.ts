@@ -1,10 +1,13 @@
-import type { Executor } from '../../db/database';
+import type { Executor, Tx } from '../../db/database';
 import type { Services } from '../services';
 import type { Scope } from './loan';
 
-/** What a loan use case runs with: the request's transaction, the services, the time, the tenant. */
-export interface LoanContext {
-  db: Executor;
+/**
+ * What a loan use case runs with: the database (the request's transaction on writes), the services, the time, the
+ * tenant. A use case that writes events asks for a `LoanWriteContext`, whose `db` is a transaction.
+ */
+export interface LoanContext<D extends Executor = Executor> {
+  db: D;
   platform: Pick<Services, 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl'>;
   now: Date;
   scope: Scope;
@@ -16,3 +19,6 @@ export interface LoanContext {
    */
   afterCommit?: (work: (services: Pick<Services, 'sms'>) => Promise<void>) => void;
 }
+
+/** A loan context inside a unit of work: what every use case that emits an event takes. */
+export type LoanWriteContext = LoanContext<Tx>;

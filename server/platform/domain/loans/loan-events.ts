@@ -1,7 +1,9 @@
 import type { LoansTable } from '../../db/schema';
 import { fromJson } from '../../db/database';
 import { enqueueEvent } from '../events/enqueue-event';
-import type { LoanContext } from './loan-context';
+import type { LoanContext, LoanWriteContext } from './loan-context';
+import type { EventName } from '../events/catalogue';
+import type { SdkEventName } from '../financing/financing-events';
 import { signOfferLetterLink } from './offer-letter-link';
 import { tellLoanFollowers } from '../events/followers';
 import { BoundedMap } from '../../../shared/bounded-map';
@@ -45,18 +47,22 @@ export async function assessmentIdOf(ctx: LoanContext, loan: LoansTable): Promis
   return row.assessmentId;
 }
 
+/** A lending event, or `loan.repayment.due`, which only patient financing speaks (spec B; the lending API has none). */
+export type LoanEventName = EventName | Extract<SdkEventName, 'loan.repayment.due'>;
+
 /**
  * Writes a loan event to the outbox in the caller's transaction. A followed loan (patient financing: see
  * `events/followers.ts`) is told to its follower instead, which writes its own events.
  */
-export async function emitLoanEvent(ctx: LoanContext, event: string, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<void> {
+export async function emitLoanEvent(ctx: LoanWriteContext, event: LoanEventName, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<void> {
   if (await tellLoanFollowers(ctx, event, loan, extra)) return;
+  if (event === 'loan.repayment.due') throw new Error('loan.repayment.due is a patient-financing event; the lending API has none');
   const data = { ...loanEventBase(loan, await assessmentIdOf(ctx, loan)), ...extra };
   await enqueueEvent(ctx.db, { ...ctx.scope, event, data, now: ctx.now });
 }
 
 /** `loan.approved` then `loan.offer.issued`, both with a fresh signed offer-letter link. */
-export async function emitOfferIssued(ctx: LoanContext, loan: LoansTable): Promise<void> {
+export async function emitOfferIssued(ctx: LoanWriteContext, loan: LoansTable): Promise<void> {
   const link = signOfferLetterLink(ctx.platform.secrets, {
     baseUrl: ctx.platform.baseUrl,
     loanId: loan.id,

@@ -5,7 +5,7 @@ import { precompiled } from '../../db/precompiled';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { getLoanRow, transitionLoan, type LoanStatus } from './loan';
-import type { LoanContext } from './loan-context';
+import type { LoanContext, LoanWriteContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 import { DISBURSED_STATES, FROM } from './transitions';
 
@@ -63,7 +63,7 @@ async function setPreapprovalStatus(ctx: LoanContext, loan: LoansTable, status: 
 }
 
 /** The borrower accepts the current offer. Accepting it again with the same reference changes nothing. */
-export async function acceptTerms(ctx: LoanContext, loanId: string, consent: BorrowerConsent): Promise<LoansTable> {
+export async function acceptTerms(ctx: LoanWriteContext, loanId: string, consent: BorrowerConsent): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
   if (loan.status === 'terms_accepted' && consent.documentReference === loan.documentReference) return loan;
   if (loan.status === 'awaiting_acceptance') checkReference(loan, consent);
@@ -77,7 +77,7 @@ export async function acceptTerms(ctx: LoanContext, loanId: string, consent: Bor
 }
 
 /** The borrower declines the offer: terminal. Declining again changes nothing. */
-export async function declineTerms(ctx: LoanContext, loanId: string, consent: BorrowerConsent, reason: string | null): Promise<LoansTable> {
+export async function declineTerms(ctx: LoanWriteContext, loanId: string, consent: BorrowerConsent, reason: string | null): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
   if (loan.status === 'terms_declined') return loan;
   if (loan.status === 'awaiting_acceptance') checkReference(loan, consent);
@@ -93,7 +93,7 @@ export async function declineTerms(ctx: LoanContext, loanId: string, consent: Bo
  * once money has moved it is refused with 400.
  */
 export async function cancelLoan(
-  ctx: LoanContext,
+  ctx: LoanWriteContext,
   options: { loanId: string; reason: string | null; cancelledBy: 'tenant' | 'borrower' | 'admin' },
 ): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);

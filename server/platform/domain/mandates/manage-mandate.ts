@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../db/database';
+import type { Db, Tx } from '../../db/database';
 import type { LoanMandatesTable } from '../../db/schema';
 import type { Services } from '../services';
 import type { RailName } from '../ports';
@@ -6,9 +6,10 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { getLoanRow, invalidState, type Scope } from '../loans/loan';
 import { emitLoanEvent } from '../loans/loan-events';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { getMandateRow, toMandate, type LoanMandate, type MandateProvider } from './mandate';
 import { railFor } from './rail-for';
+import { inUnitOfWork } from '../unit-of-work';
 
 const SEAL_PURPOSE = 'rail-authorisation-code';
 /** Where a mandate can be set up: from the offer until the loan is repaid. */
@@ -84,7 +85,7 @@ export async function createMandate(db: Db, platform: MandatePlatform, scope: Sc
     createdAt: at,
     updatedAt: at,
   };
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     await trx.insertInto('loanMandates').values(row).execute();
     if (provider === 'rail_c') await markActive(trx, platform, row, now);
   });
@@ -92,10 +93,10 @@ export async function createMandate(db: Db, platform: MandatePlatform, scope: Sc
 }
 
 /** Points the loan at its active mandate and emits `mandate.active` (once: only on the move to active). */
-async function markActive(db: Executor, platform: MandatePlatform, mandate: LoanMandatesTable, now: Date): Promise<void> {
+async function markActive(db: Tx, platform: MandatePlatform, mandate: LoanMandatesTable, now: Date): Promise<void> {
   const loan = await db.selectFrom('loans').selectAll().where('id', '=', mandate.loanId).executeTakeFirstOrThrow();
   await db.updateTable('loans').set({ activeMandateId: mandate.id, hasActiveMandate: true, updatedAt: now.toISOString() }).where('id', '=', loan.id).execute();
-  const ctx: LoanContext = { db, platform, now, scope: { organisationId: mandate.organisationId, mode: mandate.mode }, actor: 'mandate' };
+  const ctx: LoanWriteContext = { db, platform, now, scope: { organisationId: mandate.organisationId, mode: mandate.mode }, actor: 'mandate' };
   await emitLoanEvent(ctx, 'mandate.active', loan, { mandateId: mandate.id, provider: mandate.provider, status: 'active' });
 }
 
@@ -127,7 +128,7 @@ export async function activateMandate(db: Db, platform: MandatePlatform, scope: 
     updatedAt: at,
   };
   const updated = { ...row, ...changes };
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     const moved = await trx.updateTable('loanMandates').set(changes).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 1 && next === 'active') await markActive(trx, platform, updated, now);
   });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { enqueueEvent } from '../events/enqueue-event';
 import { toPreapproval } from './preapproval';
+import { inUnitOfWork } from '../unit-of-work';
 
 /**
  * Moves unconsumed `received` pre-approvals past their lapse time to `expired`, emitting
@@ -22,7 +23,7 @@ export async function expirePreapprovals(db: Db, now: Date, batchSize = 200): Pr
     .execute();
   let expired = 0;
   for (const row of due) {
-    await db.transaction().execute(async (trx) => {
+    await inUnitOfWork(db, async (trx) => {
       const moved = await trx
         .updateTable('preapprovals')
         .set({ status: 'expired', updatedAt: at })

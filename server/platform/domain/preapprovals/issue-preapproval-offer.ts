@@ -1,7 +1,7 @@
 import type { LoanProductsTable, PreapprovalsTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import type { Organisation } from '../organisations/organisation';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { checkProductLimits, insertLoan } from '../loans/create-loan-row';
 import { attestAndScreen, emitAttested, screenBorrower } from '../loans/attestation';
 import { rememberAssessmentId } from '../loans/loan-events';
@@ -72,7 +72,7 @@ const claimPreapproval = precompiled((db, a: { loanId: string; status: string; u
  * and screened; a hit (or, in live mode without an AML provider, no screen) leaves the loan under review with no offer.
  */
 export async function issuePreapprovalOffer(
-  ctx: LoanContext,
+  ctx: LoanWriteContext,
   options: { organisation: Organisation; preapprovalId: string; productId?: string },
 ): Promise<IssueOfferResult> {
   const { preapproval, borrower } = await preapprovalWithBorrower(ctx, options.preapprovalId);

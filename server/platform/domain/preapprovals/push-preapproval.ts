@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database';
+import type { Tx } from '../../db/database';
 import type { Mode } from '../scope';
 import { toJson } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
@@ -164,7 +164,7 @@ function scrubbed(payload: Obj): Obj {
  * Ingests a partner's credit decision. The assessment id is the idempotency key: a second push of
  * it returns the stored record unchanged. A decline is recorded and goes no further.
  */
-export async function pushPreapproval(db: Executor, options: PushPreapprovalOptions): Promise<PushResult> {
+export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): Promise<PushResult> {
   const { organisation, mode, now } = options;
   const scope = { organisationId: organisation.id, mode };
   const summary = summariseDecision(options.decision);

@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import type { Services } from '../services';
 import { issuePreapprovalOffer } from './issue-preapproval-offer';
 import { pushPreapproval, type PushPreapprovalOptions, type PushResult } from './push-preapproval';
@@ -19,7 +19,7 @@ export interface ReceivePreapprovalResult extends PushResult {
  * offer later. Anything else (a 5xx) fails the push.
  */
 export async function receivePreapproval(
-  ctx: LoanContext & { platform: LoanContext['platform'] & Pick<Services, 'logger'> },
+  ctx: LoanWriteContext & { platform: LoanContext['platform'] & Pick<Services, 'logger'> },
   options: ReceivePreapprovalOptions,
 ): Promise<ReceivePreapprovalResult> {
   const result = await pushPreapproval(ctx.db, { ...options, mode: ctx.scope.mode, secrets: ctx.platform.secrets, now: ctx.now });

@@ -3,12 +3,13 @@ import type { Services } from '../services';
 import type { RailName } from '../ports';
 import type { Mode } from '../scope';
 import { newId } from '../ids';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
 import { isOutcomeUnknown, type PaymentRail } from '../ports';
 import type { LoanRepaymentsTable } from '../../db/schema';
 import { applyRepayment, pendingMandateCharge } from './record-repayment';
+import { inUnitOfWork } from '../unit-of-work';
 
 type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails'>;
 
@@ -183,10 +184,10 @@ export async function settleCharge(
   if (result.status === 'processing') return 'pending';
   if (result.status === 'failed') return fail(result.failureReason ?? 'failed');
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inUnitOfWork(db, async (trx) => {
       const claimed = await trx.updateTable('loanRepayments').set({ updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return 'pending' as const;
-      const ctx: LoanContext = { db: trx, platform, now, scope: { organisationId: repayment.organisationId, mode: repayment.mode }, actor: 'collector' };
+      const ctx: LoanWriteContext = { db: trx, platform, now, scope: { organisationId: repayment.organisationId, mode: repayment.mode }, actor: 'collector' };
       await applyRepayment(ctx, { loanId: repayment.loanId, method: 'mandate', amountKobo: repayment.amountKobo, externalReference: null, existingId: repayment.id, mandateId: repayment.mandateId });
       return 'completed' as const;
     });

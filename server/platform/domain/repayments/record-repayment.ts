@@ -10,7 +10,7 @@ import { ensureAccount, postTransaction, type Posting } from '../ledger/ledger';
 import { requireBalance, requireWallet, walletRef } from '../wallets/wallet';
 import { allocatePrincipalReturn } from './allocate-principal-return';
 import { getLoanRow, invalidState } from '../loans/loan';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { emitLoanEvent } from '../loans/loan-events';
 import { allocateRepayment, type Allocation, type InstalmentBalance } from './allocate-repayment';
 import { isChargeable } from '../mandates/mandate';
@@ -57,7 +57,7 @@ function balances(rows: ScheduleRow[]): InstalmentBalance[] {
  * paid, so two concurrent repayments can never both apply to the same balance: the loser re-reads
  * and allocates against what is left.
  */
-export async function recordRepayment(ctx: LoanContext, options: RecordRepaymentOptions): Promise<RecordRepaymentResult> {
+export async function recordRepayment(ctx: LoanWriteContext, options: RecordRepaymentOptions): Promise<RecordRepaymentResult> {
   if (options.method === 'mandate') return { repayment: await requestMandateCharge(ctx, options), created: true };
   let loan: LoansTable | undefined;
   if (options.externalReference) {
@@ -87,7 +87,7 @@ export async function recordRepayment(ctx: LoanContext, options: RecordRepayment
  * `existingId` of a mandate charge that has succeeded).
  */
 export async function applyRepayment(
-  ctx: LoanContext,
+  ctx: LoanWriteContext,
   options: RecordRepaymentOptions & { existingId?: string; mandateId?: string | null },
   /** The loan as this transaction has just read it (the first attempt need not read it again). */
   current?: LoansTable,
@@ -189,7 +189,7 @@ async function moveLoan(ctx: LoanContext, loan: LoansTable, allocation: Allocati
 }
 
 async function book(
-  ctx: LoanContext,
+  ctx: LoanWriteContext,
   loan: LoansTable,
   rows: ScheduleRow[],
   allocation: Allocation,

@@ -1,11 +1,12 @@
-import type { Db, Executor } from '../../db/database';
+import type { Db, Tx } from '../../db/database';
 import type { LoansTable } from '../../db/schema';
 import { lateFeeFor } from '../pricing/price-loan';
 import { loadSnapshot } from '../loans/pricing-snapshot';
 import { emitLoanEvent } from '../loans/loan-events';
 import { tellLoanFollowers } from '../events/followers';
-import type { LoanContext } from '../loans/loan-context';
+import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import type { Services } from '../services';
+import { inUnitOfWork } from '../unit-of-work';
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +16,7 @@ export interface ArrearsSweepResult {
   defaulted: number;
 }
 
-function contextFor(db: Executor, platform: ArrearsPlatform, loan: LoansTable, now: Date): LoanContext {
+function contextFor(db: Tx, platform: ArrearsPlatform, loan: LoansTable, now: Date): LoanWriteContext {
   return { db, platform, now, scope: { organisationId: loan.organisationId, mode: loan.mode }, actor: 'arrears-sweep' };
 }
 
@@ -46,7 +47,7 @@ export async function sweepArrears(db: Db, platform: ArrearsPlatform, now: Date,
     .limit(batchSize)
     .execute();
   for (const item of due) {
-    await db.transaction().execute(async (trx) => {
+    await inUnitOfWork(db, async (trx) => {
       const loan = await trx.selectFrom('loans').selectAll().where('id', '=', item.loanId).executeTakeFirstOrThrow();
       const snapshot = await loadSnapshot(trx, loan.pricingSnapshotId!);
       const unpaid = item.totalKobo - item.amountPaidKobo;
@@ -115,7 +116,7 @@ export async function sweepArrears(db: Db, platform: ArrearsPlatform, now: Date,
       );
     }
     for (const loan of late) {
-      await db.transaction().execute(async (trx) => {
+      await inUnitOfWork(db, async (trx) => {
         const moved = await trx
           .updateTable('loans')
           .set({ status: 'defaulted', updatedAt: at })

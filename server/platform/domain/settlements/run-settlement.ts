@@ -8,6 +8,7 @@ import { newId } from '../ids';
 import { ensureAccount, postTransaction } from '../ledger/ledger';
 import { getOrganisation } from '../organisations/organisation';
 import { toStatement, type SettlementLine, type SettlementStatement } from './settlement';
+import { inUnitOfWork } from '../unit-of-work';
 
 export interface RunSettlementOptions {
   organisationId: string;
@@ -49,7 +50,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
   const scope = { organisationId: options.organisationId, mode: options.mode };
   const until = options.until.toISOString();
   if (until > options.now.toISOString()) throw new AppError('invalid_request', 'until: cannot be in the future');
-  return db.transaction().execute(async (trx) => {
+  return inUnitOfWork(db, async (trx) => {
     // One run per organisation at a time: the row lock makes a concurrent run wait, then see this
     // run's statement as the start of its period (PostgreSQL; SQLite serialises writers anyway).
     await trx.updateTable('organisations').set({ updatedAt: sql`updated_at` }).where('id', '=', scope.organisationId).execute();

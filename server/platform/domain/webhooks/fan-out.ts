@@ -3,6 +3,7 @@ import { fromJson } from '../../db/database';
 import type { WebhookDeliveriesTable } from '../../db/schema';
 import { newOrderedId } from '../ids';
 import { MAX_ATTEMPTS } from './retry-schedule';
+import { inUnitOfWork } from '../unit-of-work';
 
 /**
  * Step 1 of delivery. The outbox (`events`) is written in the transaction of each change; the
@@ -22,7 +23,7 @@ export function endpointWants(endpointEvents: unknown, event: string): boolean {
  * Several processes may run it at once (PostgreSQL: SKIP LOCKED; SQLite: one writer at a time).
  */
 export async function fanOutEvents(db: Db, dialect: Dialect, now: Date, limit = 500): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inUnitOfWork(db, async (trx) => {
     const events = await trx
       .selectFrom('events')
       .select(['id', 'organisationId', 'mode', 'name', 'api'])

@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/database';
 import type { Mode } from '../../db/schema';
 import type { AttemptResult } from './deliver';
 import { MAX_ATTEMPTS, parseRetryAfter } from './retry-schedule';
+import { inUnitOfWork } from '../unit-of-work';
 
 /**
  * Step 4 of delivery: what each attempt came to is written back to its delivery (succeeded, failed
@@ -56,7 +57,7 @@ export async function recordAttempts(
 ): Promise<DisabledEndpoint[]> {
   const at = now.toISOString();
   const disabled: DisabledEndpoint[] = [];
-  await db.transaction().execute(async (trx) => {
+  await inUnitOfWork(db, async (trx) => {
     // Successes in bulk: one UPDATE per (attempt number, response status), one for their endpoints.
     const groups = new Map<string, { attempt: number; status: number; ids: string[] }>();
     for (const { claim, outcome } of results) {

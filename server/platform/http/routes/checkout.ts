@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/database';
 import { z } from 'zod';
 import { captureBankAccount, resolveBankAccountForSession } from '../../domain/checkout/bank-account';
 import { refreshCheckoutSession, sessionLifetime, type CheckoutScope } from '../../domain/checkout/checkout-session';
@@ -53,7 +54,7 @@ const checkoutOutcome = (loan: { id: string; status: string; documentReference: 
   documentReference: loan.documentReference,
 });
 
-type Ctx = HandlerContext<unknown, unknown, unknown>;
+type Ctx<D extends Executor = Executor> = HandlerContext<unknown, unknown, unknown, D>;
 
 const sessionOf = (ctx: Ctx): CheckoutScope => ctx.auth.checkoutSession!;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getDelivery, listDeliveries, redeliver } from '../../domain/webhooks/delivery-log';
-import { EVENT_NAMES } from '../event-schemas';
+import { EVENT_NAMES } from '../../domain/events/catalogue';
 import { defineRoute } from '../route';
 import { IdParams, limitParam, Timestamp, Uuid } from '../schemas';
 

@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/database';
 import { z } from 'zod';
 import { approveLoan, attestLoan, rejectLoan } from '../../domain/loans/approve-loan';
 import { disburseLoan } from '../../domain/loans/disburse-loan';
