@@ -5,7 +5,7 @@ import { fanOutEvents } from '../../server/platform/domain/webhooks/fan-out';
 import { client, pushBody, type Tenant, type TestApp } from './harness';
 import { fromJson } from '../../server/platform/db/database';
 import { EVENT_CATALOGUE } from '../../server/platform/domain/events/catalogue';
-import { SDK_EVENT_CATALOGUE } from '../../server/platform/domain/events/sdk-catalogue';
+import { SDK_EVENT_CATALOGUE } from '../../server/platform/domain/financing/sdk-catalogue';
 
 export interface Received {
   path: string;

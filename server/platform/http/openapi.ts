@@ -4,7 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from '../domain/errors';
 import type { RouteSpec } from './route';
 import { EVENT_CATALOGUE } from '../domain/events/catalogue';
 import { WEBHOOK_DELIVERY_DESCRIPTION, WebhookEnvelopeSchema } from './event-schemas';
-import { SDK_EVENT_CATALOGUE } from '../domain/events/sdk-catalogue';
+import { SDK_EVENT_CATALOGUE } from '../domain/financing/sdk-catalogue';
 import { SdkWebhookEnvelopeSchema } from './sdk-event-schemas';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {

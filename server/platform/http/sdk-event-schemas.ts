@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SdkEventName } from '../domain/financing/financing-events';
-import { SDK_EVENT_CATALOGUE } from '../domain/events/sdk-catalogue';
+import { SDK_EVENT_CATALOGUE } from '../domain/financing/sdk-catalogue';
 import { Timestamp } from './schemas';
 
 /** The patient-financing webhook envelope; each event's `data` is in the domain's `events/sdk-catalogue.ts`. */

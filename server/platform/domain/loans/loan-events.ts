@@ -3,7 +3,6 @@ import { fromJson } from '../../db/database';
 import { enqueueEvent } from '../events/enqueue-event';
 import type { LoanContext, LoanWriteContext } from './loan-context';
 import type { EventName } from '../events/catalogue';
-import type { SdkEventName } from '../financing/financing-events';
 import { signOfferLetterLink } from './offer-letter-link';
 import { tellLoanFollowers } from '../events/followers';
 import { BoundedMap } from '../../../shared/bounded-map';
@@ -47,8 +46,8 @@ export async function assessmentIdOf(ctx: LoanContext, loan: LoansTable): Promis
   return row.assessmentId;
 }
 
-/** A lending event, or `loan.repayment.due`, which only patient financing speaks (spec B; the lending API has none). */
-export type LoanEventName = EventName | Extract<SdkEventName, 'loan.repayment.due'>;
+/** A lending event (the catalogue's). Followers hear other names directly (`loan.repayment.due`: see sweep-arrears.ts). */
+export type LoanEventName = EventName;
 
 /**
  * Writes a loan event to the outbox in the caller's transaction. A followed loan (patient financing: see
@@ -56,7 +55,6 @@ export type LoanEventName = EventName | Extract<SdkEventName, 'loan.repayment.du
  */
 export async function emitLoanEvent(ctx: LoanWriteContext, event: LoanEventName, loan: LoansTable, extra: Record<string, unknown> = {}): Promise<void> {
   if (await tellLoanFollowers(ctx, event, loan, extra)) return;
-  if (event === 'loan.repayment.due') throw new Error('loan.repayment.due is a patient-financing event; the lending API has none');
   const data = { ...loanEventBase(loan, await assessmentIdOf(ctx, loan)), ...extra };
   await enqueueEvent(ctx.db, { ...ctx.scope, event, data, now: ctx.now });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KoboAmount, Timestamp, Uuid } from '../contract-fields';
-import { FINANCING_STATUSES } from '../financing/financing-application';
-import type { SdkEventName } from '../financing/financing-events';
+import { FINANCING_STATUSES } from './financing-application';
+import type { SdkEventName } from './financing-events';
 
 /**
  * The patient-financing event catalogue (spec B): each event's `data`, as `financingEventData` builds it. Strict:
