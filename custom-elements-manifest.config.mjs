@@ -21,6 +21,19 @@ function publicApiOnly() {
   };
 }
 
+/**
+ * Modules in path order: the analyzer lists them in the order its file search returns them, which
+ * varies with the machine's load, so the same sources could give two manifests.
+ */
+function modulesInPathOrder() {
+  return {
+    name: 'lc-modules-in-path-order',
+    packageLinkPhase({ customElementsManifest }) {
+      customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+  };
+}
+
 export default {
   globs: ['widget/lc-*/lc-*.ts'],
   exclude: ['widget/**/*.styles.ts'],
@@ -28,5 +41,5 @@ export default {
   litelement: true,
   // package.json names the manifest itself (`customElements`); the analyzer would rewrite the file.
   packagejson: false,
-  plugins: [publicApiOnly()],
+  plugins: [publicApiOnly(), modulesInPathOrder()],
 };
