@@ -33,13 +33,22 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   return parsed.data;
 }
 
+/** A page served by this host (e.g. reached as 127.0.0.1 while PUBLIC_BASE_URL says localhost) is same-origin too. */
+function sameHost(origin: string, host: string | undefined): boolean {
+  try {
+    return host !== undefined && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 const originOf = (req: Request): RequestOrigin => ({ ip: req.ip ?? req.socket.remoteAddress ?? null, userAgent: req.get('user-agent') ?? null });
 
 /**
  * Account and session routes of the organisation dashboard (`/dashboard/api/…`). Never an API key: the browser holds
  * only the session cookie. CSRF defence:
  * - every POST must be `application/json` (a cross-site form cannot send it without a CORS preflight, which this
- *   router never answers), and a browser's `Origin`, when sent, must be the public origin;
+ *   router never answers), and a browser's `Origin`, when sent, must be the public origin or this request's host;
  * - once signed in, every state-changing request also carries `X-CSRF-Token`, an HMAC of the session token
  *   (`csrfTokenFor`), compared in constant time.
  */
@@ -52,7 +61,9 @@ export function createDashboardRouter(platform: Platform): express.Router {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       if (!req.is('application/json')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
       const origin = req.get('origin');
-      if (origin !== undefined && origin !== publicOrigin()) throw new AppError('csrf_token_invalid', 'This request came from another site.');
+      if (origin !== undefined && origin !== publicOrigin() && !sameHost(origin, req.get('host'))) {
+        throw new AppError('csrf_token_invalid', 'This request came from another site.');
+      }
     }
     next();
   });
