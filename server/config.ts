@@ -82,6 +82,8 @@ export const ConfigSchema = z.object({
   EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */
   BOOTSTRAP_SANDBOX: bool.default(true),
+  /** E-mail of the sandbox organisation's dashboard owner, created on the first sandbox start (with a one-time set-password link). */
+  DASHBOARD_SANDBOX_OWNER_EMAIL: z.email().default('owner@sandbox.example'),
   /** Run the webhook dispatcher in this process (several processes may run it side by side). */
   WEBHOOK_DISPATCHER_ENABLED: bool.default(true),
   /** How often an idle dispatcher looks for due deliveries (new events in this process wake it at once). */

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, securitySettings } from './config';
 import { startWebServer, type WebServer } from './app';
 import { createPlatform, liveProviders, liveProvidersLine, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
+import { ensureSandboxOwner } from './platform/domain/dashboard/ensure-sandbox-owner';
 import { WebhookDispatcher } from './workers/webhook-dispatcher';
 import { demoEnabled } from '../demo/server/create-demo-router';
 import { startAppointmentSweep } from './workers/appointment-sweep';
@@ -40,8 +41,10 @@ async function main(): Promise<void> {
   platform.logger.info({ security: securitySettings(config) }, 'security settings');
   const providers = liveProviders(platform);
   platform.logger.info({ liveProviders: providers }, liveProvidersLine(providers));
+  let sandboxOrganisationId: string | undefined;
   if (config.BOOTSTRAP_SANDBOX) {
     const { created, result } = await bootstrapSandbox(platform.db, platform.secrets, platform.clock.now());
+    sandboxOrganisationId = result.organisationId;
     const banner = [
       created ? 'Sandbox created.' : 'Sandbox ready.',
       `  organisation  ${result.organisationId} (${result.organisationName})`,
@@ -54,6 +57,14 @@ async function main(): Promise<void> {
   }
   if (stopping) return;
   web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
+  if (sandboxOrganisationId) {
+    // After the server listens: the link needs the public origin (PUBLIC_BASE_URL or the bound port).
+    const owner = await ensureSandboxOwner(platform.db, { organisationId: sandboxOrganisationId, email: config.DASHBOARD_SANDBOX_OWNER_EMAIL, now: platform.clock.now() });
+    if (owner) {
+      const link = `${platform.baseUrl.replace(/\/$/, '')}/dashboard/reset-password?token=${encodeURIComponent(owner.setPasswordToken)}`;
+      process.stdout.write(`Dashboard owner of the sandbox organisation: ${owner.email}\n  set a password (one-time link, 7 days): ${link}\n\n`);
+    }
+  }
   stopWorkers = [startHousekeeping(platform), startExpirySweep(platform), startArrearsSweep(platform), startSettlementWorker(platform), startCollector(platform)];
   stopWorkers.push(startAppointmentSweep(platform));
   if (config.WEBHOOK_DISPATCHER_ENABLED) {

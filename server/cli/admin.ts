@@ -32,6 +32,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
 
   org create --name NAME [--no-loan-tenant] [--no-preapproved-lending]
   org configure --org ID --input FILE.json
+  org enable-live --org ID        lets the organisation's live keys work (self-serve sign-ups start in test mode only)
   key create --org ID --mode test|live
   key revoke --public-key PK
   product create --org ID --input FILE.json
@@ -101,6 +102,9 @@ async function run(platform: Platform, command: string, options: Options): Promi
       }
       return configureOrganisation(db, uuidOption(options, 'org'), parsed.data, now);
     }
+    case 'org enable-live':
+      // The credential epoch moves with the change, so every process sees it at once.
+      return configureOrganisation(db, uuidOption(options, 'org'), { liveEnabled: true }, now);
     case 'key create': {
       const key = await createApiKey(db, secrets, { organisationId: uuidOption(options, 'org'), mode: modeOption(options, 'mode'), now });
       return { publicKey: key.publicKey, secretKey: key.secretKey, mode: key.mode, organisationId: key.organisationId, id: key.id };

@@ -25,7 +25,9 @@ export class SandboxMailer implements Mailer {
     this.sequence += 1;
     const order = String(this.sequence).padStart(6, '0');
     const file = path.join(this.dir, `${sentAt.replace(/[:.]/g, '-')}-${order}-${crypto.randomBytes(4).toString('hex')}.json`);
-    await fs.promises.writeFile(file, `${JSON.stringify({ from: this.from, ...message, sentAt }, null, 2)}\n`);
+    // Written aside, then renamed: a reader of the inbox (tests, a developer's watcher) never sees half a message.
+    await fs.promises.writeFile(`${file}.part`, `${JSON.stringify({ from: this.from, ...message, sentAt }, null, 2)}\n`);
+    await fs.promises.rename(`${file}.part`, file);
   }
 }
 

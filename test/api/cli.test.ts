@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, pushBody, startTestApp, type TestApp } from '../support/harness';
 import { productInput } from '../support/factories';
+import { createOrganisation } from '../../server/platform/domain/organisations/organisation';
 import { lendingTenant } from '../support/lifecycle';
 import { walletBalance } from '../support/wallets';
 
@@ -95,6 +96,15 @@ describe('admin CLI', { timeout: 90_000 }, () => {
     const bad = await admin('org', 'configure', '--org', orgId, '--input', inputFile('bad-settings', { maxInterestRateBps: 'high' }));
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('maxInterestRateBps');
+  });
+
+  it('org enable-live lets a self-serve (test-only) organisation use live keys', async () => {
+    const selfServe = await createOrganisation(app.platform.db, { name: 'Signed Up Clinic', liveEnabled: false, now: new Date() });
+    expect(selfServe.liveEnabled).toBe(false);
+    const enabled = await admin('org', 'enable-live', '--org', selfServe.id);
+    expect(enabled.code).toBe(0);
+    expect(enabled.json).toMatchObject({ id: selfServe.id, liveEnabled: true });
+    expect((await admin('org', 'enable-live', '--org', 'not-a-uuid')).code).toBe(2);
   });
 
   it('pool fund credits the pool; the API shows the new balance; bad amounts are refused', async () => {

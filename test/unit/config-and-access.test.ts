@@ -122,6 +122,7 @@ function auth(mode: 'test' | 'live', org: Partial<Organisation> = {}): AuthConte
     disabled: false,
     defaultAfterDaysOverdue: null,
     notificationEmail: null,
+    liveEnabled: true,
     createdAt: '',
     updatedAt: '',
     ...org,

@@ -24,6 +24,7 @@ import * as ownershipChecks from './migrations/0023-ownership-checks';
 import * as checkoutBranding from './migrations/0025-checkout-branding';
 import * as ninHash from './migrations/0027-nin-hash';
 import * as credentialEpoch from './migrations/0028-credential-epoch';
+import * as dashboardAccounts from './migrations/0029-dashboard-accounts';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -62,6 +63,7 @@ const migrations: Record<string, MigrationModule> = {
   '0025-checkout-branding': checkoutBranding,
   '0027-nin-hash': ninHash,
   '0028-credential-epoch': credentialEpoch,
+  '0029-dashboard-accounts': dashboardAccounts,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

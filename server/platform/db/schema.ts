@@ -28,6 +28,8 @@ export interface OrganisationsTable {
   notificationEmail: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Whether the organisation's live keys work (migration 0029): false after self-serve sign-up until `admin org enable-live`. */
+  liveEnabled: Bool;
 }
 
 export interface ApiKeysTable {
@@ -519,6 +521,12 @@ export interface LoanInsurancePoliciesTable {
 }
 
 export interface Database {
+  dashboardUsers: DashboardUsersTable;
+  dashboardMemberships: DashboardMembershipsTable;
+  dashboardSessions: DashboardSessionsTable;
+  dashboardEmailTokens: DashboardEmailTokensTable;
+  dashboardLoginFailures: DashboardLoginFailuresTable;
+  dashboardAuditLog: DashboardAuditLogTable;
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
   idempotencyKeys: IdempotencyKeysTable;
@@ -924,4 +932,68 @@ export interface CheckoutSettingsTable {
   termsUrl: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+// ── Organisation dashboard (migration 0029) ────────────────────────────────────────────────────
+
+export type DashboardRole = 'owner' | 'admin' | 'developer' | 'analyst';
+
+export interface DashboardUsersTable {
+  id: string;
+  /** Normalised: trimmed, lower case. */
+  email: string;
+  /** argon2id PHC string; null until set. */
+  passwordHash: string | null;
+  emailVerifiedAt: string | null;
+  createdAt: string;
+}
+
+export interface DashboardMembershipsTable {
+  userId: string;
+  organisationId: string;
+  role: DashboardRole;
+  createdAt: string;
+}
+
+export interface DashboardSessionsTable {
+  /** SHA-256 (hex) of the cookie's token. */
+  id: string;
+  userId: string;
+  organisationId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export type DashboardEmailTokenPurpose = 'verify_email' | 'reset_password';
+
+export interface DashboardEmailTokensTable {
+  /** SHA-256 (hex) of the link's token. */
+  id: string;
+  userId: string;
+  purpose: DashboardEmailTokenPurpose;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
+export interface DashboardLoginFailuresTable {
+  id: string;
+  email: string;
+  ip: string;
+  at: string;
+}
+
+export interface DashboardAuditLogTable {
+  id: string;
+  userId: string | null;
+  organisationId: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  at: string;
 }

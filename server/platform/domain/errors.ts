@@ -218,6 +218,22 @@ export const ERROR_STATUS = {
   identity_mismatch: 422,
   /** Patient financing: the credit bureau could not be reached (or none is configured for live mode); safe to retry. */
   bureau_unavailable: 502,
+  /** A live key of an organisation whose live mode an operator has not enabled yet (`admin org enable-live`); use test keys meanwhile. */
+  LIVE_MODE_NOT_ENABLED: 403,
+  /** Dashboard: no valid session cookie (never signed in, signed out, idle for 30 minutes or past 12 hours); sign in again. */
+  session_required: 401,
+  /** Dashboard: a state-changing request without the session's `X-CSRF-Token` header (or with a wrong one). Nothing was changed. */
+  csrf_token_invalid: 403,
+  /** Dashboard sign-in: the e-mail and password do not match an account (the same answer whether or not the e-mail is known). */
+  invalid_credentials: 401,
+  /** Dashboard sign-in: too many wrong passwords for this e-mail or from this address; honour `Retry-After`. */
+  too_many_sign_in_attempts: 429,
+  /** Dashboard sign-in: the password is right but the e-mail is not verified yet; follow the link in the verification e-mail. */
+  email_not_verified: 403,
+  /** Dashboard: the new password breaks the password rules (length, common/breached list); `data.problem` says which. */
+  password_rejected: 422,
+  /** Dashboard: a verification or password-reset link that is unknown, used or expired; ask for a new one. */
+  email_token_invalid: 400,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

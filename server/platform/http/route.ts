@@ -129,6 +129,9 @@ export function checkAccess(access: Access, auth: AuthContext): void {
   }
   const org = auth.organisation;
   if (org.disabled) throw new AppError('ORGANISATION_DISABLED', 'This organisation is disabled.');
+  if (auth.mode === 'live' && !org.liveEnabled) {
+    throw new AppError('LIVE_MODE_NOT_ENABLED', 'Live mode is not enabled for this organisation yet (an operator enables it after its checks); use the test keys meanwhile.');
+  }
   if (access === 'financing' || (sessionRoute && auth.checkoutSession?.financing)) return;
   if (!org.loanTenant && access !== 'organisation') {
     throw new AppError('LOAN_TENANT_PERMISSION_DENIED', 'This organisation does not have the Loan Tenant permission.');

@@ -22,6 +22,8 @@ export interface Organisation {
   defaultAfterDaysOverdue: number | null;
   /** Where operational notices are e-mailed (a webhook endpoint disabled after repeated failures). */
   notificationEmail: string | null;
+  /** Live keys work only when true: self-serve organisations start false until an operator runs `admin org enable-live`. */
+  liveEnabled: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -42,6 +44,7 @@ export function toOrganisation(row: OrganisationsTable): Organisation {
     disabled: Boolean(row.disabled),
     defaultAfterDaysOverdue: row.defaultAfterDaysOverdue,
     notificationEmail: row.notificationEmail,
+    liveEnabled: Boolean(row.liveEnabled),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -62,6 +65,8 @@ export interface CreateOrganisationOptions {
   name: string;
   loanTenant?: boolean;
   preapprovedLending?: boolean;
+  /** false for self-serve sign-up: live keys are refused until an operator enables live mode. */
+  liveEnabled?: boolean;
   now: Date;
 }
 
@@ -85,6 +90,7 @@ export function newOrganisationRow(options: CreateOrganisationOptions & { id?: s
     disabled: false,
     defaultAfterDaysOverdue: null,
     notificationEmail: null,
+    liveEnabled: options.liveEnabled ?? true,
     createdAt: at,
     updatedAt: at,
   };
@@ -111,6 +117,7 @@ export const TenantSettingsSchema = z
     notificationEmail: z.email().max(254).nullable(),
     loanTenant: z.boolean(),
     preapprovedLending: z.boolean(),
+    liveEnabled: z.boolean(),
   })
   .partial()
   .strict();

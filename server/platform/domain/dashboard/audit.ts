@@ -1,0 +1,42 @@
+import type { Executor } from '../../db/database';
+import { newId } from '../ids';
+
+/** Where a dashboard request came from, written with every audit row. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export type AuditAction =
+  | 'sign_up'
+  | 'email_verified'
+  | 'sign_in'
+  | 'sign_in_failed'
+  | 'sign_out'
+  | 'sign_out_everywhere'
+  | 'password_reset_requested'
+  | 'password_reset'
+  | 'owner_created';
+
+/**
+ * Appends one row to the dashboard audit log. Called with the transaction of the change it records, so the change
+ * and its audit row commit together. Nothing updates or deletes these rows.
+ */
+export async function writeAudit(
+  db: Executor,
+  entry: { userId: string | null; organisationId: string | null; action: AuditAction; target?: string | null; origin: RequestOrigin; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('dashboardAuditLog')
+    .values({
+      id: newId(),
+      userId: entry.userId,
+      organisationId: entry.organisationId,
+      action: entry.action,
+      target: entry.target ?? null,
+      ip: entry.origin.ip?.slice(0, 100) ?? null,
+      userAgent: entry.origin.userAgent?.slice(0, 500) ?? null,
+      at: entry.now.toISOString(),
+    })
+    .execute();
+}
