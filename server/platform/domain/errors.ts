@@ -224,6 +224,8 @@ export const ERROR_STATUS = {
   session_required: 401,
   /** Dashboard: a state-changing request without the session's `X-CSRF-Token` header (or with a wrong one). Nothing was changed. */
   csrf_token_invalid: 403,
+  /** Dashboard: the signed-in member's role may not do this (`data.action`, `data.role`); see the permission matrix in ARCHITECTURE.md. Nothing was read or changed. */
+  dashboard_permission_denied: 403,
   /** Dashboard sign-in: the e-mail and password do not match an account (the same answer whether or not the e-mail is known). */
   invalid_credentials: 401,
   /** Dashboard sign-in: too many wrong passwords for this e-mail or from this address; honour `Retry-After`. */

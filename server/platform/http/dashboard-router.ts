@@ -13,6 +13,7 @@ import { signUp } from '../domain/dashboard/sign-up';
 import { verifyEmail } from '../domain/dashboard/verify-email';
 import type { Platform } from '../platform';
 import { successBody } from './envelope';
+import { requirePermission } from '../domain/dashboard/permissions';
 
 /** The dashboard's session cookie: httpOnly, SameSite=Lax, `Secure` when the public origin is https, scoped to /dashboard. */
 export const DASHBOARD_COOKIE = 'dashboard_session';
@@ -142,6 +143,7 @@ export function createDashboardRouter(platform: Platform): express.Router {
 
   router.get('/audit-log', async (req, res) => {
     const { session } = await sessionOf(req, { csrf: false });
+    requirePermission(session, 'audit.read');
     const rows = await platform.db
       .selectFrom('dashboardAuditLog')
       .select(['id', 'userId', 'action', 'target', 'ip', 'userAgent', 'at'])
