@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Mode } from '../../platform/db/schema';
-import { ProviderError, ProviderHttp } from '../provider-http';
+import { ProviderError, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
 
 /**
  * The shared client for Dojah (https://docs.dojah.io): every Dojah adapter (BVN match, KYC, AML) goes
@@ -20,7 +20,8 @@ import { ProviderError, ProviderHttp } from '../provider-http';
 export const DOJAH_LIVE_URL = 'https://api.dojah.io';
 export const DOJAH_SANDBOX_URL = 'https://sandbox.dojah.io';
 
-export interface DojahClientOptions {
+/** The shared client's timeout, retry and breaker settings, plus Dojah's credentials and mode. */
+export interface DojahClientOptions extends Omit<ProviderHttpOptions, 'provider' | 'baseUrl' | 'headers'> {
   appId: string;
   secretKey: string;
   /**
@@ -31,12 +32,6 @@ export interface DojahClientOptions {
   mode: Mode;
   /** Defaults to api.dojah.io for `live` and sandbox.dojah.io for `test`. */
   baseUrl?: string;
-  timeoutMs?: number;
-  maxAttempts?: number;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
-  breakerThreshold?: number;
-  halfOpenAfterMs?: number;
 }
 
 /**
@@ -104,17 +99,12 @@ export class DojahClient {
 
   constructor(options: DojahClientOptions) {
     this.mode = options.mode;
-    const { appId, secretKey } = options;
+    const { appId, secretKey, mode, baseUrl, ...resilience } = options;
     this.http = new ProviderHttp({
+      ...resilience,
       provider: 'dojah',
-      baseUrl: options.baseUrl ?? (options.mode === 'live' ? DOJAH_LIVE_URL : DOJAH_SANDBOX_URL),
+      baseUrl: baseUrl ?? (mode === 'live' ? DOJAH_LIVE_URL : DOJAH_SANDBOX_URL),
       headers: () => ({ AppId: appId, Authorization: secretKey }),
-      timeoutMs: options.timeoutMs,
-      maxAttempts: options.maxAttempts,
-      initialDelayMs: options.initialDelayMs,
-      maxDelayMs: options.maxDelayMs,
-      breakerThreshold: options.breakerThreshold,
-      halfOpenAfterMs: options.halfOpenAfterMs,
     });
   }
 

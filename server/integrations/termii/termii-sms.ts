@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Mode } from '../../platform/db/schema';
-import { ProviderError, ProviderHttp } from '../provider-http';
+import { ProviderError, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
 import type { SmsMessage, SmsSender } from '../sms';
 
 /**
@@ -87,7 +87,8 @@ export function termiiErrorOf(status: number, body: unknown): { code: TermiiErro
 
 const SendAnswer = z.object({ code: z.string(), message_id: z.union([z.string(), z.number()]).optional() });
 
-export interface TermiiSmsOptions {
+/** The shared client's timeout and breaker settings (never retries: a text is not sent twice blindly), plus Termii's. */
+export interface TermiiSmsOptions extends Pick<ProviderHttpOptions, 'timeoutMs' | 'breakerThreshold' | 'halfOpenAfterMs'> {
   apiKey: string;
   /** A sender ID registered on the Termii account (3–11 characters). */
   senderId: string;
@@ -96,9 +97,6 @@ export interface TermiiSmsOptions {
   channel?: 'dnd' | 'generic';
   /** Modes this sender accepts; defaults to live only, so a test-mode text never reaches a real phone. */
   modes?: Mode[];
-  timeoutMs?: number;
-  breakerThreshold?: number;
-  halfOpenAfterMs?: number;
 }
 
 export class TermiiSms implements SmsSender {
