@@ -1,7 +1,7 @@
 import type { Services } from '../services';
 import type { Mode } from '../scope';
 import type { RailName } from '../ports';
-import { settleCharge, CHARGE_OUTCOME_UNKNOWN } from '../repayments/collect-mandates';
+import { attachFoundCharge, settleCharge, CHARGE_OUTCOME_UNKNOWN } from '../repayments/collect-mandates';
 import { activateMandate, type MandatePlatform } from './manage-mandate';
 
 /** What a rail pushed, reduced to which record to read back: nothing in a notification is trusted as a state. */
@@ -47,11 +47,9 @@ export async function onRailNotification(
     .where((eb) => eb.or([eb('chargeReference', '=', notice.reference), eb.and([eb('reference', '=', notice.reference), eb('failureReason', '=', CHARGE_OUTCOME_UNKNOWN)])]))
     .executeTakeFirst();
   if (!repayment) return 'unknown_reference';
-  const found = repayment.chargeReference ? repayment : { ...repayment, chargeReference: (await adapter.findCharge(repayment.reference))?.chargeReference ?? null };
-  if (!found.chargeReference) return 'read_back';
-  if (!repayment.chargeReference) {
-    await db.updateTable('loanRepayments').set({ chargeReference: found.chargeReference, failureReason: null, updatedAt: now.toISOString() }).where('id', '=', repayment.id).where('chargeReference', 'is', null).execute();
-  }
-  await settleCharge(platform, adapter, found, now);
+  // A charge whose outcome was unknown is found by its reference first (nothing found: the collector sends it again).
+  const chargeReference = repayment.chargeReference ?? (await attachFoundCharge(db, adapter, repayment, now));
+  if (!chargeReference) return 'read_back';
+  await settleCharge(platform, adapter, { ...repayment, chargeReference }, now);
   return 'read_back';
 }

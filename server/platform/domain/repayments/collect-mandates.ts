@@ -8,6 +8,7 @@ import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
 import { isOutcomeUnknown, type PaymentRail } from '../ports';
 import type { LoanRepaymentsTable } from '../../db/schema';
+import type { Executor } from '../../db/database';
 import { applyRepayment, pendingMandateCharge } from './record-repayment';
 import { inUnitOfWork } from '../unit-of-work';
 
@@ -106,13 +107,12 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
       // Reconcile first, whatever became of the mandate since: the charge may have been taken.
       let found;
       try {
-        found = await rail.findCharge(repayment.reference);
+        found = await attachFoundCharge(db, rail, repayment, now);
       } catch (error) {
         platform.logger.warn({ err: error, repaymentId: repayment.id }, 'could not look up a charge with an unknown outcome; will retry');
         continue;
       }
       if (found) {
-        await db.updateTable('loanRepayments').set({ chargeReference: found.chargeReference, failureReason: null, updatedAt: at }).where('id', '=', repayment.id).where('chargeReference', 'is', null).execute();
         run.reconciled += 1;
         continue;
       }
@@ -195,4 +195,22 @@ export async function settleCharge(
     platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge could not be applied; marked failed for refund');
     return fail(`collected_but_not_applied: ${(error as Error).message}`.slice(0, 300));
   }
+}
+
+/**
+ * Reconciles a charge whose outcome was unknown: looks it up at the rail by the platform's reference
+ * and, when the rail took it, records its charge reference (the read-back then settles it). Answers
+ * the charge reference, or null when the rail never took it (sending it again is safe). Lookup
+ * failures are thrown to the caller.
+ */
+export async function attachFoundCharge(db: Executor, rail: PaymentRail, repayment: Pick<LoanRepaymentsTable, 'id' | 'reference'>, now: Date): Promise<string | null> {
+  const found = await rail.findCharge(repayment.reference);
+  if (!found) return null;
+  await db
+    .updateTable('loanRepayments')
+    .set({ chargeReference: found.chargeReference, failureReason: null, updatedAt: now.toISOString() })
+    .where('id', '=', repayment.id)
+    .where('chargeReference', 'is', null)
+    .execute();
+  return found.chargeReference;
 }
