@@ -12,6 +12,7 @@ import { errorBody, sendError } from './platform/http/envelope';
 import { buildOpenApiDocument } from './platform/http/openapi';
 import { mountRoutes, type RouteSpec } from './platform/http/route';
 import { createDashboardRouter } from './platform/http/dashboard-router';
+import { createDashboardPages } from './dashboard/dashboard-pages';
 import { requestIdOf, requestLog, requestLogger } from './platform/http/request-log';
 import { verifyOfferLetterLink } from './platform/domain/loans/offer-letter-link';
 import { offerLetterPdf } from './platform/domain/loans/offer-letter-document';
@@ -215,6 +216,8 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   // (spec A, /api/v1/appointment…) under /api/v1: one middleware chain each, so a request is metered once.
   // The organisation dashboard's account and session routes (cookie session, never an API key).
   app.use('/dashboard/api', createDashboardRouter(platform));
+  // Its pages: one shell for every path under /dashboard, and the app's bundle (dist/dashboard).
+  app.use(createDashboardPages());
   app.use('/v1', apiRouter(platform, '/v1', routes.filter((r) => r.path.startsWith('/v1/'))));
   app.use('/api/v1', apiRouter(platform, '/api/v1', routes.filter((r) => r.path.startsWith('/api/v1/'))));
   // The telemedicine meeting pages and their signed files.

@@ -11,4 +11,6 @@ export async function setup(): Promise<void> {
   await build({ configFile: path.resolve('demo/vite.config.ts'), logLevel: 'warn' });
   // The telemedicine meeting page (npm run build:meeting).
   await build({ configFile: path.resolve('widget/meeting/vite.config.ts'), logLevel: 'warn' });
+  // The organisation dashboard (npm run build:dashboard).
+  await build({ configFile: path.resolve('dashboard/vite.config.ts'), logLevel: 'warn' });
 }

@@ -936,7 +936,8 @@ export interface CheckoutSettingsTable {
 
 // ── Organisation dashboard (migration 0029) ────────────────────────────────────────────────────
 
-export type DashboardRole = 'owner' | 'admin' | 'developer' | 'analyst';
+import type { DashboardRole } from '../../shared/dashboard-permissions';
+export type { DashboardRole };
 
 export interface DashboardUsersTable {
   id: string;

@@ -1,38 +1,52 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
-import { readCookie } from '../../shared/read-cookie';
 import { AppError } from '../domain/errors';
 import { findOrganisation } from '../domain/organisations/organisation';
-import type { RequestOrigin } from '../domain/dashboard/audit';
 import { PASSWORD_MAX_LENGTH } from '../domain/dashboard/password-policy';
 import { requestPasswordReset, resetPassword } from '../domain/dashboard/reset-password';
-import { csrfTokenFor, csrfTokenMatches, lookupSession, SESSION_ABSOLUTE_MS, type DashboardSession } from '../domain/dashboard/sessions';
+import { csrfTokenFor, SESSION_ABSOLUTE_MS } from '../domain/dashboard/sessions';
 import { signIn } from '../domain/dashboard/sign-in';
 import { signOut, signOutEverywhere } from '../domain/dashboard/sign-out';
 import { signUp } from '../domain/dashboard/sign-up';
 import { verifyEmail } from '../domain/dashboard/verify-email';
 import type { Platform } from '../platform';
-import { successBody } from './envelope';
-import { requirePermission } from '../domain/dashboard/permissions';
+import { DASHBOARD_COOKIE, dashboardKit, type DashboardArea } from './dashboard/kit';
+import { keysRoutes } from './dashboard/keys';
+import { teamRoutes } from './dashboard/team';
+import { passkeysRoutes } from './dashboard/passkeys';
+import { productsRoutes } from './dashboard/products';
+import { poolRoutes } from './dashboard/pool';
+import { loansRoutes } from './dashboard/loans';
+import { webhooksRoutes } from './dashboard/webhooks';
+import { checkoutRoutes } from './dashboard/checkout';
+import { settlementsRoutes } from './dashboard/settlements';
+import { usageRoutes } from './dashboard/usage';
+import { appointmentsRoutes } from './dashboard/appointments';
+import { financingRoutes } from './dashboard/financing';
+import { auditRoutes } from './dashboard/audit';
 
-/** The dashboard's session cookie: httpOnly, SameSite=Lax, `Secure` when the public origin is https, scoped to /dashboard. */
-export const DASHBOARD_COOKIE = 'dashboard_session';
-/** The header every state-changing dashboard request carries once signed in (the value `GET /dashboard/api/session` answers). */
-export const CSRF_HEADER = 'x-csrf-token';
+const DASHBOARD_AREAS: DashboardArea[] = [
+  keysRoutes,
+  teamRoutes,
+  passkeysRoutes,
+  productsRoutes,
+  poolRoutes,
+  loansRoutes,
+  webhooksRoutes,
+  checkoutRoutes,
+  settlementsRoutes,
+  usageRoutes,
+  appointmentsRoutes,
+  financingRoutes,
+  auditRoutes,
+];
+
+export { DASHBOARD_COOKIE, CSRF_HEADER } from './dashboard/kit';
 
 const Email = z.string().trim().min(3).max(254).pipe(z.email());
 // The policy (length, common list) is checked by the domain; the schema only bounds the input.
 const Password = z.string().min(1).max(PASSWORD_MAX_LENGTH * 4);
 const Token = z.string().min(16).max(200);
-
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('invalid_request', `body.${issue.path.map(String).join('.')}: ${issue.message}`);
-  }
-  return parsed.data;
-}
 
 /** A page served by this host (e.g. reached as 127.0.0.1 while PUBLIC_BASE_URL says localhost) is same-origin too. */
 function sameHost(origin: string, host: string | undefined): boolean {
@@ -42,8 +56,6 @@ function sameHost(origin: string, host: string | undefined): boolean {
     return false;
   }
 }
-
-const originOf = (req: Request): RequestOrigin => ({ ip: req.ip ?? req.socket.remoteAddress ?? null, userAgent: req.get('user-agent') ?? null });
 
 /**
  * Account and session routes of the organisation dashboard (`/dashboard/api/…`). Never an API key: the browser holds
@@ -70,16 +82,10 @@ export function createDashboardRouter(platform: Platform): express.Router {
   });
   router.use(express.json({ limit: 16 * 1024, strict: true }));
 
-  const sessionOf = async (req: Request, options: { csrf: boolean }): Promise<{ session: DashboardSession; token: string }> => {
-    const token = readCookie(req.get('cookie'), DASHBOARD_COOKIE);
-    const session = token ? await lookupSession(platform.db, token, platform.clock.now()) : undefined;
-    if (!token || !session) throw new AppError('session_required', 'Sign in to the dashboard.');
-    if (options.csrf && !csrfTokenMatches(token, req.get(CSRF_HEADER))) {
-      throw new AppError('csrf_token_invalid', 'Missing or wrong X-CSRF-Token header: read it from GET /dashboard/api/session.');
-    }
-    return { session, token };
-  };
-  const ok = (res: Response, status: number, message: string, data?: unknown) => res.status(status).json(successBody(status, message, data));
+  const kit = dashboardKit(platform);
+  const { parse, ok } = kit;
+  const originOf = kit.origin;
+  const sessionOf = kit.session;
   const clearCookie = (req: Request, res: Response) =>
     res.clearCookie(DASHBOARD_COOKIE, { httpOnly: true, secure: secureCookie(req), sameSite: 'lax', path: '/dashboard' });
 
@@ -141,19 +147,8 @@ export function createDashboardRouter(platform: Platform): express.Router {
     ok(res, 200, 'Signed out on every device.', { sessionsEnded: ended });
   });
 
-  router.get('/audit-log', async (req, res) => {
-    const { session } = await sessionOf(req, { csrf: false });
-    requirePermission(session, 'audit.read');
-    const rows = await platform.db
-      .selectFrom('dashboardAuditLog')
-      .select(['id', 'userId', 'action', 'target', 'ip', 'userAgent', 'at'])
-      .where('organisationId', '=', session.organisationId)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(100)
-      .execute();
-    ok(res, 200, 'Audit log.', rows);
-  });
+  // The pages' areas, one file each under ./dashboard/ (every route checks its permission with kit.caller).
+  for (const area of DASHBOARD_AREAS) area(router, kit);
 
   router.use((req) => {
     throw new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`);

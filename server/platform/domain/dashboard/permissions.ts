@@ -1,54 +1,10 @@
-import type { DashboardRole } from '../../db/schema';
 import { AppError } from '../errors';
+import { can, type DashboardAction } from '../../../shared/dashboard-permissions';
 
-/**
- * The dashboard's permission matrix (issue 18): what each role may do, checked on the server for
- * every dashboard route (a hidden button is not the check). Read actions end in `.read`.
- *
- * | action | owner | admin | developer | analyst |
- * |---|---|---|---|---|
- * | `audit.read`, `team.read`, `team.manage` | ✓ | ✓ | | |
- * | `keys.read`, `keys.manage`, `webhooks.manage`, `checkout.manage` | ✓ | ✓ | ✓ | |
- * | `products.manage`, `pool.fund`, `loans.act` | ✓ | ✓ | | |
- * | `products.read`, `pool.read`, `loans.read`, `webhooks.read`, `settlements.read`, `usage.read` | ✓ | ✓ | ✓ | ✓ |
- *
- * Owners and admins differ in what is not an action here: only an owner changes an owner, and the
- * last owner of an organisation cannot be removed.
- */
-export const DASHBOARD_ACTIONS = [
-  'audit.read',
-  'team.read',
-  'team.manage',
-  'keys.read',
-  'keys.manage',
-  'webhooks.read',
-  'webhooks.manage',
-  'checkout.manage',
-  'products.read',
-  'products.manage',
-  'pool.read',
-  'pool.fund',
-  'loans.read',
-  'loans.act',
-  'settlements.read',
-  'usage.read',
-] as const;
-
-export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
-
-const READS: DashboardAction[] = ['products.read', 'pool.read', 'loans.read', 'webhooks.read', 'settlements.read', 'usage.read'];
-
-export const PERMISSIONS: Record<DashboardRole, ReadonlySet<DashboardAction>> = {
-  owner: new Set(DASHBOARD_ACTIONS),
-  admin: new Set(DASHBOARD_ACTIONS),
-  developer: new Set<DashboardAction>([...READS, 'keys.read', 'keys.manage', 'webhooks.manage', 'checkout.manage']),
-  analyst: new Set<DashboardAction>(READS),
-};
-
-export const can = (role: DashboardRole, action: DashboardAction): boolean => PERMISSIONS[role].has(action);
+export { can, DASHBOARD_ACTIONS, PERMISSIONS, type DashboardAction } from '../../../shared/dashboard-permissions';
 
 /** 403 `dashboard_permission_denied` naming the action and the role, before anything is read or written. */
-export function requirePermission(session: { role: DashboardRole }, action: DashboardAction): void {
+export function requirePermission(session: { role: Parameters<typeof can>[0] }, action: DashboardAction): void {
   if (!can(session.role, action)) {
     throw new AppError('dashboard_permission_denied', `Your role (${session.role}) may not do this (${action}); ask an owner or admin of the organisation.`, undefined, { action, role: session.role });
   }

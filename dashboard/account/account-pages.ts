@@ -1,0 +1,160 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { api, DashboardApiError } from '../api';
+import { currentLocation, href } from '../router';
+import { dashStyles } from '../ui/styles';
+
+type View = 'sign-in' | 'sign-up' | 'verify-email' | 'forgot-password' | 'reset-password' | 'accept-invitation';
+
+/** The server's words for what went wrong, in the form's alert. */
+const messageOf = (error: unknown): string =>
+  error instanceof DashboardApiError ? error.message : 'Something went wrong. Please try again.';
+
+/**
+ * The signed-out pages: sign in, sign up, verify the e-mail (the e-mailed link), ask for and set a new password, accept
+ * an invitation. Each form keeps what was typed when the server refuses, says why in an alert, and disables its button
+ * while a request is in flight. Fires `signed-in` `{ next }` once a session exists.
+ */
+export class DashAccountPage extends LitElement {
+  static override styles = [
+    dashStyles,
+    css`
+      :host { min-height: 100vh; background: var(--dash-surface); padding: 2rem 1rem; box-sizing: border-box; }
+      main { max-width: 26rem; margin: 0 auto; background: #fff; border: 1px solid var(--dash-border); border-radius: 12px; padding: 1.5rem; }
+      form button[type='submit'] { width: 100%; justify-content: center; margin-top: 1.25rem; }
+      .links { margin-top: 1rem; display: flex; flex-direction: column; gap: 0.4rem; }
+    `,
+  ];
+  static override properties = { view: {}, busy: { state: true }, error: { state: true }, done: { state: true } };
+  view: View = 'sign-in';
+  busy = false;
+  error = '';
+  done = '';
+
+  protected override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('view') && changed.get('view') !== undefined) {
+      this.error = '';
+      this.done = '';
+    }
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.view === 'verify-email') void this.verify();
+  }
+
+  private token = () => currentLocation().query.get('token') ?? '';
+
+  private async submit(event: SubmitEvent, work: (form: FormData) => Promise<void>) {
+    event.preventDefault();
+    if (this.busy) return;
+    this.busy = true;
+    this.error = '';
+    try {
+      await work(new FormData(event.target as HTMLFormElement));
+    } catch (error) {
+      this.error = messageOf(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async verify() {
+    this.busy = true;
+    try {
+      await api.post('/verify-email', { token: this.token() });
+      this.done = 'Your e-mail is verified. You can sign in.';
+    } catch (error) {
+      this.error = messageOf(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private signIn = (form: FormData) =>
+    api.post<{ csrfToken: string }>('/sign-in', { email: form.get('email'), password: form.get('password') }).then((data) => {
+      api.csrfToken = data.csrfToken;
+      const next = currentLocation().query.get('next') ?? '/';
+      this.dispatchEvent(new CustomEvent('signed-in', { detail: { next }, bubbles: true, composed: true }));
+    });
+
+  private signUp = (form: FormData) =>
+    api.post('/sign-up', { organisationName: form.get('organisationName'), email: form.get('email'), password: form.get('password') }).then(() => {
+      this.done = 'Check your inbox: we sent you a link to verify your e-mail. In the sandbox, it is in the sandbox inbox.';
+    });
+
+  private forgot = (form: FormData) =>
+    api.post('/password-reset/request', { email: form.get('email') }).then(() => {
+      this.done = 'If this e-mail has an account, we sent it a link to choose a new password.';
+    });
+
+  private reset = (form: FormData) =>
+    api.post('/password-reset', { token: this.token(), password: form.get('password') }).then(() => {
+      this.done = 'Your password is changed, and every other session has ended. Sign in with the new password.';
+    });
+
+  private alert() {
+    return this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing;
+  }
+
+  private password(autocomplete: 'current-password' | 'new-password') {
+    return html`<label for="password">Password</label>
+      <input id="password" name="password" type="password" required autocomplete=${autocomplete} maxlength="512" aria-describedby=${autocomplete === 'new-password' ? 'password-hint' : nothing} />
+      ${autocomplete === 'new-password' ? html`<p class="hint" id="password-hint">At least 15 characters. A few unrelated words make a strong one.</p>` : nothing}`;
+  }
+
+  private email() {
+    return html`<label for="email">Work e-mail</label><input id="email" name="email" type="email" required autocomplete="email" inputmode="email" />`;
+  }
+
+  private body() {
+    switch (this.view) {
+      case 'sign-in':
+        return html`<h1>Sign in</h1>
+          ${this.alert()}
+          <form @submit=${(e: SubmitEvent) => this.submit(e, this.signIn)}>
+            ${this.email()} ${this.password('current-password')}
+            <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Signing in…' : 'Sign in'}</button>
+          </form>
+          <div class="links"><a href=${href('/forgot-password')}>Forgot your password?</a><a href=${href('/sign-up')}>Create an organisation</a></div>`;
+      case 'sign-up':
+        return html`<h1>Create your organisation</h1>
+          <p class="muted">It starts in test mode: sandbox keys, no real money. Live mode is switched on after our checks.</p>
+          ${this.done ? html`<p role="status" class="notice">${this.done}</p>` : html`${this.alert()}
+                <form @submit=${(e: SubmitEvent) => this.submit(e, this.signUp)}>
+                  <label for="organisationName">Organisation name</label>
+                  <input id="organisationName" name="organisationName" required maxlength="150" autocomplete="organization" />
+                  ${this.email()} ${this.password('new-password')}
+                  <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Creating…' : 'Create organisation'}</button>
+                </form>`}
+          <div class="links"><a href=${href('/sign-in')}>I already have an account</a></div>`;
+      case 'verify-email':
+        return html`<h1>Verify your e-mail</h1>
+          ${this.busy ? html`<p role="status">Checking your link…</p>` : nothing} ${this.alert()}
+          ${this.done ? html`<p role="status" class="notice">${this.done}</p>` : nothing}
+          <div class="links"><a href=${href('/sign-in')}>Sign in</a></div>`;
+      case 'forgot-password':
+        return html`<h1>Reset your password</h1>
+          ${this.done ? html`<p role="status" class="notice">${this.done}</p>` : html`${this.alert()}
+                <form @submit=${(e: SubmitEvent) => this.submit(e, this.forgot)}>
+                  ${this.email()}
+                  <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Sending…' : 'Send me a link'}</button>
+                </form>`}
+          <div class="links"><a href=${href('/sign-in')}>Back to sign in</a></div>`;
+      case 'reset-password':
+        return html`<h1>Choose a new password</h1>
+          ${this.done ? html`<p role="status" class="notice">${this.done}</p>` : html`${this.alert()}
+                <form @submit=${(e: SubmitEvent) => this.submit(e, this.reset)}>
+                  ${this.password('new-password')}
+                  <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Save the new password'}</button>
+                </form>`}
+          <div class="links"><a href=${href('/sign-in')}>Sign in</a></div>`;
+      case 'accept-invitation':
+        return html`<h1>Join an organisation</h1><p>Invitations are not available yet.</p>`;
+    }
+  }
+
+  override render() {
+    return html`<main>${this.body()}</main>`;
+  }
+}
+customElements.define('dash-account-page', DashAccountPage);

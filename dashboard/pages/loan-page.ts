@@ -1,0 +1,14 @@
+import { html, LitElement } from 'lit';
+import { dashStyles } from '../ui/styles';
+
+/** Loan. */
+export class DashLoanPage extends LitElement {
+  static override styles = dashStyles;
+  static override properties = { mode: {} };
+  mode: 'test' | 'live' = 'test';
+
+  override render() {
+    return html`<h1 tabindex="-1">Loan</h1><p class="muted">This page is being built.</p>`;
+  }
+}
+customElements.define('dash-loan-page', DashLoanPage);

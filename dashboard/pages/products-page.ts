@@ -1,0 +1,14 @@
+import { html, LitElement } from 'lit';
+import { dashStyles } from '../ui/styles';
+
+/** Products. */
+export class DashProductsPage extends LitElement {
+  static override styles = dashStyles;
+  static override properties = { mode: {} };
+  mode: 'test' | 'live' = 'test';
+
+  override render() {
+    return html`<h1 tabindex="-1">Products</h1><p class="muted">This page is being built.</p>`;
+  }
+}
+customElements.define('dash-products-page', DashProductsPage);
