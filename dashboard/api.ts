@@ -48,7 +48,7 @@ class DashboardApi extends EventTarget {
     return this.url(path, { ...query, mode: this.mode });
   }
 
-  async request<T>(method: string, path: string, options: { body?: unknown; query?: Query; signal?: AbortSignal } = {}): Promise<T> {
+  async request<T>(method: string, path: string, options: { body?: unknown; query?: Query; signal?: AbortSignal; page?: boolean } = {}): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', 'x-dashboard-mode': this.mode };
     if (options.body !== undefined || method !== 'GET') headers['content-type'] = 'application/json';
     if (method !== 'GET' && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
@@ -65,14 +65,20 @@ class DashboardApi extends EventTarget {
       if ((error as Error).name === 'AbortError') throw error;
       throw new DashboardApiError(0, 'network_error', 'We could not reach the server. Check your connection and try again.');
     }
-    const body = (await response.json().catch(() => undefined)) as { data?: unknown; error?: string; message?: string } | undefined;
+    const body = (await response.json().catch(() => undefined)) as { data?: unknown; error?: string; message?: string; nextCursor?: string | null } | undefined;
     if (!response.ok) {
       const error = new DashboardApiError(response.status, body?.error ?? 'unexpected_error', body?.message ?? `The server answered ${response.status}.`, body?.data);
       // The session ended (idle, expired, signed out elsewhere): the shell shows the sign-in page.
       if (error.code === 'session_required') this.dispatchEvent(new Event('signed-out'));
       throw error;
     }
+    if (options.page) return { data: body?.data ?? [], nextCursor: body?.nextCursor ?? null } as T;
     return body?.data as T;
+  }
+
+  /** One keyset page of a list (`?limit=&cursor=` plus filters); pass the previous `nextCursor` for the next one. */
+  page<T>(path: string, query?: Query, signal?: AbortSignal): Promise<Page<T>> {
+    return this.request<Page<T>>('GET', path, { query, signal, page: true });
   }
 
   get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {

@@ -10,8 +10,12 @@ export const uniqueEmail = (tag = 'owner') => `${tag}-${Date.now().toString(36)}
 export interface DashboardClient {
   cookie?: string;
   csrf?: string;
+  /** Sent as `X-Dashboard-Mode` on every request when set. */
+  mode?: 'test' | 'live';
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }>;
-  get(path: string): Promise<{ status: number; json: any; headers: Headers }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }>;
+  /** Any method (PATCH, DELETE, PUT…) with a JSON body, cookie, CSRF token and mode. */
+  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers; text: string }>;
 }
 
 /** A browser's worth of state: keeps the session cookie and the CSRF token it is given. */
@@ -20,7 +24,7 @@ export function dashboardClient(app: TestApp): DashboardClient {
     async post(p, body, headers = {}) {
       const res = await fetch(`${app.url}/dashboard/api${p}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(client.cookie ? { cookie: client.cookie } : {}), ...(client.csrf ? { 'x-csrf-token': client.csrf } : {}), ...headers },
+        headers: { 'content-type': 'application/json', ...(client.cookie ? { cookie: client.cookie } : {}), ...(client.csrf ? { 'x-csrf-token': client.csrf } : {}), ...(client.mode ? { 'x-dashboard-mode': client.mode } : {}), ...headers },
         body: JSON.stringify(body),
       });
       const setCookie = res.headers.get('set-cookie');
@@ -30,9 +34,30 @@ export function dashboardClient(app: TestApp): DashboardClient {
       }
       return { status: res.status, json: await res.json(), headers: res.headers };
     },
-    async get(p) {
-      const res = await fetch(`${app.url}/dashboard/api${p}`, { headers: client.cookie ? { cookie: client.cookie } : {} });
+    async get(p, headers = {}) {
+      const res = await fetch(`${app.url}/dashboard/api${p}`, { headers: { ...(client.cookie ? { cookie: client.cookie } : {}), ...(client.mode ? { 'x-dashboard-mode': client.mode } : {}), ...headers } });
       return { status: res.status, json: await res.json(), headers: res.headers };
+    },
+    async send(method, p, body = {}, headers = {}) {
+      const res = await fetch(`${app.url}/dashboard/api${p}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(client.cookie ? { cookie: client.cookie } : {}),
+          ...(client.csrf ? { 'x-csrf-token': client.csrf } : {}),
+          ...(client.mode ? { 'x-dashboard-mode': client.mode } : {}),
+          ...headers,
+        },
+        body: method === 'GET' || method === 'HEAD' ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let json: any;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, json, headers: res.headers, text };
     },
   };
   return client;

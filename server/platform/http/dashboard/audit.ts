@@ -13,7 +13,6 @@ export const auditRoutes: DashboardArea = (router, kit) => {
       .where('organisationId', '=', session.organisationId);
     if (cursor) select = select.where((eb) => eb.or([eb('at', '<', cursor.at), eb.and([eb('at', '=', cursor.at), eb('id', '<', cursor.id)])]));
     const rows = await select.orderBy('at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-    const page = pageOf(rows, query.limit, (row) => ({ at: row.at, id: row.id }));
-    kit.ok(res, 200, 'Audit log.', page);
+    kit.page(res, 'Audit log.', pageOf(rows, query.limit, (row) => ({ at: row.at, id: row.id })));
   });
 };

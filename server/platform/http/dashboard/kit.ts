@@ -41,6 +41,8 @@ export interface DashboardKit {
   /** The session without permission or mode checks (account routes). */
   session(req: Request, options: { csrf: boolean }): Promise<{ session: DashboardSession; token: string }>;
   ok(res: Response, status: number, message: string, data?: unknown): void;
+  /** A keyset page (`keyset.ts`): `data` is the rows, `nextCursor` beside it (null on the last page). */
+  page(res: Response, message: string, page: { data: unknown[]; nextCursor: string | null }): void;
   /** Zod-parses a body or query; the first issue becomes 400 `invalid_request` naming `body.<path>` (or `query.<path>`). */
   parse<T extends z.ZodType>(schema: T, value: unknown, where?: 'body' | 'query'): z.output<T>;
   origin(req: Request): RequestOrigin;
@@ -78,6 +80,7 @@ export function dashboardKit(platform: Platform): DashboardKit {
     parse,
     origin,
     ok: (res, status, message, data) => void res.status(status).json(successBody(status, message, data)),
+    page: (res, message, page) => void res.status(200).json({ ...successBody(200, message, page.data), nextCursor: page.nextCursor }),
     async caller(req, action) {
       const state = req.method !== 'GET' && req.method !== 'HEAD';
       const { session: found, token } = await session(req, { csrf: state });
