@@ -2,6 +2,8 @@ import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError } from '../api';
 import { currentLocation, href } from '../router';
 import { dashStyles } from '../ui/styles';
+import './accept-invitation';
+import './passkey-sign-in';
 
 type View = 'sign-in' | 'sign-up' | 'verify-email' | 'forgot-password' | 'reset-password' | 'accept-invitation';
 
@@ -115,6 +117,7 @@ export class DashAccountPage extends LitElement {
             ${this.email()} ${this.password('current-password')}
             <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Signing in…' : 'Sign in'}</button>
           </form>
+          <dash-passkey-sign-in></dash-passkey-sign-in>
           <div class="links"><a href=${href('/forgot-password')}>Forgot your password?</a><a href=${href('/sign-up')}>Create an organisation</a></div>`;
       case 'sign-up':
         return html`<h1>Create your organisation</h1>
@@ -149,7 +152,7 @@ export class DashAccountPage extends LitElement {
                 </form>`}
           <div class="links"><a href=${href('/sign-in')}>Sign in</a></div>`;
       case 'accept-invitation':
-        return html`<h1>Join an organisation</h1><p>Invitations are not available yet.</p>`;
+        return html`<dash-accept-invitation></dash-accept-invitation>`;
     }
   }
 

@@ -24,6 +24,7 @@ import { usageRoutes } from './dashboard/usage';
 import { appointmentsRoutes } from './dashboard/appointments';
 import { financingRoutes } from './dashboard/financing';
 import { auditRoutes } from './dashboard/audit';
+import { overviewRoutes } from './dashboard/overview';
 
 const DASHBOARD_AREAS: DashboardArea[] = [
   keysRoutes,
@@ -39,6 +40,7 @@ const DASHBOARD_AREAS: DashboardArea[] = [
   appointmentsRoutes,
   financingRoutes,
   auditRoutes,
+  overviewRoutes,
 ];
 
 export { DASHBOARD_COOKIE, CSRF_HEADER } from './dashboard/kit';
