@@ -28,14 +28,17 @@ export class DashApp extends LitElement {
   static override styles = [
     dashStyles,
     css`
-      :host { min-height: 100vh; background: var(--dash-surface); }
+      :host { min-height: 100vh; display: flex; flex-direction: column; background: var(--dash-surface); }
       .skip { position: absolute; left: -999px; top: 0; background: #fff; padding: 0.5rem; z-index: 10; }
       .skip:focus { left: 0.5rem; }
-      header { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; justify-content: space-between; padding: 0.6rem 1rem; background: #fff; border-bottom: 1px solid var(--dash-border); }
+      header { background: #fff; border-bottom: 1px solid var(--dash-border); }
+      .bar { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; justify-content: space-between; padding: 0.6rem 1rem; }
       .brand { font-weight: 700; }
+      .identity { flex-wrap: nowrap; min-width: 0; }
+      .org { overflow-wrap: anywhere; }
       .org { color: var(--dash-muted); font-size: 0.9rem; }
-      .test-banner { flex: none; width: calc(100% + 2rem); margin: -0.6rem -1rem 0; background: #fef0c7; color: var(--dash-warn); text-align: center; font-size: 0.85rem; font-weight: 600; padding: 0.2rem; }
-      .layout { display: grid; grid-template-columns: 13rem 1fr; min-height: calc(100vh - 4rem); }
+      .test-banner { background: #fef0c7; color: var(--dash-warn); text-align: center; font-size: 0.85rem; font-weight: 600; padding: 0.2rem; }
+      .layout { flex: 1; display: grid; grid-template-columns: 13rem 1fr; }
       nav { background: #fff; border-right: 1px solid var(--dash-border); padding: 0.75rem; }
       nav h2 { font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--dash-muted); margin: 1rem 0 0.25rem; }
       nav ul { list-style: none; margin: 0; padding: 0; }
@@ -46,7 +49,7 @@ export class DashApp extends LitElement {
       .mode { display: flex; align-items: center; gap: 0.4rem; }
       .mode label { margin: 0; font-weight: 600; font-size: 0.9rem; }
       .mode select { width: auto; min-height: 36px; }
-      header > .row:last-child { margin-left: auto; }
+      .actions { margin-left: auto; }
       @media (max-width: 760px) {
         .layout { grid-template-columns: 1fr; }
         nav { display: none; border-right: none; border-bottom: 1px solid var(--dash-border); }
@@ -172,14 +175,15 @@ export class DashApp extends LitElement {
       <header>
         <button class="skip secondary" @click=${() => this.renderRoot.querySelector<HTMLElement>('main')?.focus()}>Skip to content</button>
         ${api.mode === 'test' ? html`<div class="test-banner" role="note">Test mode: sandbox data, no real money</div>` : nothing}
-        <div class="row">
+        <div class="bar">
+        <div class="row identity">
           <button class="secondary menu-toggle" aria-expanded=${this.navOpen ? 'true' : 'false'} aria-controls="nav" @click=${() => (this.navOpen = !this.navOpen)}>Menu</button>
           <div>
             <a class="brand" href=${href('/')}>Dashboard</a>
             <div class="org">${info.organisation.name} · ${info.role}</div>
           </div>
         </div>
-        <div class="row">
+        <div class="row actions">
           <div class="mode">
             <label for="mode">Mode</label>
             <select id="mode" @change=${(e: Event) => this.switchMode((e.target as HTMLSelectElement).value as Mode)}>
@@ -190,6 +194,7 @@ export class DashApp extends LitElement {
             </select>
           </div>
           <button class="secondary" @click=${() => this.signOut(false)}>Sign out</button>
+        </div>
         </div>
       </header>
       <div class="layout">

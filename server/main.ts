@@ -61,14 +61,11 @@ async function main(): Promise<void> {
     // After the server listens: the link needs the public origin (PUBLIC_BASE_URL or the bound port).
     const owner = await ensureSandboxOwner(platform.db, { organisationId: sandboxOrganisationId, email: config.DASHBOARD_SANDBOX_OWNER_EMAIL, now: platform.clock.now() });
     if (owner) {
-      // The dashboard's pages are not built yet (issue 18): until they are, say how to use the one-time token with the API
-      // instead of printing a link to a page that would answer 404.
       const base = platform.baseUrl.replace(/\/$/, '');
       process.stdout.write(
         `Dashboard owner of the sandbox organisation: ${owner.email}\n` +
-          `  set a password (one-time token, 7 days; the dashboard pages are not built yet):\n` +
-          `  curl -X POST ${base}/dashboard/api/password-reset -H 'content-type: application/json' \\\n` +
-          `    -d '{"token":"${owner.setPasswordToken}","password":"<15 characters or more>"}'\n\n`,
+          `  choose a password (one-time link, 7 days): ${base}/dashboard/reset-password?token=${encodeURIComponent(owner.setPasswordToken)}\n` +
+          `  then sign in at ${base}/dashboard\n\n`,
       );
     }
   }

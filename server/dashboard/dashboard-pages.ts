@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express from 'express';
 import { staticAssets } from '../checkout/static-assets';
-import { contentSecurityPolicy, renderPageShell } from '../shared/page-shell';
+import { contentSecurityPolicy, newNonce, renderPageShell } from '../shared/page-shell';
 
 /** Where `npm run build:dashboard` writes the app (`dashboard/vite.config.ts`). */
 export const DASHBOARD_DIST = path.resolve('dist/dashboard');
@@ -12,10 +12,15 @@ export const DASHBOARD_ENTRY = 'dashboard.js';
  * The dashboard's own bundle, same-origin fetches to `/dashboard/api`, and frames of this origin only (the checkout
  * preview shows the real hosted checkout, `/checkout/…`). Nobody may frame the dashboard.
  */
-export const DASHBOARD_PAGE_CSP = contentSecurityPolicy({ ownAssets: true, frame: ["'self'"] });
+export const dashboardPageCsp = (styleNonce: string): string => contentSecurityPolicy({ ownAssets: true, styleNonce, frame: ["'self'"] });
 
-export function renderDashboardPage(entryUrl: string): string {
+/** The document around `<dash-app>`: no margin, the app's background behind it. */
+const DOCUMENT_STYLE = 'html,body{margin:0;background:#f6f7fb}';
+
+export function renderDashboardPage(entryUrl: string, nonce: string): string {
   return renderPageShell({
+    nonce,
+    styles: [DOCUMENT_STYLE],
     title: 'Dashboard',
     head: ['<meta name="robots" content="noindex">', '<meta name="color-scheme" content="light">'],
     body: `  <dash-app><p role="status">Loading the dashboard…</p></dash-app>
@@ -45,10 +50,11 @@ export function createDashboardPages(): express.Router {
 
   router.get(['/dashboard', '/dashboard/{*rest}'], (_req, res) => {
     const entry = assets.hashed(DASHBOARD_ENTRY);
-    res.setHeader('Content-Security-Policy', DASHBOARD_PAGE_CSP);
+    const nonce = newNonce();
+    res.setHeader('Content-Security-Policy', dashboardPageCsp(nonce));
     res.setHeader('Cache-Control', 'no-store');
     if (!entry) return void res.status(503).type('text/plain').send('The dashboard is not built (npm run build:dashboard).\n');
-    res.status(200).type('html').send(renderDashboardPage(`/dashboard/assets/${entry}`));
+    res.status(200).type('html').send(renderDashboardPage(`/dashboard/assets/${entry}`, nonce));
   });
   return router;
 }
