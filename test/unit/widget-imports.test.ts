@@ -38,14 +38,14 @@ function serverImports(file: string): string[] {
 
 const rel = (file: string) => path.relative(ROOT, file);
 
-describe('the widget imports nothing of the server but server/shared', () => {
+describe('the browser apps (widget, dashboard) import nothing of the server but server/shared', () => {
   it('finds the imports it checks (the scan works)', () => {
     expect(specifiers(`import type { A } from '../x';\nexport { b } from "./y";\nimport './z';\nconst c = await import('../w');`)).toEqual(['../x', './y', './z', '../w']);
     expect(serverImports(path.join(ROOT, 'widget/checkout-api.ts'))).toContain(path.join(ROOT, 'server/shared/checkout-contract'));
   });
 
-  it('no file under widget/ imports a server module outside server/shared', () => {
-    const offending = sourceFiles(path.join(ROOT, 'widget')).flatMap((file) =>
+  it('no file under widget/ or dashboard/ (the browser apps) imports a server module outside server/shared', () => {
+    const offending = [...sourceFiles(path.join(ROOT, 'widget')), ...sourceFiles(path.join(ROOT, 'dashboard'))].flatMap((file) =>
       serverImports(file)
         .filter((target) => !target.startsWith(SHARED))
         .map((target) => `${rel(file)} → ${rel(target)}`),
@@ -55,7 +55,7 @@ describe('the widget imports nothing of the server but server/shared', () => {
 
   it('the server/shared modules the widget reaches import nothing else of the server', () => {
     const seen = new Set<string>();
-    const queue = sourceFiles(path.join(ROOT, 'widget')).flatMap(serverImports);
+    const queue = [...sourceFiles(path.join(ROOT, 'widget')), ...sourceFiles(path.join(ROOT, 'dashboard'))].flatMap(serverImports);
     const offending: string[] = [];
     while (queue.length) {
       const target = queue.shift()!;
