@@ -45,6 +45,8 @@ export class DashKeysPage extends LitElement {
     dashStyles,
     css`
       .secret { border-color: #fdb022; background: #fffcf5; }
+      .card h2 { margin-top: 0; }
+      td code, td .badge { white-space: nowrap; word-break: normal; }
       .secret dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 0.75rem; align-items: center; margin: 0.75rem 0; }
       .secret dt { font-weight: 600; }
       .secret dd { margin: 0; display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; min-width: 0; }

@@ -21,10 +21,10 @@ interface Invitation {
 }
 
 const ROLES: Array<[DashboardRole, string]> = [
-  ['owner', 'Owner: everything, including owners'],
-  ['admin', 'Admin: everything but owners'],
-  ['developer', 'Developer: keys, webhooks, checkout; reads'],
-  ['analyst', 'Analyst: read-only'],
+  ['owner', 'Owner (full access)'],
+  ['admin', 'Admin (all but owners)'],
+  ['developer', 'Developer (keys, webhooks)'],
+  ['analyst', 'Analyst (read-only)'],
 ];
 const roleName = (role: DashboardRole) => role[0]!.toUpperCase() + role.slice(1);
 
@@ -39,6 +39,7 @@ export class DashTeamPage extends LitElement {
   static override styles = [
     dashStyles,
     css`
+      .card h2 { margin-top: 0; }
       form.invite { display: grid; grid-template-columns: 1fr 16rem auto; gap: 0 0.75rem; align-items: end; }
       form.invite button { margin-top: 0.75rem; }
       td select { min-width: 9rem; width: auto; }
@@ -196,6 +197,7 @@ export class DashTeamPage extends LitElement {
     const manage = allowed('team.manage');
     const me = session()?.user.id;
     const iAmOwner = session()?.role === 'owner';
+    const owners = this.members.filter((m) => m.role === 'owner').length;
     return html`<h2>Members</h2>
       <div class="table-wrap">
         <table>
@@ -205,6 +207,8 @@ export class DashTeamPage extends LitElement {
           <tbody>
             ${this.members.map((member) => {
               const editable = manage && (iAmOwner || member.role !== 'owner');
+              // The last owner can be neither demoted nor removed (the server answers 409 last_owner anyway).
+              const lastOwner = member.role === 'owner' && owners === 1 && !this.membersCursor;
               return html`<tr data-member=${member.email}>
                 <td>${member.email}${member.userId === me ? html`<span class="badge you">You</span>` : nothing}</td>
                 <td>
@@ -217,7 +221,9 @@ export class DashTeamPage extends LitElement {
                 </td>
                 <td>${when(member.joinedAt)}</td>
                 ${manage
-                  ? html`<td>${editable
+                  ? html`<td>${lastOwner
+                      ? html`<span class="muted">Last owner</span>`
+                      : editable
                       ? html`<button type="button" class="danger" aria-label="${member.userId === me ? 'Leave' : 'Remove'} ${member.email}" ?disabled=${this.busy !== ''} @click=${() => this.removeMember(member)}>
                           ${this.busy === `remove:${member.userId}` ? 'Removing…' : member.userId === me ? 'Leave' : 'Remove'}
                         </button>`

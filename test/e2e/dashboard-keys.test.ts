@@ -49,6 +49,7 @@ describe('the API keys and team pages', { timeout: 120_000 }, () => {
     await expect.poll(() => main(page).locator(`tr[data-key="${second.publicKey}"]`).getByText(/^Expires/).isVisible()).toBe(true);
     const rolled = { publicKey: (await main(page).getByTestId('new-public-key').textContent())!.trim(), secretKey: (await main(page).getByTestId('new-secret-key').textContent())!.trim() };
     expect(await apiStatus(app, second)).toBe(200);
+    await dashboardShot(page, 'keys-laptop');
     expect(await apiStatus(app, rolled)).toBe(200);
 
     await revokeKeyInBrowser(page, app, key.publicKey);
@@ -76,6 +77,7 @@ describe('the API keys and team pages', { timeout: 120_000 }, () => {
     await signUpInBrowser(owner.page, app, { organisationName: 'Surulere Dental' });
     const email = uniqueEmail('analyst');
     const token = await inviteMemberInBrowser(owner.page, app, { email, role: 'analyst' });
+    await dashboardShot(owner.page, 'team-laptop');
     expect(await axeViolations(owner.page)).toEqual([]);
 
     const invited = await newDashboardPage(browser, PHONE_VIEWPORT);
