@@ -22,7 +22,7 @@ export class DashOrgSwitcher extends LitElement {
       :host { display: inline-block; }
       .picker { display: flex; align-items: center; gap: 0.4rem; }
       label { margin: 0; font-size: 0.9rem; }
-      select { width: auto; max-width: 14rem; min-height: 36px; }
+      select { width: auto; max-width: 20rem; min-height: 36px; }
     `,
   ];
   static override properties = { choices: { state: true }, busy: { state: true }, error: { state: true } };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { keyHeaders, startTestApp, type KeyPair, type TestApp } from '../support/harness';
 import { axeViolations, launchChromium, PHONE_VIEWPORT } from '../support/browser';
-import { uniqueEmail } from '../support/dashboard';
+import { signedInOwner, uniqueEmail } from '../support/dashboard';
 import { dashboardShot, ensureDashboardBundle, main, newDashboardPage, openPage, signUpInBrowser } from '../support/dashboard-browser';
 import { acceptInvitationInBrowser, generateKeyInBrowser, inviteMemberInBrowser, revokeKeyInBrowser } from '../support/dashboard-journey/keys';
 
@@ -109,5 +109,27 @@ describe('the API keys and team pages', { timeout: 120_000 }, () => {
     expect(await axeViolations(owner.page)).toEqual([]);
     await owner.context.close();
     await invited.context.close();
+  });
+
+  it('a person with an account accepts with their password, then picks between their organisations in the header', async () => {
+    const inviter = await newDashboardPage(browser);
+    await signUpInBrowser(inviter.page, app, { organisationName: 'Yaba Pharmacy' });
+    const existing = await signedInOwner(app);
+    const token = await inviteMemberInBrowser(inviter.page, app, { email: existing.email, role: 'developer' });
+
+    const { context, page } = await newDashboardPage(browser);
+    await acceptInvitationInBrowser(page, app, token);
+    await expect.poll(() => page.locator('dash-app header').textContent()).toContain('Yaba Pharmacy · developer');
+    const picker = page.getByLabel('Organisation', { exact: true });
+    await expect.poll(() => picker.isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await dashboardShot(page, 'org-switcher-laptop');
+
+    await picker.selectOption({ label: 'Ikeja Clinic (owner)' });
+    await expect.poll(() => page.locator('dash-app header').textContent(), { timeout: 10_000 }).toContain('Ikeja Clinic · owner');
+    await openPage(page, app, '/team', 'Team');
+    await expect.poll(() => main(page).locator(`tr[data-member="${existing.email.toLowerCase()}"]`).isVisible()).toBe(true);
+    await context.close();
+    await inviter.context.close();
   });
 });
