@@ -32,7 +32,7 @@ interface CacheEntry {
   expiresAt: number;
   /** The credential epoch this process knew before reading the entry; any other epoch makes it stale. */
   epoch: number;
-  key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string; expiresAt: string | null };
+  key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string; expiresAtMs: number | null };
   organisation?: Organisation;
 }
 
@@ -83,7 +83,7 @@ export class Authenticator {
     if (entry.key.revoked) throw new AppError('UNAUTHENTICATED', 'This key pair has been revoked; use a current key.');
     // A rolled key's overlap has ended (checked against the clock on every call, cached or not).
     const now = this.clock.now();
-    if (entry.key.expiresAt !== null && entry.key.expiresAt <= now.toISOString()) {
+    if (entry.key.expiresAtMs !== null && entry.key.expiresAtMs <= now.getTime()) {
       throw new AppError('UNAUTHENTICATED', 'This key pair was rolled and its overlap has ended; use the new key.');
     }
     this.noteUse(entry.key.id, now);
@@ -155,7 +155,7 @@ export class Authenticator {
         revoked: key.revokedAt !== null,
         mode: key.mode,
         publicKey: key.publicKey,
-        expiresAt: key.expiresAt,
+        expiresAtMs: key.expiresAt === null ? null : Date.parse(key.expiresAt),
       },
       organisation,
     };
