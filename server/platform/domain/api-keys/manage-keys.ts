@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
 import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import type { Secrets } from '../secrets';
@@ -94,7 +94,7 @@ function summary(row: KeyRow, now: Date): KeySummary {
 }
 
 /** The key of this organisation and mode, or 404 (another organisation's key, or the other mode's, does not exist here). */
-async function ownedKey(db: Db | Parameters<Parameters<typeof inUnitOfWork>[1]>[0], actor: Pick<KeyActor, 'organisationId' | 'mode'>, keyId: string) {
+async function ownedKey(db: Executor, actor: Pick<KeyActor, 'organisationId' | 'mode'>, keyId: string) {
   const key = await db
     .selectFrom('apiKeys')
     .select(['id', 'publicKey', 'mode', 'secretLast4', 'createdAt', 'lastUsedAt', 'expiresAt', 'revokedAt', 'rolledTo'])
