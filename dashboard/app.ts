@@ -5,6 +5,7 @@ import { matchPage, PAGES, type PageEntry } from './pages';
 import { allowed, forgetSession, loadSession, session } from './session';
 import { dashStyles } from './ui/styles';
 import './account/account-pages';
+import './ui/org-switcher';
 
 /** Pages anyone reaches signed out (the e-mailed links land on them too). */
 const ACCOUNT_PATHS: Record<string, string> = {
@@ -184,6 +185,7 @@ export class DashApp extends LitElement {
           </div>
         </div>
         <div class="row actions">
+          <dash-org-switcher></dash-org-switcher>
           <div class="mode">
             <label for="mode">Mode</label>
             <select id="mode" @change=${(e: Event) => this.switchMode((e.target as HTMLSelectElement).value as Mode)}>

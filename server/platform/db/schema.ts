@@ -43,6 +43,12 @@ export interface ApiKeysTable {
   createdAt: string;
   /** The secret key sealed under the master key (AES-GCM): signs patient-financing webhooks. Null for keys made before 0018. */
   secretSealed: string | null;
+  /** Migration 0030: the key is refused from this instant (set when it is rolled with an overlap). */
+  expiresAt: string | null;
+  /** Migration 0030: last authenticated request, written at most once a minute per key per process. */
+  lastUsedAt: string | null;
+  /** Migration 0030: the key that replaced this one when it was rolled. */
+  rolledTo: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -527,6 +533,7 @@ export interface Database {
   dashboardEmailTokens: DashboardEmailTokensTable;
   dashboardLoginFailures: DashboardLoginFailuresTable;
   dashboardAuditLog: DashboardAuditLogTable;
+  dashboardInvitations: DashboardInvitationsTable;
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
   idempotencyKeys: IdempotencyKeysTable;
@@ -997,4 +1004,20 @@ export interface DashboardAuditLogTable {
   ip: string | null;
   userAgent: string | null;
   at: string;
+}
+
+/** Migration 0030: an invitation to join an organisation's dashboard with a role. */
+export interface DashboardInvitationsTable {
+  id: string;
+  /** SHA-256 (hex) of the link's one-time token. */
+  tokenHash: string;
+  organisationId: string;
+  /** Normalised: trimmed, lower case. */
+  email: string;
+  role: DashboardRole;
+  invitedBy: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
 }

@@ -236,6 +236,16 @@ export const ERROR_STATUS = {
   password_rejected: 422,
   /** Dashboard: a verification or password-reset link that is unknown, used or expired; ask for a new one. */
   email_token_invalid: 400,
+  /** Dashboard keys: only an active key can be rolled (this one is revoked, expiring or expired; `data.status`); roll its replacement. */
+  key_not_active: 409,
+  /** Dashboard team: the change would leave the organisation without an owner (remove or demote the last owner); make another owner first. */
+  last_owner: 409,
+  /** Dashboard team: only an owner may make, unmake or remove an owner (or invite one). */
+  owner_required: 403,
+  /** Dashboard team: that e-mail already belongs to a member of this organisation. */
+  already_member: 409,
+  /** Dashboard team: an invitation link that is unknown, accepted, revoked or expired; ask for a new invitation. */
+  invitation_invalid: 400,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { Mode } from '../db/schema';
 import type { Clock } from '../domain/ports';
 import { AppError } from '../domain/errors';
-import { SECRET_HASH_PURPOSE, findApiKeyByPublicKey, modeOfKey } from '../domain/api-keys/api-key';
+import { SECRET_HASH_PURPOSE, findApiKeyByPublicKey, modeOfKey, recordKeyUse } from '../domain/api-keys/api-key';
 import { findOrganisation, type Organisation } from '../domain/organisations/organisation';
 import { safeEqual, type Secrets } from '../domain/secrets';
 import { resolveCheckoutToken, type CheckoutScope } from '../domain/checkout/checkout-session';
@@ -32,11 +32,13 @@ interface CacheEntry {
   expiresAt: number;
   /** The credential epoch this process knew before reading the entry; any other epoch makes it stale. */
   epoch: number;
-  key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string };
+  key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string; expiresAtMs: number | null };
   organisation?: Organisation;
 }
 
 const MAX_CACHE_ENTRIES = 10_000;
+/** `api_keys.last_used_at` is written at most once a minute per key per process, after the answer. */
+export const LAST_USED_EVERY_MS = 60_000;
 
 /**
  * Resolves a key pair to its organisation. Lookups are cached per public key for a short TTL
@@ -49,6 +51,8 @@ export class Authenticator {
   private readonly cache = new BoundedMap<string, CacheEntry>(MAX_CACHE_ENTRIES);
   private readonly epochs: CredentialEpochWatch;
   private cacheEpoch = 0;
+  /** Per key id: when this process last wrote its `last_used_at` (platform clock, ms). */
+  private readonly lastUsedWritten = new BoundedMap<string, number>(MAX_CACHE_ENTRIES);
 
   constructor(
     private readonly db: Db,
@@ -77,6 +81,12 @@ export class Authenticator {
       throw new AppError('UNAUTHENTICATED', 'Unknown key pair.');
     }
     if (entry.key.revoked) throw new AppError('UNAUTHENTICATED', 'This key pair has been revoked; use a current key.');
+    // A rolled key's overlap has ended (checked against the clock on every call, cached or not).
+    const now = this.clock.now();
+    if (entry.key.expiresAtMs !== null && entry.key.expiresAtMs <= now.getTime()) {
+      throw new AppError('UNAUTHENTICATED', 'This key pair was rolled and its overlap has ended; use the new key.');
+    }
+    this.noteUse(entry.key.id, now);
     return {
       organisation: entry.organisation,
       organisationId: entry.organisation.id,
@@ -84,6 +94,18 @@ export class Authenticator {
       apiKeyId: entry.key.id,
       publicKey,
     };
+  }
+
+  /**
+   * Records that the key was used: at most once a minute per key in this process, without waiting (the request's
+   * answer never depends on it, and a failed write is only a stale "last used").
+   */
+  private noteUse(keyId: string, now: Date): void {
+    const at = now.getTime();
+    const written = this.lastUsedWritten.get(keyId);
+    if (written !== undefined && at - written < LAST_USED_EVERY_MS && at >= written) return;
+    this.lastUsedWritten.set(keyId, at);
+    void recordKeyUse(this.db, keyId, now).catch(() => undefined);
   }
 
   /**
@@ -133,6 +155,7 @@ export class Authenticator {
         revoked: key.revokedAt !== null,
         mode: key.mode,
         publicKey: key.publicKey,
+        expiresAtMs: key.expiresAt === null ? null : Date.parse(key.expiresAt),
       },
       organisation,
     };

@@ -16,6 +16,8 @@ export interface ApiKeyRecord {
   publicKey: string;
   secretHash: string;
   revokedAt: string | null;
+  /** A rolled key's end (migration 0030): refused from this instant. */
+  expiresAt: string | null;
 }
 
 export interface IssuedKeyPair {
@@ -81,7 +83,12 @@ export async function revokeApiKey(db: Executor, publicKey: string, now: Date) {
 export async function findApiKeyByPublicKey(db: Executor, publicKey: string): Promise<ApiKeyRecord | undefined> {
   return db
     .selectFrom('apiKeys')
-    .select(['id', 'organisationId', 'mode', 'publicKey', 'secretHash', 'revokedAt'])
+    .select(['id', 'organisationId', 'mode', 'publicKey', 'secretHash', 'revokedAt', 'expiresAt'])
     .where('publicKey', '=', publicKey)
     .executeTakeFirst();
+}
+
+/** Stamps `last_used_at` (the authenticator calls it at most once a minute per key, off the request's path). */
+export async function recordKeyUse(db: Executor, keyId: string, now: Date): Promise<void> {
+  await db.updateTable('apiKeys').set({ lastUsedAt: now.toISOString() }).where('id', '=', keyId).execute();
 }

@@ -1,4 +1,57 @@
-import type { DashboardArea } from './kit';
+import { z } from 'zod';
+import { generateApiKey, listApiKeys, revokeOwnedApiKey, rollApiKey, ROLL_OVERLAPS, type RollOverlap } from '../../domain/api-keys/manage-keys';
+import type { DashboardArea, DashboardCaller } from './kit';
+import { PageQuery, decodeCursor, pageOf } from './keyset';
 
-/** API keys: list, generate, roll with overlap, revoke. */
-export const keysRoutes: DashboardArea = (_router, _kit) => {};
+const KeyId = z.string().min(1).max(64);
+const RollBody = z.object({ overlap: z.enum(Object.keys(ROLL_OVERLAPS) as [RollOverlap, ...RollOverlap[]]) }).strict();
+
+const actorOf = (caller: DashboardCaller) => ({ userId: caller.session.userId, organisationId: caller.session.organisationId, mode: caller.mode, origin: caller.origin });
+
+/**
+ * API keys: list, generate, roll with overlap, revoke — the organisation's keys of the caller's mode only. A secret
+ * key appears in exactly one answer (generate or roll) with `Cache-Control: no-store`, and never again.
+ */
+export const keysRoutes: DashboardArea = (router, kit) => {
+  const { platform } = kit;
+
+  router.get('/keys', async (req, res) => {
+    const caller = await kit.caller(req, 'keys.read');
+    const query = kit.parse(PageQuery, req.query, 'query');
+    const rows = await listApiKeys(platform.db, {
+      organisationId: caller.session.organisationId,
+      mode: caller.mode,
+      now: platform.clock.now(),
+      limit: query.limit + 1,
+      after: decodeCursor(query.cursor),
+    });
+    kit.page(res, 'API keys.', pageOf(rows, query.limit, (row) => ({ at: row.createdAt, id: row.id })));
+  });
+
+  router.post('/keys', async (req, res) => {
+    const caller = await kit.caller(req, 'keys.manage');
+    kit.parse(z.object({}).strict(), req.body);
+    const issued = await generateApiKey({ db: platform.db, secrets: platform.secrets, now: platform.clock.now() }, actorOf(caller));
+    res.set('cache-control', 'no-store');
+    kit.ok(res, 201, 'Key pair created: copy the secret key now, it will not be shown again.', issued);
+  });
+
+  router.post('/keys/:id/roll', async (req, res) => {
+    const caller = await kit.caller(req, 'keys.manage');
+    const id = kit.parse(KeyId, req.params.id, 'query');
+    const body = kit.parse(RollBody, req.body);
+    const rolled = await rollApiKey({ db: platform.db, secrets: platform.secrets, now: platform.clock.now() }, actorOf(caller), { keyId: id, overlap: body.overlap });
+    platform.authenticator.invalidate();
+    res.set('cache-control', 'no-store');
+    kit.ok(res, 201, 'Key rolled: copy the new secret key now, it will not be shown again.', rolled);
+  });
+
+  router.post('/keys/:id/revoke', async (req, res) => {
+    const caller = await kit.caller(req, 'keys.manage');
+    const id = kit.parse(KeyId, req.params.id, 'query');
+    kit.parse(z.object({}).strict(), req.body);
+    const revoked = await revokeOwnedApiKey({ db: platform.db, now: platform.clock.now() }, actorOf(caller), id);
+    platform.authenticator.invalidate();
+    kit.ok(res, 200, 'Key revoked: every server refuses it within a second.', revoked);
+  });
+};
