@@ -527,6 +527,8 @@ export interface Database {
   dashboardEmailTokens: DashboardEmailTokensTable;
   dashboardLoginFailures: DashboardLoginFailuresTable;
   dashboardAuditLog: DashboardAuditLogTable;
+  dashboardPasskeys: DashboardPasskeysTable;
+  dashboardWebauthnChallenges: DashboardWebauthnChallengesTable;
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
   idempotencyKeys: IdempotencyKeysTable;
@@ -947,6 +949,8 @@ export interface DashboardUsersTable {
   passwordHash: string | null;
   emailVerifiedAt: string | null;
   createdAt: string;
+  /** Migration 0031: a passkey is asked after the password. */
+  requirePasskey: Generated<Bool>;
 }
 
 export interface DashboardMembershipsTable {
@@ -997,4 +1001,36 @@ export interface DashboardAuditLogTable {
   ip: string | null;
   userAgent: string | null;
   at: string;
+}
+
+// ── Dashboard passkeys (migration 0031) ────────────────────────────────────────────────────────
+
+export interface DashboardPasskeysTable {
+  /** The WebAuthn credential id (base64url). */
+  id: string;
+  userId: string;
+  name: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  /** JSON array of transports. */
+  transports: string;
+  rpId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export type DashboardChallengePurpose = 'registration' | 'sign_in' | 'second_factor';
+
+export interface DashboardWebauthnChallengesTable {
+  /** SHA-256 (hex) of the challenge. */
+  id: string;
+  purpose: DashboardChallengePurpose;
+  userId: string | null;
+  organisationId: string | null;
+  /** What the challenge is bound to: the session id (registration), the pending sign-in cookie's hash (second factor). */
+  binding: string | null;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
 }
