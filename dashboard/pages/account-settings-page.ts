@@ -128,7 +128,7 @@ export class DashAccountSettingsPage extends LitElement {
     });
   };
 
-  private async remove(passkey: Passkey) {
+  private async removePasskey(passkey: Passkey) {
     const sure = await confirmAction({
       title: `Remove the passkey “${passkey.name}”?`,
       body: 'You will no longer be able to sign in with it. The passkey stays on the device until you delete it there too.',
@@ -207,7 +207,7 @@ export class DashAccountSettingsPage extends LitElement {
       <td>${passkey.lastUsedAt ? when(passkey.lastUsedAt) : html`<span class="muted">Not yet</span>`}</td>
       <td class="actions">
         <button type="button" class="secondary" @click=${() => (this.renaming = passkey.id)} aria-label="Rename ${passkey.name}">Rename</button>
-        <button type="button" class="secondary" @click=${() => this.remove(passkey)} ?disabled=${busy} aria-label="Remove ${passkey.name}">${busy ? 'Removing…' : 'Remove'}</button>
+        <button type="button" class="secondary" @click=${() => this.removePasskey(passkey)} ?disabled=${busy} aria-label="Remove ${passkey.name}">${busy ? 'Removing…' : 'Remove'}</button>
       </td>
     </tr>`;
   }
