@@ -219,7 +219,7 @@ export class DashAccountSettingsPage extends LitElement {
       <p class="muted">A passkey signs you in with this device's fingerprint, face or screen lock instead of your password — nothing to type, nothing to phish.</p>
       ${this.passkeys.length === 0
         ? html`<p>You have no passkey yet. Add one below to sign in without your password, or to ask for it after your password.</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your passkeys">
             <table>
               <caption class="visually-hidden">Your passkeys</caption>
               <thead><tr><th scope="col">Name</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -256,7 +256,7 @@ export class DashAccountSettingsPage extends LitElement {
   private sessionsCard() {
     return html`<section class="card" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Where you are signed in</h2>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Your active sessions">
         <table>
           <caption class="visually-hidden">Your active sessions</caption>
           <thead><tr><th scope="col">Signed in</th><th scope="col">Last active</th><th scope="col">IP address</th><th scope="col">Browser</th></tr></thead>

@@ -151,7 +151,7 @@ export class DashAuditPage extends LitElement {
         ? 'Nothing matches these filters. Widen the dates, pick another action, or clear the filters.'
         : 'Nothing recorded yet. Every change made in the dashboard — keys, products, the pool, team, webhooks — appears here.'}</p>`;
     }
-    return html`<div class="table-wrap">
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Audit log entries">
       <table>
         <caption class="visually-hidden">Audit log, newest first</caption>
         <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">IP address</th><th scope="col">Browser</th></tr></thead>
