@@ -5,6 +5,7 @@ import { session } from '../session';
 import { confirmAction } from '../ui/confirm-dialog';
 import { createPasskey, passkeysSupported } from '../ui/account-webauthn';
 import { when } from '../ui/format';
+import { accountStackedTables } from '../ui/account-styles';
 import { dashStyles } from '../ui/styles';
 
 interface Passkey {
@@ -32,6 +33,7 @@ const messageOf = (error: unknown): string => (error instanceof DashboardApiErro
 export class DashAccountSettingsPage extends LitElement {
   static override styles = [
     dashStyles,
+    accountStackedTables,
     css`
       .card h2 { margin-top: 0; }
       .switch { display: flex; gap: 0.6rem; align-items: flex-start; font-weight: 600; margin: 0.25rem 0; }
@@ -40,10 +42,11 @@ export class DashAccountSettingsPage extends LitElement {
       form.add .field { flex: 1 1 14rem; }
       form.add label { margin-top: 0; }
       td.actions { white-space: nowrap; }
+      td.actions button + button { margin-left: 0.4rem; }
       td.actions button { min-height: 36px; padding: 0.3rem 0.7rem; }
       dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.3rem 1rem; margin: 0; }
       dt { font-weight: 600; }
-      dd { margin: 0; word-break: break-all; }
+      dd { margin: 0; overflow-wrap: anywhere; }
       .ua { max-width: 22rem; }
     `,
   ];
@@ -202,9 +205,9 @@ export class DashAccountSettingsPage extends LitElement {
       </tr>`;
     }
     return html`<tr>
-      <td>${passkey.name}</td>
-      <td>${when(passkey.createdAt)}</td>
-      <td>${passkey.lastUsedAt ? when(passkey.lastUsedAt) : html`<span class="muted">Not yet</span>`}</td>
+      <td data-label="Name"><span>${passkey.name}</span></td>
+      <td data-label="Added"><span>${when(passkey.createdAt)}</span></td>
+      <td data-label="Last used"><span>${passkey.lastUsedAt ? when(passkey.lastUsedAt) : html`<span class="muted">Not yet</span>`}</span></td>
       <td class="actions">
         <button type="button" class="secondary" @click=${() => (this.renaming = passkey.id)} aria-label="Rename ${passkey.name}">Rename</button>
         <button type="button" class="secondary" @click=${() => this.removePasskey(passkey)} ?disabled=${busy} aria-label="Remove ${passkey.name}">${busy ? 'Removing…' : 'Remove'}</button>
@@ -220,7 +223,7 @@ export class DashAccountSettingsPage extends LitElement {
       ${this.passkeys.length === 0
         ? html`<p>You have no passkey yet. Add one below to sign in without your password, or to ask for it after your password.</p>`
         : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your passkeys">
-            <table>
+            <table class="stack">
               <caption class="visually-hidden">Your passkeys</caption>
               <thead><tr><th scope="col">Name</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>${this.passkeys.map((p) => this.passkeyRow(p))}</tbody>
@@ -257,16 +260,16 @@ export class DashAccountSettingsPage extends LitElement {
     return html`<section class="card" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Where you are signed in</h2>
       <div class="table-wrap" tabindex="0" role="region" aria-label="Your active sessions">
-        <table>
+        <table class="stack">
           <caption class="visually-hidden">Your active sessions</caption>
           <thead><tr><th scope="col">Signed in</th><th scope="col">Last active</th><th scope="col">IP address</th><th scope="col">Browser</th></tr></thead>
           <tbody>
             ${this.sessions.map(
               (s) => html`<tr>
-                <td>${when(s.createdAt)} ${s.current ? html`<span class="badge ok">This device</span>` : nothing}</td>
-                <td>${when(s.lastSeenAt)}</td>
-                <td><code>${s.ip ?? '—'}</code></td>
-                <td class="ua">${s.userAgent ?? '—'}</td>
+                <td data-label="Signed in"><span>${when(s.createdAt)} ${s.current ? html`<span class="badge ok">This device</span>` : nothing}</span></td>
+                <td data-label="Last active"><span>${when(s.lastSeenAt)}</span></td>
+                <td data-label="IP address"><span><code>${s.ip ?? '—'}</code></span></td>
+                <td class="ua" data-label="Browser"><span>${s.userAgent ?? '—'}</span></td>
               </tr>`,
             )}
           </tbody>

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError } from '../api';
 import { when } from '../ui/format';
+import { accountStackedTables } from '../ui/account-styles';
 import { dashStyles } from '../ui/styles';
 
 interface AuditRow {
@@ -77,11 +78,14 @@ const EMPTY: Filters = { action: '', email: '', from: '', to: '' };
 export class DashAuditPage extends LitElement {
   static override styles = [
     dashStyles,
+    accountStackedTables,
     css`
       form.filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 0 0.75rem; align-items: end; margin-bottom: 1rem; }
       form.filters .buttons { display: flex; gap: 0.5rem; margin-top: 0.75rem; }
       td.when { white-space: nowrap; }
+      td.what { min-width: 9rem; }
       td.ua { min-width: 14rem; max-width: 22rem; font-size: 0.85rem; color: var(--dash-muted); }
+      td.target code { word-break: normal; overflow-wrap: anywhere; }
       .more { margin-top: 1rem; display: flex; gap: 0.75rem; align-items: center; }
       .code { display: block; font-size: 0.8rem; color: var(--dash-muted); }
     `,
@@ -152,18 +156,18 @@ export class DashAuditPage extends LitElement {
         : 'Nothing recorded yet. Every change made in the dashboard — keys, products, the pool, team, webhooks — appears here.'}</p>`;
     }
     return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Audit log entries">
-      <table>
+      <table class="stack">
         <caption class="visually-hidden">Audit log, newest first</caption>
         <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">IP address</th><th scope="col">Browser</th></tr></thead>
         <tbody>
           ${this.rows.map(
             (row) => html`<tr>
-              <td class="when">${when(row.at)}</td>
-              <td>${row.email ?? html`<span class="muted">System</span>`}</td>
-              <td>${ACTIONS[row.action] ?? row.action}<span class="code">${row.action}</span></td>
-              <td>${row.target ? html`<code>${row.target}</code>` : '—'}</td>
-              <td><code>${row.ip ?? '—'}</code></td>
-              <td class="ua">${row.userAgent ?? '—'}</td>
+              <td class="when" data-label="When"><span>${when(row.at)}</span></td>
+              <td data-label="Who"><span>${row.email ?? html`<span class="muted">System</span>`}</span></td>
+              <td class="what" data-label="What"><span>${ACTIONS[row.action] ?? row.action}<span class="code">${row.action}</span></span></td>
+              <td class="target" data-label="Target"><span>${row.target ? html`<code>${row.target}</code>` : '—'}</span></td>
+              <td data-label="IP address"><span><code>${row.ip ?? '—'}</code></span></td>
+              <td class="ua" data-label="Browser"><span>${row.userAgent ?? '—'}</span></td>
             </tr>`,
           )}
         </tbody>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { writeAudit } from '../../server/platform/domain/dashboard/audit';
 import { startTestApp, type TestApp } from '../support/harness';
 import { axeViolations, launchChromium, PHONE_VIEWPORT } from '../support/browser';
 import { GOOD_PASSWORD, uniqueEmail } from '../support/dashboard';
@@ -72,7 +73,7 @@ describe('dashboard account security in the browser', () => {
     const codes = await filterAuditLogInBrowser(page, app, 'Signed in with a passkey');
     expect(codes.length).toBe(3);
     expect(new Set(codes)).toEqual(new Set(['passkey_sign_in']));
-    await expect.poll(() => main(page).getByRole('cell', { name: email.toLowerCase() }).first().isVisible()).toBe(true);
+    await expect.poll(() => main(page).getByRole('table').getByText(email.toLowerCase()).first().isVisible()).toBe(true);
     await dashboardShot(page, 'audit-phone');
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
@@ -125,6 +126,11 @@ describe('dashboard account security in the browser', () => {
     const laptop = await newDashboardPage(browser);
     const email = uniqueEmail('laptop');
     await signUpOnRelyingParty(laptop.page, app, email);
+    // Enough history for two pages: "Load more" follows the cursor.
+    const organisationId = await laptop.page.evaluate(async () => ((await (await fetch('/dashboard/api/session')).json()) as { data: { organisation: { id: string } } }).data.organisation.id);
+    for (let i = 0; i < 55; i += 1) {
+      await writeAudit(app.platform.db, { userId: null, organisationId, action: 'key_created', target: `key:${i}`, origin: { ip: '198.51.100.4', userAgent: 'seed' }, now: new Date(Date.now() - (i + 1) * 60_000) });
+    }
     for (const [path, heading] of [['/account', 'Your account'], ['/audit-log', 'Audit log']] as const) {
       await laptop.page.goto(`${base}${path}`);
       await expect.poll(() => main(laptop.page).getByRole('heading', { level: 1, name: heading }).isVisible(), { timeout: 10_000 }).toBe(true);
@@ -132,6 +138,12 @@ describe('dashboard account security in the browser', () => {
       expect(await axeViolations(laptop.page), path).toEqual([]);
       await dashboardShot(laptop.page, `${path.slice(1)}-laptop`);
     }
+    const rows = main(laptop.page).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(50);
+    await main(laptop.page).getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => rows.count()).toBe(57);
+    await expect.poll(() => main(laptop.page).getByText('57 entries shown — that is all.').isVisible()).toBe(true);
+    expect(await main(laptop.page).getByRole('button', { name: 'Load more' }).count()).toBe(0);
     await laptop.context.close();
   });
 });

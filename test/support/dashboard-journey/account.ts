@@ -61,7 +61,7 @@ export async function registerPasskeyInBrowser(page: Page, app: TestApp, name = 
   await main(page).getByLabel('Name of the new passkey (optional)').fill(name);
   await main(page).getByRole('button', { name: 'Add a passkey' }).click();
   await expect.poll(() => main(page).getByText(`Passkey “${name}” added`).isVisible(), { timeout: 10_000 }).toBe(true);
-  await expect.poll(() => main(page).getByRole('cell', { name, exact: true }).isVisible()).toBe(true);
+  await expect.poll(() => main(page).getByRole('table', { name: 'Your passkeys' }).getByText(name, { exact: true }).isVisible()).toBe(true);
 }
 
 /** From the sign-in page, "Sign in with a passkey" (no e-mail typed), until the shell shows. */
