@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { api, DashboardApiError } from '../api';
 import { currentLocation } from '../router';
-import { passkeysSupported, usePasskey } from '../ui/account-webauthn';
+import { onIpAddress, passkeysSupported, usePasskey } from '../ui/account-webauthn';
 import { dashStyles } from '../ui/styles';
 
 const messageOf = (error: unknown): string => (error instanceof DashboardApiError ? error.message : 'Something went wrong. Please try again.');
@@ -14,7 +14,7 @@ function signedIn(element: HTMLElement, data: { csrfToken: string }) {
 }
 
 /**
- * "Sign in with a passkey" on the sign-in page: passwordless, with a discoverable passkey (no e-mail typed). With
+ * "Use a passkey instead" on the sign-in page (its name avoids "Sign in" so `getByRole('button', { name: 'Sign in' })` stays unique): passwordless, with a discoverable passkey (no e-mail typed). With
  * `secondFactor` set (the password step answered `{ secondFactor: 'passkey', options }`), it is the second step
  * instead: "Confirm with your passkey" against the options the password step returned. Fires `signed-in` `{ next }`
  * like the password form.
@@ -58,7 +58,8 @@ export class DashPasskeySignIn extends LitElement {
     this.run(async () => api.post<{ csrfToken: string }>('/passkeys/second-factor/verify', { response: await usePasskey(this.secondFactor!) }));
 
   override render() {
-    if (!passkeysSupported()) return nothing;
+    // WebAuthn needs a host name: on an IP address (or a browser without passkeys) the button would only fail.
+    if (!passkeysSupported() || onIpAddress()) return nothing;
     const alert = this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing;
     if (this.secondFactor) {
       return html`${alert}
@@ -66,7 +67,7 @@ export class DashPasskeySignIn extends LitElement {
     }
     return html`<div class="or" aria-hidden="true">or</div>
       ${alert}
-      <button type="button" class="secondary" @click=${this.passwordless} ?disabled=${this.busy}>${this.busy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}</button>`;
+      <button type="button" class="secondary" @click=${this.passwordless} ?disabled=${this.busy}>${this.busy ? 'Waiting for your passkey…' : 'Use a passkey instead'}</button>`;
   }
 }
 customElements.define('dash-passkey-sign-in', DashPasskeySignIn);

@@ -3,7 +3,7 @@ import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/bro
 import { api, DashboardApiError } from '../api';
 import { session } from '../session';
 import { confirmAction } from '../ui/confirm-dialog';
-import { createPasskey, passkeysSupported } from '../ui/account-webauthn';
+import { createPasskey, onIpAddress, passkeysSupported } from '../ui/account-webauthn';
 import { when } from '../ui/format';
 import { accountStackedTables } from '../ui/account-styles';
 import { dashStyles } from '../ui/styles';
@@ -229,7 +229,9 @@ export class DashAccountSettingsPage extends LitElement {
               <tbody>${this.passkeys.map((p) => this.passkeyRow(p))}</tbody>
             </table>
           </div>`}
-      ${supported
+      ${supported && onIpAddress()
+        ? html`<p class="notice">Passkeys need the dashboard at its host name, not an IP address: open it at the address in your sign-up e-mail to add one.</p>`
+        : supported
         ? html`<form class="add" @submit=${this.add}>
             <div class="field">
               <label for="passkey-name">Name of the new passkey (optional)</label>

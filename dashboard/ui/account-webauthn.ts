@@ -10,6 +10,9 @@ const load = () => import('@simplewebauthn/browser');
 /** Whether this browser can make and use passkeys at all. */
 export const passkeysSupported = (): boolean => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
+/** WebAuthn needs a host name: a dashboard reached by IP address cannot use passkeys (the server's RP ID is a name). */
+export const onIpAddress = (): boolean => /^[\d.]+$/.test(location.hostname) || location.hostname.includes(':') || location.hostname.startsWith('[');
+
 function ceremonyError(error: unknown): DashboardApiError {
   const name = (error as { name?: string })?.name;
   if (name === 'NotAllowedError' || name === 'AbortError') {

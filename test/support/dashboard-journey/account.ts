@@ -64,10 +64,10 @@ export async function registerPasskeyInBrowser(page: Page, app: TestApp, name = 
   await expect.poll(() => main(page).getByRole('table', { name: 'Your passkeys' }).getByText(name, { exact: true }).isVisible()).toBe(true);
 }
 
-/** From the sign-in page, "Sign in with a passkey" (no e-mail typed), until the shell shows. */
+/** From the sign-in page, "Use a passkey instead" (no e-mail typed), until the shell shows. */
 export async function signInWithPasskeyInBrowser(page: Page, app: TestApp): Promise<void> {
   await page.goto(`${dashboardBase(app)}/sign-in`);
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await page.getByRole('button', { name: 'Use a passkey instead' }).click();
   await expect.poll(() => page.locator('dash-app header').isVisible(), { timeout: 10_000 }).toBe(true);
 }
 
