@@ -11,13 +11,17 @@ import {
   filterAuditLogInBrowser,
   lockOutInBrowser,
   registerPasskeyInBrowser,
+  removePasskeyInBrowser,
+  renamePasskeyInBrowser,
   requirePasskeyInBrowser,
   resetPasswordFromInbox,
   signInWithPasskeyInBrowser,
   signInWithPassword,
   signInWithSecondFactorInBrowser,
+  signOutEverywhereFromAccount,
   signOutInBrowser,
   signUpOnRelyingParty,
+  stopRequiringPasskeyInBrowser,
 } from '../support/dashboard-journey/account';
 
 /**
@@ -76,6 +80,34 @@ describe('dashboard account security in the browser', () => {
     await expect.poll(() => main(page).getByRole('table').getByText(email.toLowerCase()).first().isVisible()).toBe(true);
     await dashboardShot(page, 'audit-phone');
     expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('on the account page: renames a passkey, cannot remove the last one while it is asked, removes it after switching off, signs out everywhere', async () => {
+    const { context, page } = await newDashboardPage(browser, PHONE_VIEWPORT);
+    await addVirtualAuthenticator(context, page);
+    const email = await signUpOnRelyingParty(page, app);
+    const other = await newDashboardPage(browser);
+    await signInWithPassword(other.page, app, email);
+    await expect.poll(() => other.page.locator('dash-app header').isVisible()).toBe(true);
+
+    await registerPasskeyInBrowser(page, app, 'Phone');
+    await renamePasskeyInBrowser(page, app, 'Phone', 'Pixel 8');
+    await requirePasskeyInBrowser(page, app);
+    const refused = await removePasskeyInBrowser(page, app, 'Pixel 8');
+    expect(refused.removed).toBe(false);
+    expect(refused.message).toContain('switch off');
+    await stopRequiringPasskeyInBrowser(page, app);
+    expect((await removePasskeyInBrowser(page, app, 'Pixel 8')).removed).toBe(true);
+    await expect.poll(() => main(page).getByText('You have no passkey yet').isVisible()).toBe(true);
+    expect(await main(page).getByLabel('Ask for a passkey after my password').isDisabled()).toBe(true);
+    await dashboardShot(page, 'account-no-passkey-phone');
+
+    await signOutEverywhereFromAccount(page, app);
+    // The other device's session has ended too: its next request lands on the sign-in page.
+    await other.page.goto(`${dashboardBase(app)}/account`);
+    await expect.poll(() => other.page.getByRole('heading', { name: 'Sign in' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await other.context.close();
     await context.close();
   });
 

@@ -128,3 +128,50 @@ export async function filterAuditLogInBrowser(page: Page, app: TestApp, actionLa
   await expect.poll(() => main(page).getByRole('status').filter({ hasText: /entries shown|^$/ }).count()).toBeGreaterThan(0);
   return main(page).locator('tbody tr td .code').allTextContents();
 }
+
+/** Clicks the confirm dialog's confirm button (the dialog is appended to the document body). */
+async function confirmDialog(page: Page, label: string): Promise<void> {
+  const button = page.locator('dash-confirm-dialog').getByRole('button', { name: label, exact: true });
+  await button.waitFor();
+  await button.click();
+}
+
+/** On "Your account": renames a passkey inline. */
+export async function renamePasskeyInBrowser(page: Page, app: TestApp, from: string, to: string): Promise<void> {
+  await page.goto(`${dashboardBase(app)}/account`);
+  await main(page).getByRole('button', { name: `Rename ${from}` }).click();
+  await main(page).getByLabel(`New name for “${from}”`).fill(to);
+  await main(page).getByRole('button', { name: 'Save', exact: true }).click();
+  await expect.poll(() => main(page).getByText(`Passkey renamed “${to}”`).isVisible()).toBe(true);
+}
+
+/**
+ * On "Your account": "Remove" → confirm. Answers the page's outcome: the notice when removed, the alert when refused
+ * (e.g. the last passkey while the passkey step is on).
+ */
+export async function removePasskeyInBrowser(page: Page, app: TestApp, name: string): Promise<{ removed: boolean; message: string }> {
+  if (!page.url().endsWith('/dashboard/account')) await page.goto(`${dashboardBase(app)}/account`);
+  const answered = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().includes('/dashboard/api/passkeys/'));
+  await main(page).getByRole('button', { name: `Remove ${name}` }).click();
+  await confirmDialog(page, 'Remove passkey');
+  const removed = (await answered).ok();
+  const outcome = removed ? main(page).getByText(`Passkey “${name}” removed.`) : main(page).getByRole('alert');
+  await outcome.waitFor();
+  return { removed, message: (await outcome.textContent()) ?? '' };
+}
+
+/** On "Your account": switches off "Ask for a passkey after my password" (confirmed). */
+export async function stopRequiringPasskeyInBrowser(page: Page, app: TestApp): Promise<void> {
+  if (!page.url().endsWith('/dashboard/account')) await page.goto(`${dashboardBase(app)}/account`);
+  await main(page).getByLabel('Ask for a passkey after my password').uncheck();
+  await confirmDialog(page, 'Stop asking');
+  await expect.poll(() => main(page).getByText('Your password alone signs you in again.').isVisible()).toBe(true);
+}
+
+/** On "Your account": "Sign out everywhere" (confirmed) ends up on the sign-in page. */
+export async function signOutEverywhereFromAccount(page: Page, app: TestApp): Promise<void> {
+  if (!page.url().endsWith('/dashboard/account')) await page.goto(`${dashboardBase(app)}/account`);
+  await main(page).getByRole('button', { name: 'Sign out everywhere' }).click();
+  await confirmDialog(page, 'Sign out everywhere');
+  await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible(), { timeout: 10_000 }).toBe(true);
+}
