@@ -178,7 +178,7 @@ describe('passwordless sign-in', () => {
     expect(client.cookie).toBeUndefined();
   });
 
-  it('is rate-limited per address: after 10 failed passkeys, options answer 429 with Retry-After', async () => {
+  it('is rate-limited per address: after 10 failed passkeys, and with 30 prompts open, options answer 429 with Retry-After', async () => {
     const limited = await startTestApp();
     try {
       const base = new URL(limited.platform.baseUrl);
@@ -194,6 +194,13 @@ describe('passwordless sign-in', () => {
       expect(locked.status).toBe(429);
       expect(locked.json.error).toBe('too_many_sign_in_attempts');
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      // Options alone (no answer sent) are capped too: 30 open prompts per address at once.
+      await limited.platform.db.deleteFrom('dashboardLoginFailures').execute();
+      for (let i = 0; i < 30; i += 1) expect((await client.post('/passkeys/sign-in/options', {})).status).toBe(200);
+      const flooded = await client.post('/passkeys/sign-in/options', {});
+      expect(flooded.status).toBe(429);
+      expect(flooded.headers.get('retry-after')).toBe('300');
     } finally {
       await limited.stop();
     }

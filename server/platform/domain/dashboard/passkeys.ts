@@ -24,6 +24,8 @@ export const DASHBOARD_PASSKEY_RULES = {
   /** A pending "password right, passkey still to come" sign-in lasts as long as its challenge. */
   secondFactorLifetimeMs: 5 * 60_000,
   maxPasskeysPerUser: 20,
+  /** Passwordless options are unauthenticated: at most this many unused, unexpired challenges per IP address. */
+  maxOpenSignInChallengesPerIp: 30,
   nameMaxLength: 60,
 } as const;
 
@@ -268,7 +270,21 @@ async function authenticationOptions(rp: RelyingParty, challenge: string, allow?
 export async function passkeySignInOptions(services: Services, origin: RequestOrigin) {
   const now = services.clock.now();
   await assertSignInAllowed(services.db, passkeyThrottleKey(origin), origin.ip ?? 'unknown', now);
-  const challenge = await inUnitOfWork(services.db, (tx) => issueChallenge(tx, { purpose: 'sign_in', userId: null, organisationId: null, binding: null, now }));
+  // Unauthenticated, so each address may hold only a few live challenges at once (the table cannot be flooded).
+  const address = `ip:${origin.ip ?? 'unknown'}`;
+  const live = await services.db
+    .selectFrom('dashboardWebauthnChallenges')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('binding', '=', address)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now.toISOString())
+    .executeTakeFirstOrThrow();
+  if (Number(live.count) >= DASHBOARD_PASSKEY_RULES.maxOpenSignInChallengesPerIp) {
+    throw new AppError('too_many_sign_in_attempts', 'Too many passkey prompts opened from this address. Wait a few minutes, or sign in with your password.').withRetryAfter(
+      DASHBOARD_PASSKEY_RULES.challengeLifetimeMs / 1000,
+    );
+  }
+  const challenge = await inUnitOfWork(services.db, (tx) => issueChallenge(tx, { purpose: 'sign_in', userId: null, organisationId: null, binding: address, now }));
   return authenticationOptions(dashboardRelyingParty(services.baseUrl), challenge);
 }
 
