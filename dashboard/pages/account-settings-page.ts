@@ -23,6 +23,14 @@ interface ActiveSession {
   current: boolean;
 }
 
+/** "Chrome on Android" from a user agent (the full string stays in the audit log). */
+function browserOf(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown browser';
+  const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /Chrom(e|ium)\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : 'A browser';
+  const system = /Android/.test(userAgent) ? 'Android' : /iPhone|iPad|iOS/.test(userAgent) ? 'iOS' : /Windows/.test(userAgent) ? 'Windows' : /Mac OS X|Macintosh/.test(userAgent) ? 'macOS' : /Linux|X11/.test(userAgent) ? 'Linux' : '';
+  return system ? `${browser} on ${system}` : browser;
+}
+
 const messageOf = (error: unknown): string => (error instanceof DashboardApiError ? error.message : 'Something went wrong. Please try again.');
 
 /**
@@ -47,7 +55,6 @@ export class DashAccountSettingsPage extends LitElement {
       dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.3rem 1rem; margin: 0; }
       dt { font-weight: 600; }
       dd { margin: 0; overflow-wrap: anywhere; }
-      .ua { max-width: 22rem; }
     `,
   ];
   static override properties = {
@@ -271,7 +278,7 @@ export class DashAccountSettingsPage extends LitElement {
                 <td data-label="Signed in"><span>${when(s.createdAt)} ${s.current ? html`<span class="badge ok">This device</span>` : nothing}</span></td>
                 <td data-label="Last active"><span>${when(s.lastSeenAt)}</span></td>
                 <td data-label="IP address"><span><code>${s.ip ?? '—'}</code></span></td>
-                <td class="ua" data-label="Browser"><span>${s.userAgent ?? '—'}</span></td>
+                <td data-label="Browser"><span>${browserOf(s.userAgent)}</span></td>
               </tr>`,
             )}
           </tbody>
