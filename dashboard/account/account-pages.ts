@@ -1,4 +1,5 @@
 import { css, html, LitElement, nothing } from 'lit';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { api, DashboardApiError } from '../api';
 import { currentLocation, href } from '../router';
 import { dashStyles } from '../ui/styles';
@@ -26,16 +27,19 @@ export class DashAccountPage extends LitElement {
       .links { margin-top: 1rem; display: flex; flex-direction: column; gap: 0.4rem; }
     `,
   ];
-  static override properties = { view: {}, busy: { state: true }, error: { state: true }, done: { state: true } };
+  static override properties = { view: {}, busy: { state: true }, error: { state: true }, done: { state: true }, secondFactor: { state: true } };
   view: View = 'sign-in';
   busy = false;
   error = '';
   done = '';
+  /** Set when the password was right and a passkey is asked next. */
+  secondFactor: PublicKeyCredentialRequestOptionsJSON | undefined;
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('view') && changed.get('view') !== undefined) {
       this.error = '';
       this.done = '';
+      this.secondFactor = undefined;
     }
   }
 
@@ -73,7 +77,12 @@ export class DashAccountPage extends LitElement {
   }
 
   private signIn = (form: FormData) =>
-    api.post<{ csrfToken: string }>('/sign-in', { email: form.get('email'), password: form.get('password') }).then((data) => {
+    api.post<{ csrfToken: string; secondFactor?: 'passkey'; options?: PublicKeyCredentialRequestOptionsJSON }>('/sign-in', { email: form.get('email'), password: form.get('password') }).then((data) => {
+      // The password was right and this account asks a passkey too: the second step (passkey-sign-in.ts) opens the session.
+      if (data.secondFactor === 'passkey') {
+        this.secondFactor = data.options;
+        return;
+      }
       api.csrfToken = data.csrfToken;
       const next = currentLocation().query.get('next') ?? '/';
       this.dispatchEvent(new CustomEvent('signed-in', { detail: { next }, bubbles: true, composed: true }));
@@ -111,6 +120,12 @@ export class DashAccountPage extends LitElement {
   private body() {
     switch (this.view) {
       case 'sign-in':
+        if (this.secondFactor) {
+          return html`<h1>Confirm it is you</h1>
+            <p>Your password is right. Your account also asks for your passkey: use it to finish signing in.</p>
+            <dash-passkey-sign-in .secondFactor=${this.secondFactor}></dash-passkey-sign-in>
+            <div class="links"><a href=${href('/sign-in')} @click=${() => (this.secondFactor = undefined)}>Start again</a></div>`;
+        }
         return html`<h1>Sign in</h1>
           ${this.alert()}
           <form @submit=${(e: SubmitEvent) => this.submit(e, this.signIn)}>

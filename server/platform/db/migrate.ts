@@ -26,6 +26,7 @@ import * as ninHash from './migrations/0027-nin-hash';
 import * as credentialEpoch from './migrations/0028-credential-epoch';
 import * as dashboardAccounts from './migrations/0029-dashboard-accounts';
 import * as dashboardKeysTeam from './migrations/0030-dashboard-keys-team';
+import * as dashboardPasskeys from './migrations/0031-dashboard-passkeys';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -66,6 +67,7 @@ const migrations: Record<string, MigrationModule> = {
   '0028-credential-epoch': credentialEpoch,
   '0029-dashboard-accounts': dashboardAccounts,
   '0030-dashboard-keys-team': dashboardKeysTeam,
+  '0031-dashboard-passkeys': dashboardPasskeys,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

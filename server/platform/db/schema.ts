@@ -534,6 +534,8 @@ export interface Database {
   dashboardLoginFailures: DashboardLoginFailuresTable;
   dashboardAuditLog: DashboardAuditLogTable;
   dashboardInvitations: DashboardInvitationsTable;
+  dashboardPasskeys: DashboardPasskeysTable;
+  dashboardWebauthnChallenges: DashboardWebauthnChallengesTable;
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
   idempotencyKeys: IdempotencyKeysTable;
@@ -954,6 +956,8 @@ export interface DashboardUsersTable {
   passwordHash: string | null;
   emailVerifiedAt: string | null;
   createdAt: string;
+  /** Migration 0031: a passkey is asked after the password. */
+  requirePasskey: Generated<Bool>;
 }
 
 export interface DashboardMembershipsTable {
@@ -1019,5 +1023,37 @@ export interface DashboardInvitationsTable {
   expiresAt: string;
   acceptedAt: string | null;
   revokedAt: string | null;
+  createdAt: string;
+}
+
+// ── Dashboard passkeys (migration 0031) ────────────────────────────────────────────────────────
+
+export interface DashboardPasskeysTable {
+  /** The WebAuthn credential id (base64url). */
+  id: string;
+  userId: string;
+  name: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  /** JSON array of transports. */
+  transports: string;
+  rpId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export type DashboardChallengePurpose = 'registration' | 'sign_in' | 'second_factor';
+
+export interface DashboardWebauthnChallengesTable {
+  /** SHA-256 (hex) of the challenge. */
+  id: string;
+  purpose: DashboardChallengePurpose;
+  userId: string | null;
+  organisationId: string | null;
+  /** What the challenge is bound to: the session id (registration), the pending sign-in cookie's hash (second factor). */
+  binding: string | null;
+  expiresAt: string;
+  usedAt: string | null;
   createdAt: string;
 }

@@ -246,6 +246,10 @@ export const ERROR_STATUS = {
   already_member: 409,
   /** Dashboard team: an invitation link that is unknown, accepted, revoked or expired; ask for a new invitation. */
   invitation_invalid: 400,
+  /** Dashboard: "ask a passkey after the password" needs at least one passkey; add one first. */
+  dashboard_passkey_needed: 409,
+  /** Dashboard: this is the last passkey while "ask a passkey after the password" is on; switch that off first. */
+  dashboard_last_passkey: 409,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

@@ -6,6 +6,7 @@ import { PASSWORD_MAX_LENGTH } from '../domain/dashboard/password-policy';
 import { requestPasswordReset, resetPassword } from '../domain/dashboard/reset-password';
 import { csrfTokenFor, SESSION_ABSOLUTE_MS } from '../domain/dashboard/sessions';
 import { signIn } from '../domain/dashboard/sign-in';
+import { DASHBOARD_PASSKEY_RULES, SECOND_FACTOR_COOKIE } from '../domain/dashboard/passkeys';
 import { signOut, signOutEverywhere } from '../domain/dashboard/sign-out';
 import { signUp } from '../domain/dashboard/sign-up';
 import { verifyEmail } from '../domain/dashboard/verify-email';
@@ -106,6 +107,11 @@ export function createDashboardRouter(platform: Platform): express.Router {
   router.post('/sign-in', async (req, res) => {
     const body = parse(z.object({ email: Email, password: Password }).strict(), req.body);
     const signedIn = await signIn(platform, { ...body, origin: originOf(req) });
+    if ('secondFactor' in signedIn) {
+      // Password right, passkey still to come: no session cookie, only the pending step's (passkeys.ts).
+      res.cookie(SECOND_FACTOR_COOKIE, signedIn.pendingToken, { httpOnly: true, secure: secureCookie(req), sameSite: 'strict', path: '/dashboard', maxAge: DASHBOARD_PASSKEY_RULES.secondFactorLifetimeMs });
+      return ok(res, 200, 'Now confirm with your passkey.', { secondFactor: 'passkey', options: signedIn.options });
+    }
     res.cookie(DASHBOARD_COOKIE, signedIn.token, { httpOnly: true, secure: secureCookie(req), sameSite: 'lax', path: '/dashboard', maxAge: SESSION_ABSOLUTE_MS });
     ok(res, 200, 'Signed in.', { csrfToken: csrfTokenFor(signedIn.token), organisationId: signedIn.organisationId, expiresAt: signedIn.expiresAt });
   });

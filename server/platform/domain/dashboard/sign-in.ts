@@ -2,6 +2,7 @@ import { AppError } from '../errors';
 import { inUnitOfWork } from '../unit-of-work';
 import { writeAudit, type RequestOrigin } from './audit';
 import type { DashboardServices } from './dashboard-services';
+import { beginSecondFactor } from './passkeys';
 import { verifyPassword } from './password-hash';
 import { normaliseEmail } from './secret-token';
 import { createSession } from './sessions';
@@ -20,13 +21,22 @@ export interface SignedIn {
   organisationId: string;
 }
 
+/** The password was right, but the user asks a passkey too: no session until `completeSecondFactor` (passkeys.ts). */
+export interface SecondFactorPending {
+  secondFactor: 'passkey';
+  /** For the short-lived httpOnly cookie that binds the passkey step to this browser. */
+  pendingToken: string;
+  /** For `navigator.credentials.get()`. */
+  options: unknown;
+}
+
 const refused = () => new AppError('invalid_credentials', 'The e-mail or password is not right.');
 
 /**
  * E-mail + password sign-in. An unknown e-mail is verified against a dummy hash and counted like a wrong password,
  * so its answer, timing and lockout are those of a known one. The session opens in the user's first organisation.
  */
-export async function signIn(services: Pick<DashboardServices, 'db' | 'clock'>, options: SignInOptions): Promise<SignedIn> {
+export async function signIn(services: Pick<DashboardServices, 'db' | 'clock' | 'baseUrl'>, options: SignInOptions): Promise<SignedIn | SecondFactorPending> {
   const email = normaliseEmail(options.email);
   const ip = options.origin.ip ?? 'unknown';
   const now = services.clock.now();
@@ -49,7 +59,9 @@ export async function signIn(services: Pick<DashboardServices, 'db' | 'clock'>, 
     .orderBy('organisationId')
     .executeTakeFirst();
   if (!membership) throw refused();
-  return inUnitOfWork(services.db, async (tx) => {
+  return inUnitOfWork(services.db, async (tx): Promise<SignedIn | SecondFactorPending> => {
+    const pending = await beginSecondFactor(services, tx, user, membership.organisationId, now);
+    if (pending) return { secondFactor: 'passkey', ...pending };
     await clearSignInFailures(tx, email);
     const session = await createSession(tx, { userId: user.id, organisationId: membership.organisationId, now, ...options.origin });
     await writeAudit(tx, { userId: user.id, organisationId: membership.organisationId, action: 'sign_in', target: `user:${user.id}`, origin: options.origin, now });
