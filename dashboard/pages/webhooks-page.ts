@@ -53,6 +53,7 @@ interface Revealed {
 }
 
 const API_LABEL: Record<WebhookApi, string> = { lending: 'Lending API', sdk: 'Patient financing' };
+const API_NOUN: Record<WebhookApi, string> = { lending: 'lending', sdk: 'patient-financing' };
 const UNFINISHED = new Set(['pending', 'delivering']);
 
 const message = (error: unknown) => (error instanceof DashboardApiError ? error.message : 'Something went wrong. Try again.');
@@ -81,10 +82,22 @@ export class DashWebhooksPage extends LitElement {
       dt { font-weight: 600; }
       dd { margin: 0; min-width: 0; }
       .attempt { border-top: 1px solid var(--dash-border); padding-top: 0.5rem; margin-top: 0.5rem; }
-      .attempt h4 { margin: 0 0 0.25rem; font-size: 0.95rem; }
-      .attempt h5 { margin: 0.5rem 0 0; font-size: 0.88rem; }
+      .attempt h5 { margin: 0 0 0.25rem; font-size: 0.95rem; }
+      .attempt h6 { margin: 0.5rem 0 0; font-size: 0.88rem; }
       .actions { margin-top: 0.75rem; }
-      td .url { max-width: 22rem; display: inline-block; }
+      /* A visually hidden caption or header is absolutely positioned: without this it escapes the scrolling wrapper and widens the page on a phone. */
+      .table-wrap { position: relative; }
+      td .url { display: inline-block; min-width: 11rem; max-width: 22rem; }
+      section.card { margin-top: 1rem; }
+      section.card > h2 { margin-top: 0; }
+      code.event { word-break: normal; white-space: nowrap; }
+      .attempts { margin-top: 0.75rem; background: #fbfbfd; }
+      .attempts h4 { margin: 0; }
+      @media (max-width: 40rem) {
+        .attempt dl { grid-template-columns: 1fr; gap: 0; }
+        .attempt dd { margin-bottom: 0.35rem; }
+      }
+      .label { font-size: 0.82rem; font-weight: 600; margin: 0.25rem 0 0; }
       .status-line { min-height: 1.5rem; }
     `,
   ];
@@ -257,7 +270,18 @@ export class DashWebhooksPage extends LitElement {
     this.poll = setTimeout(async () => {
       await this.loadDeliveries();
       if (rounds > 1 && this.deliveries.some((d) => UNFINISHED.has(d.status))) this.watch(rounds - 1);
+      else await this.refreshSelected();
     }, 1000);
+  }
+
+  /** Re-reads the open endpoint (its last success or failure moved with a delivery). */
+  private async refreshSelected() {
+    if (!this.selected) return;
+    try {
+      this.replaceEndpoint(await api.get<Endpoint>(`/webhooks/endpoints/${this.selected.id}`));
+    } catch {
+      // Deleted meanwhile, or offline: the next action says so.
+    }
   }
 
   private async loadAttempts(deliveryId: string) {
@@ -405,7 +429,7 @@ export class DashWebhooksPage extends LitElement {
     const editing = Boolean(form.id);
     const types = this.eventTypes[this.tab];
     return html`<form class="card" @submit=${this.submitForm} novalidate>
-      <h3>${editing ? 'Edit endpoint' : `Add a ${API_LABEL[this.tab].toLowerCase()} endpoint`}</h3>
+      <h3>${editing ? 'Edit endpoint' : `Add a ${API_NOUN[this.tab]} endpoint`}</h3>
       <label for="wh-url">Endpoint URL</label>
       <input id="wh-url" type="url" inputmode="url" required autocomplete="off" placeholder="https://example.com/webhooks" .value=${form.url} @input=${(e: Event) => (this.form = { ...form, url: (e.target as HTMLInputElement).value })} />
       <div class="hint">HTTPS to a public address.${this.mode === 'test' ? ' In test mode plain http to localhost is allowed too.' : ''}</div>
@@ -432,7 +456,7 @@ export class DashWebhooksPage extends LitElement {
     if (this.listError) return html`<p role="alert" class="error">${this.listError} <button class="secondary" @click=${() => this.loadEndpoints()}>Try again</button></p>`;
     if (this.loading && this.endpoints.length === 0) return html`<p class="muted" role="status">Loading endpoints…</p>`;
     if (this.endpoints.length === 0) {
-      return html`<div class="card"><p><strong>No ${API_LABEL[this.tab].toLowerCase()} endpoints in ${this.mode} mode yet.</strong></p>
+      return html`<div class="card"><p><strong>No ${API_NOUN[this.tab]} endpoints in ${this.mode} mode yet.</strong></p>
         <p class="muted">${this.canManage ? 'Add one with its URL: then send it a test event to check your receiver verifies the signature.' : 'A developer or an admin of your organisation can add one.'}</p></div>`;
     }
     return html`<div class="table-wrap"><table>
@@ -509,7 +533,7 @@ export class DashWebhooksPage extends LitElement {
             <tbody>
               ${this.deliveries.map(
                 (d) => html`<tr>
-                    <td><code>${d.event}</code></td>
+                    <td><code class="event">${d.event}</code></td>
                     <td>${this.deliveryBadge(d)}</td>
                     <td class="num">${d.attemptCount}</td>
                     <td>${d.responseStatus ?? (d.lastError ? 'No answer' : '—')}</td>
@@ -521,10 +545,11 @@ export class DashWebhooksPage extends LitElement {
                         : nothing}
                     </div></td>
                   </tr>
-                  ${this.openDelivery === d.id ? html`<tr><td colspan="6">${this.renderAttempts(d)}</td></tr>` : nothing}`,
+`,
               )}
             </tbody>
           </table></div>`}
+      ${this.renderOpenDelivery()}
       ${this.deliveriesCursor ? html`<p><button class="secondary" @click=${() => this.loadDeliveries(true)}>Load older deliveries</button></p>` : nothing}`;
   }
 
@@ -534,28 +559,41 @@ export class DashWebhooksPage extends LitElement {
     return html`<span class="badge ${tone}" title=${d.status === 'failed' && d.nextAttemptAt ? `Next attempt ${when(d.nextAttemptAt)}` : ''}>${label}</span>`;
   }
 
+  private renderOpenDelivery() {
+    const d = this.deliveries.find((x) => x.id === this.openDelivery);
+    if (!d) return nothing;
+    return html`<div class="card attempts">
+      <div class="spread">
+        <h4 id="attempts-heading">Attempts of <code class="event">${d.event}</code> · ${when(d.createdAt)}</h4>
+        <button class="secondary" @click=${() => (this.openDelivery = undefined)}>Close</button>
+      </div>
+      ${this.renderAttempts(d)}
+    </div>`;
+  }
+
   private renderAttempts(d: Delivery) {
     if (this.attemptsError) return html`<p role="alert" class="error">${this.attemptsError}</p>`;
     if (this.attempts.length === 0) return html`<p class="muted">${UNFINISHED.has(d.status) ? 'No attempt recorded yet: it is on its way.' : 'No attempt recorded.'}</p>`;
     return html`${this.attempts.map(
       (a) => html`<div class="attempt">
-        <h4>Attempt ${a.attempt} · ${when(a.at)} · ${a.succeeded ? html`<span class="badge ok">Delivered</span>` : html`<span class="badge bad">Failed</span>`}</h4>
-        <h5>Request</h5>
+        <h5>Attempt ${a.attempt} · ${when(a.at)} · ${a.succeeded ? html`<span class="badge ok">Delivered</span>` : html`<span class="badge bad">Failed</span>`}</h5>
+        <h6>Request</h6>
         ${a.request
           ? html`<dl>
                 <dt>Event</dt><dd><code>${a.event}</code></dd>
                 <dt>URL</dt><dd><code>${a.url}</code></dd>
                 ${Object.entries(a.request.headers).map(([name, value]) => html`<dt>${name}</dt><dd><code>${value}</code></dd>`)}
               </dl>
+              <p class="label">Body as sent</p>
               <pre>${a.request.body}</pre>`
           : html`<p class="muted">Not sent.</p>`}
-        <h5>Response</h5>
+        <h6>Response</h6>
         <dl>
           <dt>Status</dt><dd>${a.response.status ?? 'none'}</dd>
           <dt>Duration</dt><dd>${a.response.durationMs === null ? '—' : `${a.response.durationMs} ms`}</dd>
           ${a.response.error ? html`<dt>Error</dt><dd>${a.response.error}</dd>` : nothing}
         </dl>
-        ${a.response.body ? html`<pre>${a.response.body}</pre>` : nothing}
+        ${a.response.body ? html`<p class="label">Body (first 2 KB)</p><pre>${a.response.body}</pre>` : nothing}
       </div>`,
     )}`;
   }

@@ -41,6 +41,11 @@ describe('the webhooks page', () => {
     expect(await area.locator('pre').first().textContent()).toBe(arrived[0]!.rawBody);
     await dashboardShot(page, 'webhooks-laptop-log');
     expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize(PHONE_VIEWPORT);
+    // Wide tables scroll inside their wrapper: the page itself stays phone-wide.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await dashboardShot(page, 'webhooks-phone-log');
+    expect(await axeViolations(page)).toEqual([]);
 
     // Shown once: a reload (and every read) has no trace of it.
     await openPage(page, app, '/webhooks', 'Webhooks');
@@ -55,7 +60,7 @@ describe('the webhooks page', () => {
     await signUpInBrowser(page, app);
     await openPage(page, app, '/webhooks', 'Webhooks');
     const area = main(page);
-    await expect.poll(() => area.getByText('No lending api endpoints in test mode yet.').isVisible()).toBe(true);
+    await expect.poll(() => area.getByText('No lending endpoints in test mode yet.').isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
 
     await area.getByRole('button', { name: 'Add endpoint' }).click();
