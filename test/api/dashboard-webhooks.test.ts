@@ -312,6 +312,8 @@ describe('permissions, CSRF and isolation', () => {
   it('test and live endpoints never meet: a test endpoint is 404 in live mode, and live lists only live ones', async () => {
     const owner = await signedInOwner(app);
     const { endpoint } = await addEndpoint(owner);
+    const sent = await owner.post(`/webhooks/endpoints/${endpoint.id}/test`, {});
+    await dispatcher.runOnce();
     owner.mode = 'live';
     const notYet = await owner.get('/webhooks/endpoints');
     expect(notYet.status).toBe(403);
@@ -321,6 +323,9 @@ describe('permissions, CSRF and isolation', () => {
     expect((await owner.get('/webhooks/endpoints')).json.data).toEqual([]);
     expect((await owner.get(`/webhooks/endpoints/${endpoint.id}`)).status).toBe(404);
     expect((await owner.post(`/webhooks/endpoints/${endpoint.id}/test`, {})).status).toBe(404);
+    expect((await owner.get(`/webhooks/endpoints/${endpoint.id}/deliveries`)).status).toBe(404);
+    expect((await owner.get(`/webhooks/deliveries/${sent.json.data.id}/attempts`)).status).toBe(404);
+    expect((await owner.post(`/webhooks/deliveries/${sent.json.data.id}/redeliver`, {})).status).toBe(404);
     // Live endpoints must be https (plain http to loopback is a test-mode convenience).
     const plain = await owner.post('/webhooks/endpoints', { url: receiver.url('/live') });
     expect(plain.status).toBe(400);
