@@ -191,6 +191,16 @@ export class DashWebhooksPage extends LitElement {
     void this.loadEndpoints();
   }
 
+  /** The tab pattern's keys: arrows, Home and End move between the two tabs. */
+  private tabKey = async (event: KeyboardEvent) => {
+    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) return;
+    event.preventDefault();
+    const next: WebhookApi = event.key === 'Home' ? 'lending' : event.key === 'End' ? 'sdk' : this.tab === 'lending' ? 'sdk' : 'lending';
+    this.switchTab(next);
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(`#tab-${next}`)?.focus();
+  };
+
   private openForm(endpoint?: Endpoint) {
     this.formError = '';
     this.form = endpoint
@@ -391,7 +401,7 @@ export class DashWebhooksPage extends LitElement {
       <p class="muted">We send a signed HTTPS request to your endpoints when something happens in ${this.mode} mode. Each endpoint's log shows every attempt: what we sent and what your server answered.</p>
       <div class="tabs" role="tablist" aria-label="Which API's webhooks">
         ${(['lending', 'sdk'] as const).map(
-          (tab) => html`<button role="tab" id="tab-${tab}" aria-selected=${this.tab === tab ? 'true' : 'false'} aria-controls="panel" @click=${() => this.switchTab(tab)}>${API_LABEL[tab]}</button>`,
+          (tab) => html`<button role="tab" id="tab-${tab}" aria-selected=${this.tab === tab ? 'true' : 'false'} tabindex=${this.tab === tab ? '0' : '-1'} aria-controls="panel" @click=${() => this.switchTab(tab)} @keydown=${this.tabKey}>${API_LABEL[tab]}</button>`,
         )}
       </div>
       <div id="panel" role="tabpanel" aria-labelledby="tab-${this.tab}">

@@ -6,6 +6,7 @@ import { dashboardShot, ensureDashboardBundle, main, newDashboardPage, openPage,
 import { startReceiver, type Receiver } from '../support/webhooks';
 import { addEndpointAndSendTestEventInBrowser } from '../support/dashboard-journey/webhooks';
 import { verifyWebhook } from '../../server/platform/domain/webhooks/signature';
+import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 
 describe('the webhooks page', () => {
   let app: TestApp;
@@ -46,6 +47,20 @@ describe('the webhooks page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await dashboardShot(page, 'webhooks-phone-log');
     expect(await axeViolations(page)).toEqual([]);
+
+    // Redeliver: a new attempt through the engine, the same event id, logged beside the first.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const dispatcher = new WebhookDispatcher(app.platform);
+    dispatcher.start();
+    try {
+      await area.getByRole('button', { name: /^Redeliver webhook.test/ }).click();
+      await expect.poll(() => receiver.received.filter((r) => r.path === '/journey').length, { timeout: 20_000 }).toBe(2);
+      await expect.poll(() => area.getByText('Attempt 2').isVisible(), { timeout: 10_000 }).toBe(true);
+    } finally {
+      await dispatcher.stop();
+    }
+    const [firstTry, secondTry] = receiver.received.filter((r) => r.path === '/journey');
+    expect(secondTry!.headers['x-service-event-id']).toBe(firstTry!.headers['x-service-event-id']);
 
     // Shown once: a reload (and every read) has no trace of it.
     await openPage(page, app, '/webhooks', 'Webhooks');
