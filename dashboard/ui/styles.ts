@@ -45,7 +45,7 @@ export const dashStyles = css`
   .card { background: #fff; border: 1px solid var(--dash-border); border-radius: 12px; padding: 1rem; margin: 0 0 1rem; }
   .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
   .spread { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; justify-content: space-between; }
-  .table-wrap { overflow-x: auto; border: 1px solid var(--dash-border); border-radius: 12px; background: #fff; }
+  .table-wrap { position: relative; overflow-x: auto; border: 1px solid var(--dash-border); border-radius: 12px; background: #fff; }
   table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
   th, td { text-align: left; padding: 0.55rem 0.75rem; border-bottom: 1px solid var(--dash-border); vertical-align: top; }
   th { background: var(--dash-surface); font-weight: 600; white-space: nowrap; }

@@ -42,11 +42,13 @@ const agents = {
 };
 
 const ERROR_EXCERPT = 300;
+/** How much of a receiver's response body the attempt log keeps (`bodyExcerpt`). */
+const RESPONSE_EXCERPT_BYTES = 2048;
 
 /**
  * The `SendWebhook` port's adapter: one webhook with node's HTTP client. POST, the given timeout over
  * the whole exchange, no redirects followed, the response body read (to keep the connection reusable)
- * and an excerpt kept for `lastError`. Never throws: every failure becomes an outcome.
+ * and an excerpt kept for `lastError` and the attempt log. Never throws: every failure becomes an outcome.
  */
 export const sendWebhook: SendWebhook = (request) =>
   new Promise<WebhookOutcome>((resolve) => {
@@ -78,20 +80,21 @@ export const sendWebhook: SendWebhook = (request) =>
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (chunk: Buffer) => {
-        if (kept < ERROR_EXCERPT) {
+        if (kept < RESPONSE_EXCERPT_BYTES) {
           chunks.push(chunk);
           kept += chunk.length;
         }
       });
       res.on('end', () => {
         const ok = status >= 200 && status < 300;
-        const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, ERROR_EXCERPT);
+        const bodyExcerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+        const excerpt = bodyExcerpt.slice(0, ERROR_EXCERPT);
         const error = ok
           ? undefined
           : status >= 300 && status < 400
             ? `redirect not followed (${status} to ${res.headers.location ?? 'no location'})`
             : `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`;
-        resolve({ status, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, error });
+        resolve({ status, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, error, bodyExcerpt });
       });
       res.on('error', (error) => resolve({ status, error: describe(error, request.timeoutMs, signal) }));
     });

@@ -27,6 +27,7 @@ import * as credentialEpoch from './migrations/0028-credential-epoch';
 import * as dashboardAccounts from './migrations/0029-dashboard-accounts';
 import * as dashboardKeysTeam from './migrations/0030-dashboard-keys-team';
 import * as dashboardPasskeys from './migrations/0031-dashboard-passkeys';
+import * as webhookAttempts from './migrations/0034-webhook-attempts';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -68,6 +69,7 @@ const migrations: Record<string, MigrationModule> = {
   '0029-dashboard-accounts': dashboardAccounts,
   '0030-dashboard-keys-team': dashboardKeysTeam,
   '0031-dashboard-passkeys': dashboardPasskeys,
+  '0034-webhook-attempts': webhookAttempts,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -433,6 +433,29 @@ export interface WebhookDeliveriesTable {
   updatedAt: string;
 }
 
+/** One recorded attempt of a webhook delivery: the request as sent and what came back (migration 0034). */
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  deliveryId: string;
+  organisationId: string;
+  mode: Mode;
+  endpointId: string | null;
+  attempt: number;
+  event: string;
+  url: string;
+  /** The body as sent (bounded; the patient-financing application URL redacted); null when nothing was sent. */
+  requestBody: string | null;
+  /** The signature headers (JSON object): `X-Service-Signature`, `X-Service-Timestamp` or `X-Service-Event`. */
+  requestHeaders: Json | null;
+  responseStatus: number | null;
+  /** A bounded excerpt of the response body. */
+  responseBody: string | null;
+  durationMs: number | null;
+  error: string | null;
+  succeeded: Bool;
+  at: string;
+}
+
 export interface SettlementStatementsTable {
   id: string;
   organisationId: string;
@@ -563,6 +586,7 @@ export interface Database {
   loanMandates: LoanMandatesTable;
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  webhookDeliveryAttempts: WebhookDeliveryAttemptsTable;
   payoutRequests: PayoutRequestsTable;
   sandboxRailAuthorisations: SandboxRailAuthorisationsTable;
   sandboxRailCharges: SandboxRailChargesTable;

@@ -77,6 +77,8 @@ export const ERROR_STATUS = {
   webhook_endpoint_unavailable: 409,
   /** Webhook registration: the URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …). */
   webhook_url_not_allowed: 422,
+  /** Dashboard: a patient-financing endpoint has no signing secret of its own (the organisation's API secret key signs); rotate the API key pair instead. */
+  webhook_secret_not_applicable: 409,
   /** A record with this natural key (for example a product code) exists already. */
   ALREADY_EXISTS: 409,
   /** A balance would go below zero (the capital pool is never overdrawn). */

@@ -310,6 +310,8 @@ export interface WebhookOutcome {
   retryAfter?: string;
   /** Transport failure or a short excerpt of a non-2xx response body. */
   error?: string;
+  /** The start of the response body (bounded by the sender, 2 KB), for the dashboard's attempt log. */
+  bodyExcerpt?: string;
 }
 
 /** Sends one webhook; never throws (every failure is an outcome). Adapter: `integrations/webhooks/send-webhook.ts`. */

@@ -93,6 +93,21 @@ const APPOINTMENT_EVENTS = {
   'appointment.summary.ready': appointmentEvent('EventAppointmentSummaryReady', 'Addition: `transcriptionSummary` and `patientSummary` are on the appointment.'),
 } as const satisfies Record<string, z.ZodObject>;
 
+/**
+ * The test event: sent only when someone asks for it ("send a test event" on the dashboard's webhooks page), to that one
+ * endpoint whatever its event filter, signed and retried like any other event. It describes nothing that happened:
+ * answer 2xx and ignore it. The patient-financing catalogue has the same name and data.
+ */
+export const TEST_EVENT = 'webhook.test';
+export const TestEventData = (id: string) =>
+  z
+    .object({
+      endpointId: Uuid.meta({ description: 'The endpoint it was sent to.' }),
+      message: z.string().meta({ description: 'Says that this is a test.' }),
+    })
+    .strict()
+    .meta({ id, description: 'Addition: a test event sent from the dashboard to one endpoint; nothing happened. Answer 2xx and ignore it.' });
+
 /** Every event name the lending and telemedicine APIs emit, with its `data` schema. */
 export const EVENT_CATALOGUE = {
   'preapproval.received': PreapprovalReceived,
@@ -145,6 +160,7 @@ export const EVENT_CATALOGUE = {
     status: z.literal('active'),
   }),
   ...APPOINTMENT_EVENTS,
+  [TEST_EVENT]: TestEventData('EventWebhookTest'),
 } as const satisfies Record<string, z.ZodObject>;
 
 /** An event name of the lending and telemedicine APIs: what `enqueueEvent` accepts. */

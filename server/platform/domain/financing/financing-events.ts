@@ -24,6 +24,8 @@ export const SDK_EVENT_NAMES = [
   'loan.cancelled',
   'loan.defaulted',
   'mandate.active',
+  // Addition: the dashboard's "send a test event" (events/catalogue.ts `TEST_EVENT`); never emitted by a loan.
+  'webhook.test',
 ] as const;
 export type SdkEventName = (typeof SDK_EVENT_NAMES)[number];
 

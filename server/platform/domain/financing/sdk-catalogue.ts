@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KoboAmount, Timestamp, Uuid } from '../contract-fields';
 import { FINANCING_STATUSES } from './financing-application';
 import type { SdkEventName } from './financing-events';
+import { TestEventData } from '../events/catalogue';
 
 /**
  * The patient-financing event catalogue (spec B): each event's `data`, as `financingEventData` builds it. Strict:
@@ -90,4 +91,5 @@ export const SDK_EVENT_CATALOGUE = {
     mandateId: Uuid,
     provider: z.string(),
   }),
+  'webhook.test': TestEventData('SdkEventWebhookTest'),
 } as const satisfies Record<SdkEventName, z.ZodObject>;

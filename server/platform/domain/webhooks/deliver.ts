@@ -38,6 +38,8 @@ export interface Envelope {
   body(claim: ClaimedDelivery, context: EnvelopeContext): string;
   sign(claim: ClaimedDelivery, endpoint: WebhookEndpointsTable, body: string, context: EnvelopeContext): Promise<Record<string, string>>;
   succeeded(status: number): boolean;
+  /** The body as the attempt log keeps it (default: as sent); drops what is a credential. */
+  logBody?(body: string): string;
 }
 
 const is2xx = (status: number) => status >= 200 && status < 300;
@@ -66,7 +68,16 @@ export const sdkEnvelope: Envelope = {
     return { [SDK_EVENT_HEADER]: delivery.event, [SDK_SIGNATURE_HEADER]: signSdkBody(secretKey, body) };
   },
   succeeded: is2xx,
+  // The application URL carries the patient's session token: the attempt log keeps the body without it.
+  logBody(body) {
+    const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
+    if (typeof parsed.data?.applicationUrl !== 'string') return body;
+    return JSON.stringify({ ...parsed, data: { ...parsed.data, applicationUrl: REDACTED } });
+  },
 };
+
+/** What the attempt log shows in place of a credential that was in the body. */
+export const REDACTED = '[redacted: a credential, not kept in the attempt log]';
 
 /** The envelope of an endpoint's API (`webhook_endpoints.api`). */
 export function envelopeFor(api: string): Envelope {
@@ -81,9 +92,25 @@ export interface AttemptOutcome extends WebhookOutcome {
   notSent?: boolean;
 }
 
+/** The request of an attempt as the attempt log keeps it (`webhook_delivery_attempts`). */
+export interface SentRequest {
+  url: string;
+  /** The body as sent, bounded to `LOGGED_BODY_CHARS` (`logBody` applied). */
+  body: string;
+  /** The headers that identify and sign it (not the transport ones). */
+  headers: Record<string, string>;
+}
+
+/** The longest request body the attempt log keeps (characters); longer ones are cut and marked. */
+export const LOGGED_BODY_CHARS = 64 * 1024;
+
 export interface AttemptResult {
   claim: ClaimedDelivery;
   outcome: AttemptOutcome;
+  /** Absent when nothing was sent. */
+  request?: SentRequest;
+  /** From just before sending to the answer (or failure). */
+  durationMs?: number;
 }
 
 export interface DeliverOptions {
@@ -106,21 +133,28 @@ export async function deliver(claim: ClaimedDelivery, options: DeliverOptions): 
   const context: EnvelopeContext = { db: options.db, secrets: options.secrets, now: options.clock.now() };
   try {
     const body = envelope.body(claim, context);
+    const identity = {
+      [DELIVERY_HEADERS.eventId]: delivery.eventId,
+      [DELIVERY_HEADERS.deliveryId]: delivery.id,
+      [DELIVERY_HEADERS.attempt]: String(claim.attempt),
+      ...(await envelope.sign(claim, endpoint, body, context)),
+    };
+    const logged = envelope.logBody ? envelope.logBody(body) : body;
+    const request: SentRequest = {
+      url: endpoint.url,
+      body: logged.length > LOGGED_BODY_CHARS ? `${logged.slice(0, LOGGED_BODY_CHARS)}… [cut at ${LOGGED_BODY_CHARS} characters]` : logged,
+      headers: identity,
+    };
+    const started = performance.now();
     const answer = await options.send({
       url: endpoint.url,
       body,
       allowLoopback: options.allowLoopback,
       timeoutMs: options.timeoutMs,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'LendingPlatform-Webhooks/1.0',
-        [DELIVERY_HEADERS.eventId]: delivery.eventId,
-        [DELIVERY_HEADERS.deliveryId]: delivery.id,
-        [DELIVERY_HEADERS.attempt]: String(claim.attempt),
-        ...(await envelope.sign(claim, endpoint, body, context)),
-      },
+      headers: { 'content-type': 'application/json', 'user-agent': 'LendingPlatform-Webhooks/1.0', ...identity },
     });
-    return { claim, outcome: { ...answer, succeeded: answer.status !== undefined && envelope.succeeded(answer.status) } };
+    const durationMs = Math.round(performance.now() - started);
+    return { claim, outcome: { ...answer, succeeded: answer.status !== undefined && envelope.succeeded(answer.status) }, request, durationMs };
   } catch (error) {
     return { claim, outcome: { succeeded: false, error: `not sent: ${(error as Error).message}` } };
   }

@@ -1,4 +1,7 @@
 import type { Db, Executor } from '../../db/database';
+import { toJson } from '../../db/database';
+import type { WebhookDeliveryAttemptsTable } from '../../db/schema';
+import { newOrderedId } from '../ids';
 import type { Mode } from '../../db/schema';
 import type { AttemptResult } from './deliver';
 import { MAX_ATTEMPTS, parseRetryAfter } from './retry-schedule';
@@ -68,6 +71,8 @@ export async function recordAttempts(
       groups.set(key, group);
     }
     const reset = new Set<string>();
+    // The deliveries whose attempt this call recorded (its claim was still current): they get an attempt-log row.
+    const recorded = new Set<string>();
     for (const { attempt, status, ids } of groups.values()) {
       const done = await trx
         .updateTable('webhookDeliveries')
@@ -75,9 +80,12 @@ export async function recordAttempts(
         .where('id', 'in', ids)
         .where('status', '=', 'delivering')
         .where('attemptCount', '=', attempt)
-        .returning('endpointId')
+        .returning(['id', 'endpointId'])
         .execute();
-      for (const row of done) if (row.endpointId) reset.add(row.endpointId);
+      for (const row of done) {
+        recorded.add(row.id);
+        if (row.endpointId) reset.add(row.endpointId);
+      }
     }
     if (reset.size > 0) {
       await trx
@@ -95,7 +103,7 @@ export async function recordAttempts(
       const throttled = outcome.status === 429 || outcome.status === 503;
       const delay = outcome.notSent || outcome.status === 410 ? undefined : ((throttled ? parseRetryAfter(outcome.retryAfter, now) : undefined) ?? retryDelay(attemptsThisRound));
       const final = delay === undefined || attempt >= delivery.maxAttempts;
-      const recorded = await trx
+      const written = await trx
         .updateTable('webhookDeliveries')
         .set({
           status: final ? 'dead' : 'failed',
@@ -108,7 +116,9 @@ export async function recordAttempts(
         .where('status', '=', 'delivering')
         .where('attemptCount', '=', attempt)
         .executeTakeFirst();
-      if (Number(recorded.numUpdatedRows) === 0 || !delivery.endpointId || outcome.notSent) continue;
+      if (Number(written.numUpdatedRows) === 0) continue;
+      recorded.add(delivery.id);
+      if (!delivery.endpointId || outcome.notSent) continue;
 
       const endpoint = await trx
         .updateTable('webhookEndpoints')
@@ -154,6 +164,31 @@ export async function recordAttempts(
         lastError: error,
       });
     }
+    const log = results.filter((result) => recorded.has(result.claim.delivery.id)).map((result) => attemptRow(result, at));
+    for (let i = 0; i < log.length; i += 200) await trx.insertInto('webhookDeliveryAttempts').values(log.slice(i, i + 200)).execute();
   });
   return disabled;
+}
+
+/** The attempt-log row of one recorded attempt: the request as sent and what came back. */
+function attemptRow({ claim, outcome, request, durationMs }: AttemptResult, at: string): WebhookDeliveryAttemptsTable {
+  const { delivery } = claim;
+  return {
+    id: newOrderedId(),
+    deliveryId: delivery.id,
+    organisationId: delivery.organisationId,
+    mode: delivery.mode,
+    endpointId: delivery.endpointId,
+    attempt: claim.attempt,
+    event: delivery.event,
+    url: request?.url ?? claim.endpoint?.url ?? delivery.targetUrl,
+    requestBody: request?.body ?? null,
+    requestHeaders: request ? toJson(request.headers) : null,
+    responseStatus: outcome.status ?? null,
+    responseBody: outcome.bodyExcerpt ?? null,
+    durationMs: durationMs ?? null,
+    error: outcome.error?.slice(0, 500) ?? null,
+    succeeded: outcome.succeeded,
+    at,
+  };
 }
