@@ -236,6 +236,8 @@ export const ERROR_STATUS = {
   password_rejected: 422,
   /** Dashboard: a verification or password-reset link that is unknown, used or expired; ask for a new one. */
   email_token_invalid: 400,
+  /** Dashboard checkout preview: its widget shows the screens with the draft branding; nothing it sends (a code, a form) is done. */
+  checkout_preview_only: 403,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */
