@@ -61,7 +61,7 @@ export const checkoutRoutes: DashboardArea = (router, kit) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Robots-Tag', 'noindex');
     const basePath = `${req.baseUrl}${req.path.replace(/\/$/, '')}`;
-    res.status(200).type('html').send(renderCheckoutPage({ basePath, state: 'ready', widgetSrc: `${HOSTED_CHECKOUT}/widget.js` }));
+    res.status(200).type('html').send(renderCheckoutPage({ basePath, state: 'ready', widgetSrc: `${HOSTED_CHECKOUT}/widget.js`, mainLabel: 'Checkout preview' }));
   });
 
   router.get(`${PREVIEW}/api/state`, async (req, res) => {
