@@ -49,6 +49,10 @@ export class DashAppointmentsPage extends LitElement {
       dt { color: var(--dash-muted); }
       dd { margin: 0; overflow-wrap: anywhere; }
       .more { margin-top: 1rem; }
+      /* The visually hidden caption and header text are absolutely positioned: keep them inside the scrolling box. */
+      .table-wrap { position: relative; }
+      .card h2 { margin: 0; }
+      .card .spread { margin-bottom: 0.75rem; }
     `,
   ];
   static override properties = {

@@ -75,6 +75,8 @@ export class DashCheckoutPage extends LitElement {
       .phone iframe { display: block; width: 360px; max-width: 100%; height: 640px; border: 0; }
       @media (max-width: 420px) { .phone { border-width: 0; border-radius: 12px; outline: 1px solid var(--dash-border); } }
       .preview h2 { margin-top: 0; }
+      .jump { margin: 0 0 1rem; }
+      @media (min-width: 960px) { .jump { display: none; } }
     `,
   ];
   static override properties = { mode: {}, form: { state: true }, saved: { state: true }, status: { state: true }, error: { state: true }, draftUrl: { state: true } };
@@ -186,6 +188,7 @@ export class DashCheckoutPage extends LitElement {
     const colour = HEX.test(form.brandColor) ? form.brandColor.toLowerCase() : DEFAULT_COLOUR;
     return html`${heading}
       <p class="muted">How your ${this.mode} checkout looks and where it may be embedded. The preview shows your changes before you save.</p>
+      <p class="jump"><button type="button" class="secondary" @click=${() => this.renderRoot.querySelector('#preview-heading')?.scrollIntoView()}>See the preview</button></p>
       <div class="layout">
         <form @submit=${this.save} novalidate aria-label="Checkout settings">
           <fieldset>

@@ -47,6 +47,10 @@ export class DashFinancingPage extends LitElement {
       ol.history { margin: 0; padding-left: 1.25rem; }
       ol.history li { margin: 0.25rem 0; }
       .more { margin-top: 1rem; }
+      /* The visually hidden caption and header text are absolutely positioned: keep them inside the scrolling box. */
+      .table-wrap { position: relative; }
+      .card h2 { margin: 0; }
+      .card .spread { margin-bottom: 0.75rem; }
     `,
   ];
   static override properties = {

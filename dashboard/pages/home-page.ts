@@ -45,6 +45,9 @@ export class DashHomePage extends LitElement {
       li .text p { margin: 0; }
       li.done a { color: var(--dash-muted); }
       .progress { font-weight: 600; }
+      .card h2 { margin: 0; }
+      .figures h2 { font-size: 0.95rem; font-weight: 600; }
+      .spread { margin-bottom: 0.25rem; }
     `,
   ];
   static override properties = { mode: {}, overview: { state: true }, error: { state: true } };
@@ -86,18 +89,6 @@ export class DashHomePage extends LitElement {
           ? 'Your live keys work: live mode moves real money.'
           : 'Your organisation works in test mode. Live mode is switched on by our team after its checks; until then, build and test with sandbox data.'}</p>
       </section>
-      <div class="figures">
-        <section class="card" aria-labelledby="fig-pool">
-          <h2 id="fig-pool" class="muted">Capital pool (${o.mode})</h2>
-          <p class="figure">${naira(o.figures.poolBalanceKobo)}</p>
-          ${o.figures.pools.length === 0 ? html`<p class="hint">No pool yet: <a href=${href('/pool')}>fund one</a>.</p>` : nothing}
-        </section>
-        <section class="card" aria-labelledby="fig-loans">
-          <h2 id="fig-loans" class="muted">Loans in ${month} (${o.mode})</h2>
-          <p class="figure">${o.figures.loansThisMonth.toLocaleString('en-NG')}</p>
-          <p class="hint"><a href=${href('/loans')}>See the loans</a></p>
-        </section>
-      </div>
       <section class="card" aria-labelledby="getting-started">
         <div class="spread">
           <h2 id="getting-started">Getting started</h2>
@@ -115,7 +106,19 @@ export class DashHomePage extends LitElement {
             </li>`;
           })}
         </ol>
-      </section>`;
+      </section>
+      <div class="figures">
+        <section class="card" aria-labelledby="fig-pool">
+          <h2 id="fig-pool" class="muted">Capital pool (${o.mode})</h2>
+          <p class="figure">${naira(o.figures.poolBalanceKobo)}</p>
+          ${o.figures.pools.length === 0 ? html`<p class="hint">No pool yet: <a href=${href('/pool')}>fund one</a>.</p>` : nothing}
+        </section>
+        <section class="card" aria-labelledby="fig-loans">
+          <h2 id="fig-loans" class="muted">Loans in ${month} (${o.mode})</h2>
+          <p class="figure">${o.figures.loansThisMonth.toLocaleString('en-NG')}</p>
+          <p class="hint"><a href=${href('/loans')}>See the loans</a></p>
+        </section>
+      </div>`;
   }
 }
 customElements.define('dash-home-page', DashHomePage);
