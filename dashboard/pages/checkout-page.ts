@@ -130,7 +130,14 @@ export class DashCheckoutPage extends LitElement {
   /** Reloads the preview frame with the draft, a moment after the last keystroke. */
   private refreshPreview(now = false) {
     clearTimeout(this.previewTimer);
-    const update = () => (this.draftUrl = `/dashboard/api/checkout/preview/${this.mode === 'live' ? 'live' : 'test'}/${encodeDraft(this.draft())}`);
+    const update = () => {
+      const url = `/dashboard/api/checkout/preview/${this.mode === 'live' ? 'live' : 'test'}/${encodeDraft(this.draft())}`;
+      // The first load sets the frame's src; later drafts replace its document, so typing adds no entries to the
+      // tab's history (a new src would: Back would walk through the drafts instead of leaving the page).
+      const frame = this.renderRoot?.querySelector<HTMLIFrameElement>('iframe');
+      if (frame?.contentWindow && this.draftUrl) frame.contentWindow.location.replace(url);
+      else this.draftUrl = url;
+    };
     if (now) update();
     else this.previewTimer = setTimeout(update, 250);
   }

@@ -49,8 +49,11 @@ describe('checkout settings with a live preview', () => {
     expect(await previewButtonColour(page)).toBe(rgb('#1d4ed8'));
     expect(await previewName(page)).toBe('Ikeja Clinic');
 
-    // Typed, not saved: the preview changes, the settings do not.
+    // Typed, not saved: the preview changes, the settings do not, and the tab's history gains no entry per draft.
+    const entries = await page.evaluate(() => history.length);
     await brandCheckoutInBrowser(page, app, { brandColor: '#b42318', displayName: 'Ikeja Care Credit', save: false });
+    // (Opening the same page again replaces its entry.)
+    expect(await page.evaluate(() => history.length)).toBe(entries);
     await expect.poll(() => main(page).getByText('Unsaved changes').isVisible()).toBe(true);
     const unsaved = await app.platform.db.selectFrom('checkoutSettings').select('brandColor').execute();
     expect(unsaved.every((row) => row.brandColor !== '#b42318')).toBe(true);
