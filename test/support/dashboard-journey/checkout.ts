@@ -51,3 +51,24 @@ export async function homeChecklistInBrowser(page: Page, app: TestApp): Promise<
   );
   return Object.fromEntries(entries);
 }
+
+/** On the appointments page: opens the details of the appointment starting at `startIso`; answers the participants' names. */
+export async function openAppointmentInBrowser(page: Page, app: TestApp, startIso: string): Promise<string[]> {
+  await openPage(page, app, '/appointments', 'Appointments');
+  const label = await page.evaluate((iso) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)), startIso);
+  await main(page).getByRole('button', { name: `Details of the appointment on ${label}` }).first().click();
+  const detail = main(page).locator('section[aria-labelledby="detail-heading"]');
+  await detail.getByRole('heading', { name: `Appointment on ${label}` }).waitFor();
+  return detail.locator('tbody tr td:first-child').allTextContents();
+}
+
+/** On the financing page: searches `reference` (exact), opens the one match; answers its status history, oldest first. */
+export async function findFinancingInBrowser(page: Page, app: TestApp, reference: string, clientReference = reference): Promise<string[]> {
+  await openPage(page, app, '/financing', 'Financing applications');
+  await main(page).getByLabel('Reference').fill(reference);
+  await main(page).getByRole('button', { name: 'Search' }).click();
+  await expect.poll(() => main(page).locator('tbody tr').count()).toBe(1);
+  await main(page).getByRole('button', { name: `Details of ${clientReference}` }).click();
+  await main(page).getByRole('heading', { name: `Application ${clientReference}` }).waitFor();
+  return main(page).locator('ol.history li .badge').allTextContents();
+}
