@@ -79,13 +79,23 @@ export class DashCheckoutPage extends LitElement {
       @media (min-width: 960px) { .jump { display: none; } }
     `,
   ];
-  static override properties = { mode: {}, form: { state: true }, saved: { state: true }, status: { state: true }, error: { state: true }, draftUrl: { state: true } };
+  static override properties = {
+    mode: {},
+    form: { state: true },
+    saved: { state: true },
+    status: { state: true },
+    error: { state: true },
+    draftUrl: { state: true },
+    previewState: { state: true },
+  };
   declare mode: 'test' | 'live';
   declare form: Form | undefined;
   declare saved: Settings | undefined;
   declare status: 'loading' | 'idle' | 'saving' | 'saved' | 'load-error';
   declare error: string;
   declare draftUrl: string;
+  /** The preview frame: loading a draft, showing it, or refused (the page answered an error instead of the checkout). */
+  declare previewState: 'loading' | 'shown' | 'failed';
   private previewTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
@@ -94,6 +104,7 @@ export class DashCheckoutPage extends LitElement {
     this.status = 'loading';
     this.error = '';
     this.draftUrl = '';
+    this.previewState = 'loading';
   }
 
   override connectedCallback(): void {
@@ -135,11 +146,18 @@ export class DashCheckoutPage extends LitElement {
       // The first load sets the frame's src; later drafts replace its document, so typing adds no entries to the
       // tab's history (a new src would: Back would walk through the drafts instead of leaving the page).
       const frame = this.renderRoot?.querySelector<HTMLIFrameElement>('iframe');
+      this.previewState = 'loading';
       if (frame?.contentWindow && this.draftUrl) frame.contentWindow.location.replace(url);
       else this.draftUrl = url;
     };
     if (now) update();
     else this.previewTimer = setTimeout(update, 250);
+  }
+
+  /** The frame loaded a document: the checkout page, or an error answer (the session ended, a refused draft). */
+  private previewLoaded(event: Event) {
+    const doc = (event.target as HTMLIFrameElement).contentDocument;
+    this.previewState = doc && doc.contentType !== 'text/html' ? 'failed' : 'shown';
   }
 
   private edit(field: keyof Form, value: string) {
@@ -230,8 +248,9 @@ export class DashCheckoutPage extends LitElement {
           <h2 id="preview-heading">Preview</h2>
           <p class="hint">The real checkout at a phone's size, with sample data and no real borrower.</p>
           <div class="phone">
-            ${this.draftUrl ? html`<iframe title="Checkout preview" src=${this.draftUrl} width="360" height="640"></iframe>` : nothing}
+            ${this.draftUrl ? html`<iframe title="Checkout preview" src=${this.draftUrl} width="360" height="640" @load=${this.previewLoaded}></iframe>` : nothing}
           </div>
+          <p role="status" class="hint">${this.previewState === 'loading' ? 'Updating the preview…' : this.previewState === 'failed' ? 'The preview could not be shown; check your connection or sign in again.' : ''}</p>
         </section>
       </div>`;
   }
