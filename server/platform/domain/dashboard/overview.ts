@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database';
 import { getCheckoutSettings } from '../checkout/checkout-settings';
+import { addKobo } from '../money';
 import { getOrganisation } from '../organisations/organisation';
 import { poolBalances, type PoolBalance } from '../pools/pool';
 import type { Scope } from '../scope';
@@ -66,6 +67,6 @@ export async function dashboardOverview(db: Executor, scope: Scope, options: { u
       { id: 'webhook_endpoint_added', done: endpointAdded, path: '/webhooks' },
       { id: 'checkout_origins_set', done: settings.allowedOrigins.length > 0, path: '/checkout' },
     ],
-    figures: { pools, poolBalanceKobo: pools.reduce((sum, p) => sum + p.balanceKobo, 0), loansThisMonth: Number(count), monthStart },
+    figures: { pools, poolBalanceKobo: pools.reduce((sum, p) => addKobo(sum, p.balanceKobo), 0), loansThisMonth: Number(count), monthStart },
   };
 }
