@@ -37,13 +37,15 @@ export function renderCheckoutPage(options: {
   theme?: CheckoutTheme;
   /** The widget bundle's content-hashed URL (immutable); default the stable `{basePath}/widget.js`. */
   widgetSrc?: string;
+  /** A name for the page's `<main>`, when it is shown inside another page's frame beside that page's own (the dashboard's preview). */
+  mainLabel?: string;
 }): string {
   const base = escapeHtml(options.basePath);
   const theme = options.theme ? ` theme="${escapeHtml(JSON.stringify(options.theme))}"` : '';
   return renderPageShell({
     title: 'Complete your loan',
     head: ['<meta name="theme-color" content="#ffffff">', `<link rel="icon" href="${FAVICON}">`],
-    body: `  <main>
+    body: `  <main${options.mainLabel ? ` aria-label="${escapeHtml(options.mainLabel)}"` : ''}>
     <h1 class="lc-page-title">Complete your loan</h1>
     <lc-checkout api="${base}/api" state="${options.state}"${theme}>
       <p role="status">${escapeHtml(FALLBACK[options.state])}</p>

@@ -28,6 +28,7 @@ import * as dashboardAccounts from './migrations/0029-dashboard-accounts';
 import * as dashboardKeysTeam from './migrations/0030-dashboard-keys-team';
 import * as dashboardPasskeys from './migrations/0031-dashboard-passkeys';
 import * as webhookAttempts from './migrations/0034-webhook-attempts';
+import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -70,6 +71,7 @@ const migrations: Record<string, MigrationModule> = {
   '0030-dashboard-keys-team': dashboardKeysTeam,
   '0031-dashboard-passkeys': dashboardPasskeys,
   '0034-webhook-attempts': webhookAttempts,
+  '0035-dashboard-clinic-lists': dashboardClinicLists,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

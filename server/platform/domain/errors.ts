@@ -252,6 +252,8 @@ export const ERROR_STATUS = {
   dashboard_passkey_needed: 409,
   /** Dashboard: this is the last passkey while "ask a passkey after the password" is on; switch that off first. */
   dashboard_last_passkey: 409,
+  /** Dashboard checkout preview: its widget shows the screens with the draft branding; nothing it sends (a code, a form) is done. */
+  checkout_preview_only: 403,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */
