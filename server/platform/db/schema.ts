@@ -527,6 +527,7 @@ export interface Database {
   dashboardEmailTokens: DashboardEmailTokensTable;
   dashboardLoginFailures: DashboardLoginFailuresTable;
   dashboardAuditLog: DashboardAuditLogTable;
+  poolFundingNotices: PoolFundingNoticesTable;
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
   idempotencyKeys: IdempotencyKeysTable;
@@ -997,4 +998,21 @@ export interface DashboardAuditLogTable {
   ip: string | null;
   userAgent: string | null;
   at: string;
+}
+
+/** A live-mode pool funding request from the dashboard, confirmed by an operator once the transfer arrived (0032). */
+export interface PoolFundingNoticesTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  poolCode: string;
+  amountKobo: number;
+  /** The bank-transfer reference the partner quotes; unique. */
+  reference: string;
+  /** `pending` until an operator confirms, then `confirmed`. */
+  status: string;
+  /** The dashboard user who asked (null if that user is gone). */
+  requestedBy: string | null;
+  createdAt: string;
+  confirmedAt: string | null;
 }

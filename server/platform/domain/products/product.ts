@@ -151,3 +151,46 @@ export async function getProduct(db: Executor, organisationId: string, id: strin
   if (!row) throw notFound('loan product');
   return toProduct(row);
 }
+
+/** The fields an operator or the dashboard sets (ProductInputSchema's keys), as they stand on a product. */
+function inputOf(product: LoanProduct): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(ProductInputSchema.shape)) fields[key] = product[key as keyof LoanProduct];
+  return fields;
+}
+
+/**
+ * Changes some fields of a product (a partial `ProductInput`; `{ isActive: false }` deactivates it). The product
+ * after the change is validated as a whole by the same schema `createProduct` uses, so an edit can never produce a
+ * product a create would refuse (e.g. a new `maxAmountKobo` below the stored `minAmountKobo`); unknown fields are
+ * refused. Loans keep what they were given: the rate, amounts and pool are copied onto the loan when it is created,
+ * and the fee, insurance and late-fee terms are frozen in the loan's pricing snapshot when its offer is issued
+ * (`loans/pricing-snapshot.ts`), so an edit changes only loans created and offers issued after it.
+ */
+export async function updateProduct(
+  db: Executor,
+  options: { organisationId: string; id: string; changes: unknown; now: Date },
+): Promise<{ before: LoanProduct; after: LoanProduct }> {
+  if (typeof options.changes !== 'object' || options.changes === null || Array.isArray(options.changes)) {
+    throw new AppError('invalid_request', 'input: must be an object of the fields to change');
+  }
+  const before = await getProduct(db, options.organisationId, options.id);
+  const parsed = ProductInputSchema.safeParse({ ...inputOf(before), ...options.changes });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError('invalid_request', `${issue.path.join('.') || 'input'}: ${issue.message}`);
+  }
+  const updatedAt = options.now.toISOString();
+  try {
+    await db
+      .updateTable('loanProducts')
+      .set({ ...parsed.data, updatedAt })
+      .where('id', '=', before.id)
+      .where('organisationId', '=', options.organisationId)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', `a product with code ${parsed.data.code} exists already`);
+    throw error;
+  }
+  return { before, after: { ...before, ...parsed.data, updatedAt } };
+}
