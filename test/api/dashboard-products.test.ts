@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-async function setRole(member: { organisationId: string }, role: string) {
+async function setRole(member: { organisationId: string }, role: 'analyst' | 'developer') {
   await app.platform.db.updateTable('dashboardMemberships').set({ role }).where('organisationId', '=', member.organisationId).execute();
 }
 
@@ -122,7 +122,7 @@ describe('dashboard products', () => {
     expect((await other.post(`/products/${mine.id}/deactivate`, {})).status).toBe(404);
     expect((await owner.get(`/products/${mine.id}`)).json.data.name).toBe(mine.name);
 
-    for (const role of ['analyst', 'developer']) {
+    for (const role of ['analyst', 'developer'] as const) {
       await setRole(other, role);
       expect((await other.get('/products')).status).toBe(200);
       const create = await other.post('/products', productInput());
