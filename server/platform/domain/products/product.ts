@@ -5,25 +5,15 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { isUniqueViolation } from '../../db/database';
 import { safeName } from '../../../shared/safe-text';
-
-export const APPROVAL_MODES = ['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed'] as const;
+import { APPROVAL_MODES, INSURANCE_MODES, INTEREST_MODELS, KYC_TIERS, PREMIUM_BEARERS, REPAYMENT_FREQUENCIES, SETTLEMENT_DESTINATIONS } from '../../../shared/loan-product-fields';
+/** The fields' value sets live in `server/shared/loan-product-fields.ts` (the dashboard's form offers the same). */
+export { APPROVAL_MODES, INSURANCE_MODES, INTEREST_MODELS, KYC_TIERS, PREMIUM_BEARERS, REPAYMENT_FREQUENCIES, SETTLEMENT_DESTINATIONS };
 /**
  * The approval mode of a product the service lends from itself (patient financing's), never one a tenant's product
  * takes. The service decides and disburses such loans itself: the lending API's reject and disburse refuse them
  * (approve refuses every mode but `tenant`).
  */
 export const SERVICE_APPROVAL_MODE = 'service';
-export const KYC_TIERS = ['delegated', 'managed'] as const;
-export const INTEREST_MODELS = ['flat', 'reducing_balance'] as const;
-export const INSURANCE_MODES = ['automatic', 'manual', 'off'] as const;
-export const PREMIUM_BEARERS = ['borrower', 'tenant'] as const;
-export const SETTLEMENT_DESTINATIONS = [
-  'borrower_wallet',
-  'borrower_bank_account',
-  'merchant_wallet',
-  'tenant_wallet',
-] as const;
-export const REPAYMENT_FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
 /** How the checkout quotes the interest rate (the checkout contract's list). */
 export { RATE_DISPLAYS, type RateDisplay } from '../../../shared/checkout-contract';
 import { RATE_DISPLAYS } from '../../../shared/checkout-contract';

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database';
 import type { Scope } from '../scope';
+import { unscaleDecimal } from '../../../shared/decimal';
 import { toStatement, type SettlementStatement } from './settlement';
 
 /**
@@ -33,11 +34,7 @@ export function csvText(value: string | null): string {
 }
 
 /** Integer kobo as a naira decimal string, exactly: 150050 → `1500.50`, -5 → `-0.05`. */
-export function nairaText(kobo: number): string {
-  const sign = kobo < 0 ? '-' : '';
-  const abs = Math.abs(kobo);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
+export const nairaText = (kobo: number): string => unscaleDecimal(kobo, 2);
 
 export function statementCsvRow(s: SettlementStatement): string {
   return [
