@@ -164,6 +164,8 @@ export class DashProductsPage extends LitElement {
       .toolbar { margin-bottom: 1rem; }
       .toolbar label { margin: 0; }
       .toolbar select { width: auto; }
+      /* Contains the visually hidden header text, which would otherwise widen the page on a phone. */
+      .table-wrap { position: relative; }
       td.actions { white-space: nowrap; }
       textarea { min-height: 4rem; }
       .form-actions { margin-top: 1rem; }
@@ -316,7 +318,6 @@ export class DashProductsPage extends LitElement {
         <p class="muted">${manage ? 'Define a product: its limits and pricing apply to every loan your integration creates with it.' : 'An owner or admin of your organisation defines products.'}</p></div>`;
     }
     return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Loan products"><table>
-      <caption class="visually-hidden">Loan products</caption>
       <thead><tr><th scope="col">Code</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col" class="num">Rate a year</th><th scope="col">Amounts</th><th scope="col">Tenor</th><th scope="col">Pool</th><th scope="col">Updated</th>${manage ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : nothing}</tr></thead>
       <tbody>${this.products.map(
         (p) => html`<tr>

@@ -54,7 +54,6 @@ export class DashSettlementsPage extends LitElement {
         <p class="muted">Each settlement run sweeps the interest and fees your loans earned into your organisation's wallet and writes a statement here. Once repayments come in, the next run shows up on this page.</p></div>`;
     }
     return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Settlement statements"><table>
-        <caption class="visually-hidden">Settlement statements</caption>
         <thead><tr><th scope="col">Period</th><th scope="col">Status</th><th scope="col" class="num">Fees</th><th scope="col" class="num">Interest</th><th scope="col" class="num">Total</th><th scope="col" class="num">Loans</th><th scope="col">Transfer reference</th><th scope="col">Written</th></tr></thead>
         <tbody>${this.statements.map(
           (s) => html`<tr>

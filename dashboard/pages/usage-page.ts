@@ -16,9 +16,9 @@ export class DashUsagePage extends LitElement {
   static override styles = [
     dashStyles,
     css`
-      .totals { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: 1rem; margin-bottom: 1rem; }
-      .totals .card { margin: 0; }
-      .figure { font-size: 1.6rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+      .totals { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 0.5rem; margin-bottom: 1rem; }
+      .totals .card { margin: 0; padding: 0.75rem; }
+      .figure { font-size: clamp(1.1rem, 5vw, 1.6rem); font-weight: 700; font-variant-numeric: tabular-nums; }
     `,
   ];
   static override properties = { mode: {}, days: { state: true }, loading: { state: true }, error: { state: true } };
