@@ -46,8 +46,9 @@ export class DashPoolPage extends LitElement {
       .balances { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 1rem; margin-bottom: 1rem; }
       .balances .card { margin: 0; }
       .amount { font-size: 1.6rem; font-weight: 700; font-variant-numeric: tabular-nums; }
-      .fund { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0 1rem; align-items: end; }
-      .fund button { margin-top: 0.75rem; }
+      .fund { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0 1rem; align-items: start; }
+      form.card h2 { margin-top: 0; }
+      .submit { margin-top: 1rem; }
       .credit { color: var(--dash-ok); }
       .debit { color: var(--dash-danger); }
     `,
@@ -148,7 +149,7 @@ export class DashPoolPage extends LitElement {
     if (!done) return nothing;
     if (done.kind === 'funded') return html`<p role="status" class="notice">Pool <code>${done.balance.code}</code> funded. Its balance is now ${naira(done.balance.balanceKobo)}.</p>`;
     return html`<div role="status" class="notice">
-      <p><strong>Transfer ${naira(done.notice.amountKobo)} quoting reference <code>${done.notice.reference}</code>.</strong></p>
+      <p><strong>Transfer ${naira(done.notice.amountKobo)} quoting reference <code data-testid="funding-reference">${done.notice.reference}</code>.</strong></p>
       <p>Use the settlement account in your agreement with us. Pool <code>${done.notice.poolCode}</code> is credited once we confirm the transfer arrived; the notice below shows when.</p>
       <dash-copy-button .value=${done.notice.reference} label="Copy reference"></dash-copy-button>
     </div>`;
@@ -172,8 +173,8 @@ export class DashPoolPage extends LitElement {
           <input id="amount" inputmode="decimal" .value=${this.amount} @input=${(e: Event) => (this.amount = (e.target as HTMLInputElement).value)} autocomplete="off" aria-describedby="amount-hint" />
           <div class="hint" id="amount-hint">Naira, up to 2 decimals.</div>
         </div>
-        <div><button type="submit" ?disabled=${this.funding}>${this.funding ? 'Funding…' : live ? 'Request funding' : 'Fund test pool'}</button></div>
       </div>
+      <div class="submit"><button type="submit" ?disabled=${this.funding}>${this.funding ? 'Funding…' : live ? 'Request funding' : 'Fund test pool'}</button></div>
       ${this.fundError ? html`<p role="alert" class="error">${this.fundError}</p>` : nothing}
     </form>`;
   }

@@ -169,6 +169,7 @@ export class DashProductsPage extends LitElement {
       td.actions { white-space: nowrap; }
       textarea { min-height: 4rem; }
       .form-actions { margin-top: 1rem; }
+      form.card h2 { margin-top: 0; }
     `,
   ];
   static override properties = {

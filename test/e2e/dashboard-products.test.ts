@@ -3,7 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { axeViolations, launchChromium, PHONE_VIEWPORT } from '../support/browser';
 import { dashboardShot, ensureDashboardBundle, main, newDashboardPage, openPage, signUpInBrowser } from '../support/dashboard-browser';
-import { defineProductInBrowser, fundTestPoolInBrowser } from '../support/dashboard-journey/products';
+import { defineProductInBrowser, fundTestPoolInBrowser, requestLiveFundingInBrowser } from '../support/dashboard-journey/products';
+import { configureOrganisation } from '../../server/platform/domain/organisations/organisation';
+import { confirmPoolFunding } from '../../server/platform/domain/pools/pool-funding';
 import { createApiKey } from '../../server/platform/domain/api-keys/api-key';
 
 /** Products, capital pool, settlements and usage in the browser, checked against the partner API. */
@@ -21,8 +23,8 @@ describe('dashboard: products, pool, settlements, usage', () => {
   });
 
   const organisationOf = async (page: Page) => (await page.evaluate(() => fetch('/dashboard/api/session').then((r) => r.json()))).data.organisation.id as string;
-  const partnerApi = async (organisationId: string) => {
-    const key = await createApiKey(app.platform.db, app.platform.secrets, { organisationId, mode: 'test', now: app.platform.clock.now() });
+  const partnerApi = async (organisationId: string, mode: 'test' | 'live' = 'test') => {
+    const key = await createApiKey(app.platform.db, app.platform.secrets, { organisationId, mode, now: app.platform.clock.now() });
     return client(app, { publicKey: key.publicKey, secretKey: key.secretKey });
   };
 
@@ -75,6 +77,27 @@ describe('dashboard: products, pool, settlements, usage', () => {
     await expect.poll(() => main(page).getByRole('cell', { name: '+₦2,500,000.50' }).isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await dashboardShot(page, 'pool-laptop');
+    await context.close();
+  });
+
+  it('in live mode the page gives a transfer reference; once the operator confirms it, the live pool holds the amount', async () => {
+    const { context, page } = await newDashboardPage(browser);
+    await signUpInBrowser(page, app);
+    const organisationId = await organisationOf(page);
+    await configureOrganisation(app.platform.db, organisationId, { liveEnabled: true }, app.platform.clock.now());
+    const { reference } = await requestLiveFundingInBrowser(page, app, { pool: 'MAIN', amount: '1,000,000' });
+    expect(reference).toMatch(/^PF-[0-9A-Z]{10}$/);
+    await expect.poll(() => main(page).getByText('Awaiting transfer').isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await dashboardShot(page, 'pool-live-pending-laptop');
+
+    const live = await partnerApi(organisationId, 'live');
+    expect((await live.get('/v1/pools/balance')).body.data.totalBalanceKobo).toBe(0);
+    await confirmPoolFunding(app.platform.db, { reference, now: app.platform.clock.now() });
+    expect((await live.get('/v1/pools/balance')).body.data.totalBalanceKobo).toBe(100_000_000);
+    await openPage(page, app, '/pool', 'Capital pool');
+    await expect.poll(() => main(page).locator('.badge', { hasText: 'Confirmed' }).isVisible()).toBe(true);
+    await expect.poll(() => main(page).getByText('₦1,000,000.00').first().isVisible()).toBe(true);
     await context.close();
   });
 

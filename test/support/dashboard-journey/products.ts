@@ -65,3 +65,23 @@ export async function fundTestPoolInBrowser(page: Page, app: TestApp, options: {
   const [whole, fraction = ''] = amount.replace(/,/g, '').split('.');
   return { pool, amountKobo: Number(`${whole}${fraction.padEnd(2, '0')}`) };
 }
+
+/**
+ * In the browser, in live mode (the organisation must be live-enabled): asks to fund `pool` with `amount` naira,
+ * confirms the dialog, and answers the bank-transfer reference the page shows. The pool is credited only when an
+ * operator confirms (`admin pool confirm-funding --reference …`, or `confirmPoolFunding` in a test).
+ */
+export async function requestLiveFundingInBrowser(page: Page, app: TestApp, options: { pool?: string; amount?: string } = {}): Promise<{ reference: string }> {
+  await openPage(page, app, '/pool', 'Capital pool');
+  if ((await page.locator('dash-app select#mode').inputValue()) !== 'live') {
+    await page.locator('dash-app select#mode').selectOption('live');
+  }
+  await expect.poll(() => main(page).getByRole('heading', { name: 'Fund the live pool' }).isVisible(), { timeout: 10_000 }).toBe(true);
+  await main(page).getByLabel('Pool code').fill(options.pool ?? 'MAIN');
+  await main(page).getByLabel('Amount (₦)').fill(options.amount ?? '1,000,000');
+  await main(page).getByRole('button', { name: 'Request funding' }).click();
+  await page.getByRole('button', { name: 'Get transfer reference' }).click();
+  const shown = main(page).getByTestId('funding-reference');
+  await expect.poll(() => shown.isVisible(), { timeout: 10_000 }).toBe(true);
+  return { reference: (await shown.textContent())!.trim() };
+}

@@ -8,7 +8,7 @@ import type { ColumnTypes } from '../migrate';
  *   `admin pool confirm-funding --reference REF`, which credits the pool in the same transaction as the notice moves
  *   from `pending` to `confirmed`. Test mode funds at once and writes no notice.
  * - keyset indexes for the pages' lists, newest first: a pool's ledger movements (postings of one account by
- *   `(created_at, id)`), settlement statements and funding notices per organisation and mode.
+ *   `(created_at, id)`), settlement statements and funding notices per organisation and mode, products per organisation.
  */
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await db.schema
@@ -35,4 +35,5 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .on('settlement_statements')
     .columns(['organisation_id', 'mode', 'created_at', 'id'])
     .execute();
+  await db.schema.createIndex('loan_products_keyset_idx').on('loan_products').columns(['organisation_id', 'created_at', 'id']).execute();
 }
