@@ -7,6 +7,8 @@ import { defineProductInBrowser, fundTestPoolInBrowser, requestLiveFundingInBrow
 import { configureOrganisation } from '../../server/platform/domain/organisations/organisation';
 import { confirmPoolFunding } from '../../server/platform/domain/pools/pool-funding';
 import { createApiKey } from '../../server/platform/domain/api-keys/api-key';
+import { newId } from '../../server/platform/domain/ids';
+import { toJson } from '../../server/platform/db/database';
 
 /** Products, capital pool, settlements and usage in the browser, checked against the partner API. */
 describe('dashboard: products, pool, settlements, usage', () => {
@@ -130,6 +132,16 @@ describe('dashboard: products, pool, settlements, usage', () => {
     expect(download).toMatchObject({ status: 200, disposition: expect.stringMatching(/^attachment;/), text: expect.stringMatching(/^statement_id,period_start/) });
     expect(await axeViolations(page)).toEqual([]);
     await dashboardShot(page, 'settlements-phone');
+    // A statement as a settlement run writes it: the table scrolls sideways on a phone.
+    const at = app.platform.clock.now().toISOString();
+    await app.platform.db
+      .insertInto('settlementStatements')
+      .values({ id: newId(), organisationId: await organisationOf(page), mode: 'test', periodStart: '2026-10-01T00:00:00.000Z', periodEnd: at, feeSweptKobo: 150_050, interestSweptKobo: 2_500_000, totalSweptKobo: 2_650_050, status: 'completed', failureReason: null, transferReference: 'STL-2026-11-27', lines: toJson([]), createdAt: at, updatedAt: at })
+      .execute();
+    await openPage(page, app, '/settlements', 'Settlements');
+    await expect.poll(() => main(page).getByText('₦26,500.50').isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await dashboardShot(page, 'settlements-rows-phone');
 
     await openPage(page, app, '/usage', 'Usage');
     const chart = main(page).locator('dash-chart');
