@@ -12,7 +12,7 @@ import { createApiKey, revokeApiKey } from '../platform/domain/api-keys/api-key'
 import { TenantSettingsSchema, configureOrganisation, createOrganisation, getOrganisation } from '../platform/domain/organisations/organisation';
 import { createProduct } from '../platform/domain/products/product';
 import { fundPool } from '../platform/domain/pools/pool';
-import { confirmPoolFunding } from '../platform/domain/pools/pool-funding';
+import { confirmPoolFunding } from '../platform/domain/pools/confirm-pool-funding';
 import { createProvider } from '../platform/domain/providers/provider';
 import { OperatorLoanInputSchema, createOperatorLoan } from '../platform/domain/loans/create-operator-loan';
 import { toLoan } from '../platform/domain/loans/loan';

@@ -5,7 +5,7 @@ import { axeViolations, launchChromium, PHONE_VIEWPORT } from '../support/browse
 import { dashboardShot, ensureDashboardBundle, main, newDashboardPage, openPage, signUpInBrowser } from '../support/dashboard-browser';
 import { defineProductInBrowser, fundTestPoolInBrowser, requestLiveFundingInBrowser } from '../support/dashboard-journey/products';
 import { configureOrganisation } from '../../server/platform/domain/organisations/organisation';
-import { confirmPoolFunding } from '../../server/platform/domain/pools/pool-funding';
+import { confirmPoolFunding } from '../../server/platform/domain/pools/confirm-pool-funding';
 import { createApiKey } from '../../server/platform/domain/api-keys/api-key';
 import { newId } from '../../server/platform/domain/ids';
 import { toJson } from '../../server/platform/db/database';

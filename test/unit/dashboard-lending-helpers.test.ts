@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scaleDecimal, unscaleDecimal } from '../../server/shared/decimal';
 import { csvText, nairaText, statementCsvRow } from '../../server/platform/domain/settlements/statements-csv';
-import { fundingReference } from '../../server/platform/domain/pools/pool-funding';
+import { fundingReference } from '../../server/platform/domain/pools/funding-notice';
 
 describe('exact decimals for the dashboard forms', () => {
   it('naira typed with commas and up to 2 decimals become kobo exactly, and back', () => {

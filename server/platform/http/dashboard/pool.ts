@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { DashboardArea } from './kit';
 import { PageQuery, decodeCursor, pageOf } from './keyset';
 import { poolBalances } from '../../domain/pools/pool';
-import { fundFromDashboard, listFundingNotices, poolMovements } from '../../domain/pools/pool-funding';
+import { fundFromDashboard } from '../../domain/pools/fund-from-dashboard';
+import { listFundingNotices } from '../../domain/pools/funding-notice';
+import { poolMovements } from '../../domain/pools/pool-movements';
 import { POOL_CODE } from '../../domain/products/product';
 
 const PoolCode = z.string().regex(POOL_CODE, 'letters, digits, _ and -, at most 50');
@@ -21,7 +23,7 @@ const NOTICES_SHOWN = 20;
 /**
  * Capital pool: balances, ledger movements (keyset-paged), funding. Test mode funds at once; live mode records a
  * funding notice with a bank-transfer reference that an operator confirms (`admin pool confirm-funding`), see
- * `domain/pools/pool-funding.ts`. Everything is the session's organisation in the request's mode.
+ * `domain/pools/fund-from-dashboard.ts` and `confirm-pool-funding.ts`. Everything is the session's organisation in the request's mode.
  */
 export const poolRoutes: DashboardArea = (router, kit) => {
   const { platform } = kit;

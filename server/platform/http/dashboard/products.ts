@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { DashboardArea } from './kit';
 import { PageQuery, decodeCursor, pageOf } from './keyset';
-import { createProduct, getProduct, toProduct, updateProduct } from '../../domain/products/product';
-import { inUnitOfWork } from '../../domain/unit-of-work';
-import { writeAudit } from '../../domain/dashboard/audit';
+import { getProduct, toProduct } from '../../domain/products/product';
+import { deactivateProductFromDashboard, defineProductFromDashboard, editProductFromDashboard } from '../../domain/products/change-product-from-dashboard';
 
 const ListQuery = PageQuery.extend({ status: z.enum(['all', 'active', 'inactive']).default('all') });
 
@@ -32,42 +31,27 @@ export const productsRoutes: DashboardArea = (router, kit) => {
     kit.ok(res, 200, 'Product.', await getProduct(platform.db, session.organisationId, String(req.params.id)));
   });
 
+  const actorOf = (caller: Awaited<ReturnType<typeof kit.caller>>) => ({ organisationId: caller.session.organisationId, userId: caller.session.userId, origin: caller.origin });
+
   router.post('/products', async (req, res) => {
-    const { session, origin } = await kit.caller(req, 'products.manage');
-    const now = platform.clock.now();
-    const product = await inUnitOfWork(platform.db, async (tx) => {
-      const created = await createProduct(tx, { organisationId: session.organisationId, input: req.body, now });
-      await writeAudit(tx, { userId: session.userId, organisationId: session.organisationId, action: 'product_created', target: `${created.id} ${created.code}`, origin, now });
-      return created;
-    });
+    const caller = await kit.caller(req, 'products.manage');
+    const product = await defineProductFromDashboard(platform.db, actorOf(caller), req.body, platform.clock.now());
     // This process's API answers with it at once; other processes within the catalogue's TTL.
-    platform.products.invalidate(session.organisationId);
+    platform.products.invalidate(caller.session.organisationId);
     kit.ok(res, 201, 'Product defined.', product);
   });
 
   router.patch('/products/:id', async (req, res) => {
-    const { session, origin } = await kit.caller(req, 'products.manage');
-    const now = platform.clock.now();
-    const product = await inUnitOfWork(platform.db, async (tx) => {
-      const { after } = await updateProduct(tx, { organisationId: session.organisationId, id: String(req.params.id), changes: req.body, now });
-      await writeAudit(tx, { userId: session.userId, organisationId: session.organisationId, action: 'product_updated', target: `${after.id} ${after.code}`, origin, now });
-      return after;
-    });
-    platform.products.invalidate(session.organisationId);
+    const caller = await kit.caller(req, 'products.manage');
+    const product = await editProductFromDashboard(platform.db, actorOf(caller), String(req.params.id), req.body, platform.clock.now());
+    platform.products.invalidate(caller.session.organisationId);
     kit.ok(res, 200, 'Product updated.', product);
   });
 
   router.post('/products/:id/deactivate', async (req, res) => {
-    const { session, origin } = await kit.caller(req, 'products.manage');
-    const now = platform.clock.now();
-    const product = await inUnitOfWork(platform.db, async (tx) => {
-      const current = await getProduct(tx, session.organisationId, String(req.params.id));
-      if (!current.isActive) return current;
-      const { after } = await updateProduct(tx, { organisationId: session.organisationId, id: current.id, changes: { isActive: false }, now });
-      await writeAudit(tx, { userId: session.userId, organisationId: session.organisationId, action: 'product_deactivated', target: `${after.id} ${after.code}`, origin, now });
-      return after;
-    });
-    platform.products.invalidate(session.organisationId);
+    const caller = await kit.caller(req, 'products.manage');
+    const product = await deactivateProductFromDashboard(platform.db, actorOf(caller), String(req.params.id), platform.clock.now());
+    platform.products.invalidate(caller.session.organisationId);
     kit.ok(res, 200, 'Product deactivated.', product);
   });
 };
