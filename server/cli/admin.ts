@@ -12,6 +12,7 @@ import { createApiKey, revokeApiKey } from '../platform/domain/api-keys/api-key'
 import { TenantSettingsSchema, configureOrganisation, createOrganisation, getOrganisation } from '../platform/domain/organisations/organisation';
 import { createProduct } from '../platform/domain/products/product';
 import { fundPool } from '../platform/domain/pools/pool';
+import { confirmPoolFunding } from '../platform/domain/pools/confirm-pool-funding';
 import { createProvider } from '../platform/domain/providers/provider';
 import { OperatorLoanInputSchema, createOperatorLoan } from '../platform/domain/loans/create-operator-loan';
 import { toLoan } from '../platform/domain/loans/loan';
@@ -37,6 +38,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
   key revoke --public-key PK
   product create --org ID --input FILE.json
   pool fund --org ID --pool CODE --amount-kobo N [--mode test|live]   (mode defaults to test)
+  pool confirm-funding --reference REF   the transfer of a dashboard funding notice arrived: credits the pool once
   provider create --input FILE.json
   loan create --org ID --mode test|live --input FILE.json
   settlement run --org ID [--mode test|live] [--until ISO]   (mode defaults to test, until to now)
@@ -127,6 +129,12 @@ async function run(platform: Platform, command: string, options: Options): Promi
           now,
         });
       });
+    }
+    case 'pool confirm-funding': {
+      const reference = required(options, 'reference');
+      if (reference.length > 40) throw new UsageError('--reference must be at most 40 characters');
+      const { notice, balance, changed } = await confirmPoolFunding(db, { reference, now });
+      return { ...notice, balance, changed };
     }
     case 'provider create':
       return createProvider(db, readInput(options), now);

@@ -29,6 +29,7 @@ import * as dashboardKeysTeam from './migrations/0030-dashboard-keys-team';
 import * as dashboardPasskeys from './migrations/0031-dashboard-passkeys';
 import * as webhookAttempts from './migrations/0034-webhook-attempts';
 import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists';
+import * as poolFundingNotices from './migrations/0032-pool-funding-notices';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -72,6 +73,7 @@ const migrations: Record<string, MigrationModule> = {
   '0031-dashboard-passkeys': dashboardPasskeys,
   '0034-webhook-attempts': webhookAttempts,
   '0035-dashboard-clinic-lists': dashboardClinicLists,
+  '0032-pool-funding-notices': poolFundingNotices,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -559,6 +559,7 @@ export interface Database {
   dashboardInvitations: DashboardInvitationsTable;
   dashboardPasskeys: DashboardPasskeysTable;
   dashboardWebauthnChallenges: DashboardWebauthnChallengesTable;
+  poolFundingNotices: PoolFundingNoticesTable;
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
   idempotencyKeys: IdempotencyKeysTable;
@@ -1080,4 +1081,21 @@ export interface DashboardWebauthnChallengesTable {
   expiresAt: string;
   usedAt: string | null;
   createdAt: string;
+}
+
+/** A live-mode pool funding request from the dashboard, confirmed by an operator once the transfer arrived (0032). */
+export interface PoolFundingNoticesTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  poolCode: string;
+  amountKobo: number;
+  /** The bank-transfer reference the partner quotes; unique. */
+  reference: string;
+  /** `pending` until an operator confirms, then `confirmed`. */
+  status: string;
+  /** The dashboard user who asked (null if that user is gone). */
+  requestedBy: string | null;
+  createdAt: string;
+  confirmedAt: string | null;
 }

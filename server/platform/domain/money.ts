@@ -17,28 +17,9 @@ export function addKobo(a: number, b: number): number {
   return kobo(a + b);
 }
 
-/**
- * Exact decimal → integer scaling with no float arithmetic: `"1234.56"` naira × 100 → 123456 kobo.
- * Accepts a JSON number or a decimal string; refuses exponents, more decimals than the unit holds
- * (trailing zeros aside), negatives and anything beyond the safe integer range. Returns undefined
- * when the value does not convert exactly.
- */
-export function scaleDecimal(value: unknown, places: number): number | undefined {
-  let text: string;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return undefined;
-    text = String(value);
-  } else if (typeof value === 'string') {
-    text = value.trim().replace(/,/g, '');
-  } else return undefined;
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return undefined;
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > places) return undefined;
-  const digits = `${match[1]}${fraction.padEnd(places, '0')}`.replace(/^0+(?=\d)/, '');
-  const result = Number(digits);
-  return Number.isSafeInteger(result) ? result : undefined;
-}
+/** Exact decimal → integer scaling (`server/shared/decimal.ts`, shared with the dashboard's forms). */
+export { scaleDecimal } from '../../shared/decimal';
+import { scaleDecimal } from '../../shared/decimal';
 
 /** Naira (number or decimal string) to kobo, exactly; undefined when it does not convert. */
 export const nairaToKobo = (naira: unknown): number | undefined => {

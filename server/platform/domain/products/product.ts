@@ -5,25 +5,15 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { isUniqueViolation } from '../../db/database';
 import { safeName } from '../../../shared/safe-text';
-
-export const APPROVAL_MODES = ['tenant', 'auto_credit_score', 'myitura_analyst', 'partner_pushed'] as const;
+import { APPROVAL_MODES, INSURANCE_MODES, INTEREST_MODELS, KYC_TIERS, PREMIUM_BEARERS, REPAYMENT_FREQUENCIES, SETTLEMENT_DESTINATIONS } from '../../../shared/loan-product-fields';
+/** The fields' value sets live in `server/shared/loan-product-fields.ts` (the dashboard's form offers the same). */
+export { APPROVAL_MODES, INSURANCE_MODES, INTEREST_MODELS, KYC_TIERS, PREMIUM_BEARERS, REPAYMENT_FREQUENCIES, SETTLEMENT_DESTINATIONS };
 /**
  * The approval mode of a product the service lends from itself (patient financing's), never one a tenant's product
  * takes. The service decides and disburses such loans itself: the lending API's reject and disburse refuse them
  * (approve refuses every mode but `tenant`).
  */
 export const SERVICE_APPROVAL_MODE = 'service';
-export const KYC_TIERS = ['delegated', 'managed'] as const;
-export const INTEREST_MODELS = ['flat', 'reducing_balance'] as const;
-export const INSURANCE_MODES = ['automatic', 'manual', 'off'] as const;
-export const PREMIUM_BEARERS = ['borrower', 'tenant'] as const;
-export const SETTLEMENT_DESTINATIONS = [
-  'borrower_wallet',
-  'borrower_bank_account',
-  'merchant_wallet',
-  'tenant_wallet',
-] as const;
-export const REPAYMENT_FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly'] as const;
 /** How the checkout quotes the interest rate (the checkout contract's list). */
 export { RATE_DISPLAYS, type RateDisplay } from '../../../shared/checkout-contract';
 import { RATE_DISPLAYS } from '../../../shared/checkout-contract';
@@ -150,4 +140,47 @@ export async function getProduct(db: Executor, organisationId: string, id: strin
     .executeTakeFirst();
   if (!row) throw notFound('loan product');
   return toProduct(row);
+}
+
+/** The fields an operator or the dashboard sets (ProductInputSchema's keys), as they stand on a product. */
+function inputOf(product: LoanProduct): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(ProductInputSchema.shape)) fields[key] = product[key as keyof LoanProduct];
+  return fields;
+}
+
+/**
+ * Changes some fields of a product (a partial `ProductInput`; `{ isActive: false }` deactivates it). The product
+ * after the change is validated as a whole by the same schema `createProduct` uses, so an edit can never produce a
+ * product a create would refuse (e.g. a new `maxAmountKobo` below the stored `minAmountKobo`); unknown fields are
+ * refused. Loans keep what they were given: the rate, amounts and pool are copied onto the loan when it is created,
+ * and the fee, insurance and late-fee terms are frozen in the loan's pricing snapshot when its offer is issued
+ * (`loans/pricing-snapshot.ts`), so an edit changes only loans created and offers issued after it.
+ */
+export async function updateProduct(
+  db: Executor,
+  options: { organisationId: string; id: string; changes: unknown; now: Date },
+): Promise<{ before: LoanProduct; after: LoanProduct }> {
+  if (typeof options.changes !== 'object' || options.changes === null || Array.isArray(options.changes)) {
+    throw new AppError('invalid_request', 'input: must be an object of the fields to change');
+  }
+  const before = await getProduct(db, options.organisationId, options.id);
+  const parsed = ProductInputSchema.safeParse({ ...inputOf(before), ...options.changes });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError('invalid_request', `${issue.path.join('.') || 'input'}: ${issue.message}`);
+  }
+  const updatedAt = options.now.toISOString();
+  try {
+    await db
+      .updateTable('loanProducts')
+      .set({ ...parsed.data, updatedAt })
+      .where('id', '=', before.id)
+      .where('organisationId', '=', options.organisationId)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', `a product with code ${parsed.data.code} exists already`);
+    throw error;
+  }
+  return { before, after: { ...before, ...parsed.data, updatedAt } };
 }
