@@ -25,6 +25,7 @@ import * as checkoutBranding from './migrations/0025-checkout-branding';
 import * as ninHash from './migrations/0027-nin-hash';
 import * as credentialEpoch from './migrations/0028-credential-epoch';
 import * as dashboardAccounts from './migrations/0029-dashboard-accounts';
+import * as dashboardLoanIndexes from './migrations/0033-dashboard-loan-indexes';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -64,6 +65,7 @@ const migrations: Record<string, MigrationModule> = {
   '0027-nin-hash': ninHash,
   '0028-credential-epoch': credentialEpoch,
   '0029-dashboard-accounts': dashboardAccounts,
+  '0033-dashboard-loan-indexes': dashboardLoanIndexes,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
