@@ -73,7 +73,7 @@ export async function actOnLoanInBrowser(page: Page, action: 'Approve' | 'Reject
   const dialog = page.locator('dash-confirm-dialog dialog');
   await dialog.waitFor();
   const text = (await dialog.textContent()) ?? '';
-  await dialog.getByRole('button', { name: new RegExp(`^${action}`) }).click();
+  await dialog.getByRole('button', { name: new RegExp(`^${action} ₦`) }).click();
   await main(page).locator(`[data-loan-status="${expectedStatus}"]`).waitFor();
   expect(await main(page).getByRole('status').textContent()).toMatch(/done|approved|rejected|cancelled|disbursed/i);
   return text;
