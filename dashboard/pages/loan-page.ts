@@ -151,7 +151,7 @@ export class DashLoanPage extends LitElement {
       </ol>
       <details>
         <summary>All events (${data.events.length})</summary>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0" role="region" aria-label="Events (scrolls sideways)">
           <table>
             <thead><tr><th scope="col">Event</th><th scope="col">Status after</th><th scope="col">When</th></tr></thead>
             <tbody>${data.events.map((e) => html`<tr><td><code>${e.name}</code></td><td>${e.status ? statusLabel(e.status) : '—'}</td><td>${when(e.at)}</td></tr>`)}</tbody>
@@ -169,7 +169,7 @@ export class DashLoanPage extends LitElement {
         : html`<p class="muted">No offer yet: the letter exists once the loan is approved.</p>`}
       ${data.consents.length === 0
         ? html`<p class="muted">No consent recorded yet.</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Consents (scrolls sideways)">
             <table>
               <thead><tr><th scope="col">Consent</th><th scope="col">Signed as</th><th scope="col">When</th><th scope="col">IP address</th><th scope="col">Device</th><th scope="col">Document</th></tr></thead>
               <tbody>
@@ -194,7 +194,7 @@ export class DashLoanPage extends LitElement {
         <h2 id="schedule-title">Schedule</h2>
         ${data.schedule.length === 0
           ? html`<p class="muted">No schedule yet: it is built when the loan is approved.</p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Schedule (scrolls sideways)">
               <table>
                 <thead><tr><th scope="col">#</th><th scope="col">Due</th><th scope="col" class="num">Principal</th><th scope="col" class="num">Interest</th><th scope="col" class="num">Fees</th><th scope="col" class="num">Total</th><th scope="col" class="num">Paid</th><th scope="col">Status</th></tr></thead>
                 <tbody>
@@ -209,7 +209,7 @@ export class DashLoanPage extends LitElement {
         <h2 id="repayments-title">Repayments</h2>
         ${data.repayments.length === 0
           ? html`<p class="muted">No repayments yet.</p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Repayments (scrolls sideways)">
               <table>
                 <thead><tr><th scope="col">When</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
                 <tbody>${data.repayments.map((r) => html`<tr><td>${when(r.createdAt)}</td><td>${statusLabel(r.method)}</td><td class="num">${naira(r.amountKobo)}</td><td>${statusLabel(r.status)}</td></tr>`)}</tbody>
@@ -220,7 +220,7 @@ export class DashLoanPage extends LitElement {
         <h2 id="mandate-title">Mandate</h2>
         ${data.mandates.length === 0
           ? html`<p class="muted">No direct-debit mandate: repayments come through your own collection or the borrower's wallet.</p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Mandates (scrolls sideways)">
               <table>
                 <thead><tr><th scope="col">Reference</th><th scope="col">Rail</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Active since</th></tr></thead>
                 <tbody>${data.mandates.map((m) => html`<tr><td class="mono">${m.reference}</td><td>${m.provider}</td><td class="num">${naira(m.amountKobo)}</td><td>${statusLabel(m.status)}</td><td>${when(m.activatedAt)}</td></tr>`)}</tbody>
@@ -231,7 +231,7 @@ export class DashLoanPage extends LitElement {
         <h2 id="ledger-title">Ledger postings</h2>
         ${data.ledger.length === 0
           ? html`<p class="muted">Nothing posted yet: the ledger moves at disbursement.</p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Ledger postings (scrolls sideways)">
               <table>
                 <thead><tr><th scope="col">Transaction</th><th scope="col">Account</th><th scope="col" class="num">Amount</th></tr></thead>
                 <tbody>

@@ -145,7 +145,7 @@ export class DashLoansPage extends LitElement {
               <p class="muted">Loans appear here once a borrower applies: push a pre-approval (<code>POST /v1/preapprovals</code>) or create a loan through the API.</p>`}
       </div>`;
     }
-    return html`<div class="table-wrap" data-state="loaded" data-query=${this.applied.q} data-status=${this.applied.status}>
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Loans (scrolls sideways)" data-state=${this.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
         <table>
           <caption class="visually-hidden">Loans, newest first</caption>
           <thead>

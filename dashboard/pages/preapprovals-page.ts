@@ -103,7 +103,7 @@ export class DashPreapprovalsPage extends LitElement {
           : html`<p>No pre-approvals in ${this.mode} mode yet.</p><p class="muted">Push your credit decisions with <code>POST /v1/preapprovals</code>; each appears here with its offer and loan.</p>`}
       </div>`;
     }
-    return html`<div class="table-wrap" data-state="loaded" data-query=${this.applied.q} data-status=${this.applied.status}>
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Pre-approvals (scrolls sideways)" data-state=${this.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
         <table>
           <caption class="visually-hidden">Pre-approvals, newest first</caption>
           <thead>
