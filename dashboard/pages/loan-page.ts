@@ -69,6 +69,7 @@ export class DashLoanPage extends LitElement {
       .reason { max-width: 28rem; }
       .back { display: inline-block; margin-bottom: 0.5rem; }
       h1 { overflow-wrap: anywhere; }
+      .card > h2:first-child { margin-top: 0; }
       h3 { font-size: 1rem; margin: 0.5rem 0; }
       .nowrap { white-space: nowrap; }
     `,

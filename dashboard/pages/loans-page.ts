@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError } from '../api';
 import { currentLocation, href } from '../router';
+import '../ui/chart';
 import type { ChartSeries } from '../ui/chart';
 import { day, naira } from '../ui/format';
 import { filterStyles, keepInAddress, statusBadge, statusLabel } from '../ui/loans-shared';
