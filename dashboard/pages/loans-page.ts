@@ -128,11 +128,11 @@ export class DashLoansPage extends LitElement {
     const f = this.funnel;
     if (!f) return html`<p class="muted funnel">Loading the funnel…</p>`;
     if (f.pushed === 0) return html`<p class="muted funnel">No pre-approvals yet: push a decision with <code>POST /v1/preapprovals</code> and the funnel fills in.</p>`;
-    const labels = ['Pushed', 'Offer issued', 'Accepted', 'Disbursed', 'Declined by borrower', 'Declined by you', 'Expired'];
-    const series: ChartSeries[] = [
-      { label: 'Pre-approvals', color: '#4338ca', values: [f.pushed, f.offerIssued, f.acceptedByBorrower, f.disbursed, f.declinedByBorrower, f.declinedByPartner, f.expired] },
-    ];
-    return html`<dash-chart kind="bars" .labels=${labels} .series=${series} caption="Pre-approvals by the furthest stage reached"></dash-chart>`;
+    // The funnel proper (each stage within the one before); where the rest went is said in words below it.
+    const labels = ['Pushed', 'Offered', 'Accepted', 'Disbursed'];
+    const series: ChartSeries[] = [{ label: 'Pre-approvals', color: '#4338ca', values: [f.pushed, f.offerIssued, f.acceptedByBorrower, f.disbursed] }];
+    return html`<dash-chart kind="bars" .labels=${labels} .series=${series} caption="Pre-approvals by the furthest stage reached"></dash-chart>
+      <p class="muted">Declined by the borrower: ${f.declinedByBorrower} · declined by you: ${f.declinedByPartner} · expired unanswered: ${f.expired}</p>`;
   }
 
   private renderTable() {

@@ -18,7 +18,7 @@ export const filterStyles = css`
   form.filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(8.5rem, 1fr)); gap: 0 0.75rem; align-items: end; margin-bottom: 1rem; }
   form.filters .search { grid-column: span 2; }
   form.filters .buttons { display: flex; gap: 0.5rem; padding-top: 0.75rem; }
-  @media (max-width: 520px) { form.filters .search { grid-column: auto; } }
+  @media (max-width: 520px) { form.filters .search { grid-column: 1 / -1; } }
   .card > h2:first-child { margin-top: 0; }
   .more { display: flex; justify-content: center; padding: 0.75rem; }
   .empty { padding: 1.25rem; text-align: center; }

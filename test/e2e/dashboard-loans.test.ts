@@ -40,6 +40,8 @@ describe('the loans pages', () => {
     await openLoansList(page, app);
     await expect.poll(() => main(page).locator('tbody tr[data-loan-id]').count()).toBe(3);
     await expect.poll(() => main(page).locator('dash-chart').count()).toBe(1);
+    // The funnel's numbers (the chart's table): two pushed pre-approvals, both offered.
+    await expect.poll(() => main(page).locator('dash-chart details tbody tr').first().textContent()).toContain('Pushed2');
     await dashboardShot(page, 'loans-list-laptop');
     expect(await axeViolations(page)).toEqual([]);
 
