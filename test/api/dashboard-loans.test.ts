@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestApp, type TestApp } from '../support/harness';
+import { client, dialect, startTestApp, type TestApp } from '../support/harness';
 import { signedInOwner, type DashboardClient } from '../support/dashboard';
 import { acceptedLoan, eventsOf, offeredLoan, operatorLoan, type LendingTenant } from '../support/lifecycle';
 import { lendingOrganisation } from '../support/dashboard-journey/loans';
+import { loansPageQuery } from '../../server/platform/domain/loans/loan-lists';
 
 /**
  * The dashboard's loans area on the server: lists (filters, search, keyset paging), the funnel, a loan's timeline,
@@ -121,6 +122,21 @@ describe('the loans list', () => {
       expect(res.json.error, bad).toBe('invalid_request');
     }
     expect((await owner.get('/preapprovals?cursor=zzz')).status).toBe(400);
+  });
+
+  it.skipIf(dialect !== 'sqlite')('on SQLite every filter is answered by an index in keyset order, without a sort', async () => {
+    const scope = { organisationId: tenant.organisationId, mode: 'test' as const };
+    const after = { at: '2026-03-12T12:00:00.000Z', id: 'ffffffff-ffff-7fff-bfff-ffffffffffff' };
+    const cases = [{}, { status: 'active' as const }, { productId: tenantProductId }, { status: 'active' as const, from: '2026-01-01', to: '2026-02-01' }, { from: '2026-01-01' }];
+    for (const filters of cases) {
+      for (const page of [{ limit: 50 }, { limit: 50, after }]) {
+        const compiled = loansPageQuery(app.platform.db, scope, filters, page).compile();
+        const rows = await app.platform.db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` });
+        const text = rows.rows.map((r) => r.detail).join(' | ');
+        expect(text, JSON.stringify(filters)).toMatch(/SEARCH l USING (COVERING )?INDEX loans_(list|status_list|product_list)_idx/);
+        expect(text, JSON.stringify(filters)).not.toContain('TEMP B-TREE');
+      }
+    }
   });
 
   it('when the funnel is read, then it counts the pushed pre-approvals by stage', async () => {

@@ -114,6 +114,23 @@ describe('the loans pages', () => {
     await context.close();
   });
 
+  it('"Load more" appends the next keyset page until every loan is shown once', async () => {
+    const { context, page } = await newDashboardPage(browser);
+    const email = await signUpInBrowser(page, app);
+    const tenant = await lendingOrganisation(app, await organisationOf(app, email));
+    for (let i = 0; i < 53; i += 1) await offeredLoan(app, tenant);
+    await openLoansList(page, app);
+    const rows = main(page).locator('tbody tr[data-loan-id]');
+    expect(await rows.count()).toBe(50);
+    await main(page).getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => rows.count()).toBe(53);
+    const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-loan-id')));
+    expect(new Set(ids).size).toBe(53);
+    expect(await main(page).getByText('53 loans, all shown').isVisible()).toBe(true);
+    expect(await main(page).getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await context.close();
+  });
+
   it('an empty organisation sees what to do next', async () => {
     const { context, page } = await newDashboardPage(browser);
     await signUpInBrowser(page, app);

@@ -44,8 +44,8 @@ export { LOAN_STATUSES, PREAPPROVAL_STATUSES };
 
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
-/** `limit` rows after `after` (exclusive), plus one more when there is a next page: the caller's `pageOf` trims it. */
-export async function listLoansPage(db: Executor, scope: Scope, filters: LoanListFilters, page: { limit: number; after?: ListKey }): Promise<LoanListRow[]> {
+/** The list's statement (exported so a test can ask the database for its plan). */
+export function loansPageQuery(db: Executor, scope: Scope, filters: LoanListFilters, page: { limit: number; after?: ListKey }) {
   let query = db
     .selectFrom('loans as l')
     .innerJoin('borrowers as b', 'b.id', 'l.borrowerId')
@@ -74,7 +74,12 @@ export async function listLoansPage(db: Executor, scope: Scope, filters: LoanLis
   if (q) query = query.where((eb) => eb.or([eb('l.id', '=', q), eb('l.clientReference', '=', q)]));
   const after = page.after;
   if (after) query = query.where((eb) => eb.or([eb('l.createdAt', '<', after.at), eb.and([eb('l.createdAt', '=', after.at), eb('l.id', '<', after.id)])]));
-  const rows = await query.orderBy('l.createdAt', 'desc').orderBy('l.id', 'desc').limit(page.limit + 1).execute();
+  return query.orderBy('l.createdAt', 'desc').orderBy('l.id', 'desc').limit(page.limit + 1);
+}
+
+/** `limit` rows after `after` (exclusive), plus one more when there is a next page: the caller's `pageOf` trims it. */
+export async function listLoansPage(db: Executor, scope: Scope, filters: LoanListFilters, page: { limit: number; after?: ListKey }): Promise<LoanListRow[]> {
+  const rows = await loansPageQuery(db, scope, filters, page).execute();
   return rows.map((r) => ({
     id: r.id,
     clientReference: r.clientReference,
