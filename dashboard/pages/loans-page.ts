@@ -1,14 +1,227 @@
-import { html, LitElement } from 'lit';
+import { css, html, LitElement, nothing } from 'lit';
+import { api, DashboardApiError } from '../api';
+import { currentLocation, href } from '../router';
+import '../ui/chart';
+import type { ChartSeries } from '../ui/chart';
+import { day, naira } from '../ui/format';
+import { filterStyles, keepInAddress, statusBadge, statusLabel } from '../ui/loans-shared';
 import { dashStyles } from '../ui/styles';
+import { LOAN_STATUSES } from '../../server/shared/loan-statuses';
 
-/** Loans. */
+interface LoanRow {
+  id: string;
+  clientReference: string | null;
+  status: string;
+  borrowerName: string;
+  productName: string;
+  principalKobo: number;
+  outstandingKobo: number;
+  inArrears: boolean;
+  createdAt: string;
+}
+
+interface Funnel {
+  pushed: number;
+  offerIssued: number;
+  acceptedByBorrower: number;
+  disbursed: number;
+  declinedByBorrower: number;
+  declinedByPartner: number;
+  expired: number;
+}
+
+interface Filters {
+  q: string;
+  status: string;
+  product: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { q: '', status: '', product: '', from: '', to: '' };
+
+/**
+ * Loans: the pre-approval funnel as a bar chart, filters (status, product, created between two days) and search by
+ * reference (the loan id or the partner's own reference), the list newest first, one keyset page at a time ("Load more"
+ * appends the next). The first page is asked for as soon as the page exists, before the funnel and the products.
+ */
 export class DashLoansPage extends LitElement {
-  static override styles = dashStyles;
-  static override properties = { mode: {} };
+  static override styles = [
+    dashStyles,
+    filterStyles,
+    css`
+      .funnel { min-height: 4rem; }
+    `,
+  ];
+  static override properties = {
+    mode: {},
+    rows: { state: true },
+    nextCursor: { state: true },
+    loading: { state: true },
+    error: { state: true },
+    funnel: { state: true },
+    products: { state: true },
+    applied: { state: true },
+  };
   mode: 'test' | 'live' = 'test';
+  rows: LoanRow[] = [];
+  nextCursor: string | null = null;
+  loading: 'first' | 'more' | '' = 'first';
+  error = '';
+  funnel: Funnel | undefined;
+  products: Array<{ id: string; name: string }> = [];
+  applied: Filters = { ...EMPTY };
+  private draft: Filters = { ...EMPTY };
+  private controller: AbortController | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const query = currentLocation().query;
+    this.applied = { q: query.get('q') ?? '', status: query.get('status') ?? '', product: query.get('product') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
+    this.draft = { ...this.applied };
+    void this.load(false);
+    void api.get<Funnel>('/loans/funnel').then((f) => (this.funnel = f), () => undefined);
+    void api.get<Array<{ id: string; name: string }>>('/loans/products').then((p) => (this.products = p), () => undefined);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.controller?.abort();
+  }
+
+  private async load(more: boolean) {
+    this.controller?.abort();
+    const controller = (this.controller = new AbortController());
+    this.loading = more ? 'more' : 'first';
+    this.error = '';
+    try {
+      const page = await api.page<LoanRow>('/loans', { ...this.applied, limit: 50, cursor: more ? this.nextCursor : undefined }, controller.signal);
+      this.rows = more ? [...this.rows, ...page.data] : page.data;
+      this.nextCursor = page.nextCursor;
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') return;
+      this.error = error instanceof DashboardApiError ? error.message : 'The loans could not be loaded.';
+      if (!more) this.rows = [];
+    }
+    if (this.controller === controller) this.loading = '';
+  }
+
+  private apply(e?: Event) {
+    e?.preventDefault();
+    this.applied = { ...this.draft, q: this.draft.q.trim() };
+    keepInAddress({ ...this.applied });
+    void this.load(false);
+  }
+
+  private clear() {
+    this.draft = { ...EMPTY };
+    this.renderRoot.querySelector<HTMLFormElement>('form.filters')?.reset();
+    this.apply();
+  }
+
+  private set(name: keyof Filters, value: string, now = false) {
+    this.draft = { ...this.draft, [name]: value };
+    if (now) this.apply();
+  }
+
+  private renderFunnel() {
+    const f = this.funnel;
+    if (!f) return html`<p class="muted funnel">Loading the funnel…</p>`;
+    if (f.pushed === 0) return html`<p class="muted funnel">No pre-approvals yet: push a decision with <code>POST /v1/preapprovals</code> and the funnel fills in.</p>`;
+    // The funnel proper (each stage within the one before); where the rest went is said in words below it.
+    const labels = ['Pushed', 'Offered', 'Accepted', 'Disbursed'];
+    const series: ChartSeries[] = [{ label: 'Pre-approvals', color: '#4338ca', values: [f.pushed, f.offerIssued, f.acceptedByBorrower, f.disbursed] }];
+    return html`<dash-chart kind="bars" .labels=${labels} .series=${series} caption="Pre-approvals by the furthest stage reached"></dash-chart>
+      <p class="muted">Declined by the borrower: ${f.declinedByBorrower} · declined by you: ${f.declinedByPartner} · expired unanswered: ${f.expired}</p>`;
+  }
+
+  private renderTable() {
+    if (this.loading === 'first' && this.rows.length === 0) return html`<p class="muted" aria-busy="true">Loading loans…</p>`;
+    const filtered = Object.values(this.applied).some(Boolean);
+    if (this.rows.length === 0) {
+      return html`<div class="card empty" data-state="loaded" data-query=${this.applied.q} data-status=${this.applied.status}>
+        ${filtered
+          ? html`<p>No loan matches these filters.</p><button class="secondary" @click=${this.clear}>Clear the filters</button>`
+          : html`<p>No loans in ${this.mode} mode yet.</p>
+              <p class="muted">Loans appear here once a borrower applies: push a pre-approval (<code>POST /v1/preapprovals</code>) or create a loan through the API.</p>`}
+      </div>`;
+    }
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Loans (scrolls sideways)" data-state=${this.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
+        <table>
+          <caption class="visually-hidden">Loans, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col">Borrower</th>
+              <th scope="col">Product</th>
+              <th scope="col" class="num">Principal</th>
+              <th scope="col" class="num">Outstanding</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="nowrap">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${this.rows.map(
+              (loan) => html`<tr data-loan-id=${loan.id}>
+                <td><a href=${href(`/loans/${loan.id}`)}>${loan.clientReference ?? `${loan.id.slice(0, 8)}…`}</a></td>
+                <td>${loan.borrowerName}</td>
+                <td>${loan.productName}</td>
+                <td class="num">${naira(loan.principalKobo)}</td>
+                <td class="num">${naira(loan.outstandingKobo)}</td>
+                <td>${statusBadge(loan.status, loan.inArrears ? ' · in arrears' : '')}</td>
+                <td class="nowrap">${day(loan.createdAt)}</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div class="more">
+        ${this.nextCursor
+          ? html`<button class="secondary" ?disabled=${this.loading === 'more'} @click=${() => this.load(true)}>${this.loading === 'more' ? 'Loading…' : 'Load more'}</button>`
+          : html`<span class="muted">${this.rows.length} loan${this.rows.length === 1 ? '' : 's'}, all shown</span>`}
+      </div>`;
+  }
 
   override render() {
-    return html`<h1 tabindex="-1">Loans</h1><p class="muted">This page is being built.</p>`;
+    return html`<h1 tabindex="-1">Loans</h1>
+      <section class="card" aria-labelledby="funnel-title">
+        <h2 id="funnel-title">Funnel</h2>
+        ${this.renderFunnel()}
+      </section>
+      <form class="filters" role="search" @submit=${this.apply}>
+        <div class="search">
+          <label for="q">Search by reference</label>
+          <input id="q" type="search" name="q" .value=${this.draft.q} placeholder="Loan id or your reference" autocomplete="off" @input=${(e: Event) => this.set('q', (e.target as HTMLInputElement).value)} />
+        </div>
+        <div>
+          <label for="status">Status</label>
+          <select id="status" @change=${(e: Event) => this.set('status', (e.target as HTMLSelectElement).value, true)}>
+            <option value="" ?selected=${!this.draft.status}>Any status</option>
+            ${LOAN_STATUSES.map((s) => html`<option value=${s} ?selected=${this.draft.status === s}>${statusLabel(s)}</option>`)}
+          </select>
+        </div>
+        <div>
+          <label for="product">Product</label>
+          <select id="product" @change=${(e: Event) => this.set('product', (e.target as HTMLSelectElement).value, true)}>
+            <option value="" ?selected=${!this.draft.product}>Any product</option>
+            ${this.products.map((p) => html`<option value=${p.id} ?selected=${this.draft.product === p.id}>${p.name}</option>`)}
+          </select>
+        </div>
+        <div>
+          <label for="from">Created from</label>
+          <input id="from" type="date" .value=${this.draft.from} @change=${(e: Event) => this.set('from', (e.target as HTMLInputElement).value)} />
+        </div>
+        <div>
+          <label for="to">Created to</label>
+          <input id="to" type="date" .value=${this.draft.to} @change=${(e: Event) => this.set('to', (e.target as HTMLInputElement).value)} />
+        </div>
+        <div class="buttons">
+          <button type="submit">Search</button>
+          <button type="button" class="secondary" @click=${this.clear}>Clear</button>
+        </div>
+      </form>
+      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
+      ${this.renderTable()}`;
   }
 }
 customElements.define('dash-loans-page', DashLoansPage);

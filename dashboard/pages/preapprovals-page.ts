@@ -1,14 +1,177 @@
-import { html, LitElement } from 'lit';
+import { html, LitElement, nothing } from 'lit';
+import { api, DashboardApiError } from '../api';
+import { currentLocation, href } from '../router';
+import { day, naira, when } from '../ui/format';
+import { filterStyles, keepInAddress, statusBadge, statusLabel } from '../ui/loans-shared';
 import { dashStyles } from '../ui/styles';
+import { PREAPPROVAL_STATUSES } from '../../server/shared/loan-statuses';
 
-/** Pre-approvals. */
+interface PreapprovalRow {
+  id: string;
+  assessmentId: string;
+  clientReference: string | null;
+  status: string;
+  recommendation: string;
+  borrowerName: string;
+  approvedAmountKobo: number;
+  riskBand: string | null;
+  expiresAt: string | null;
+  loanId: string | null;
+  createdAt: string;
+}
+
+interface Filters {
+  q: string;
+  status: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { q: '', status: '', from: '', to: '' };
+
+/**
+ * Pre-approvals: the decisions pushed by the partner (`POST /v1/preapprovals`), newest first, keyset-paged, filtered
+ * by status and creation day, searched by reference (pre-approval id, assessment id or the partner's reference); each
+ * links to its loan once an offer made one.
+ */
 export class DashPreapprovalsPage extends LitElement {
-  static override styles = dashStyles;
-  static override properties = { mode: {} };
+  static override styles = [dashStyles, filterStyles];
+  static override properties = { mode: {}, rows: { state: true }, nextCursor: { state: true }, loading: { state: true }, error: { state: true }, applied: { state: true } };
   mode: 'test' | 'live' = 'test';
+  rows: PreapprovalRow[] = [];
+  nextCursor: string | null = null;
+  loading: 'first' | 'more' | '' = 'first';
+  error = '';
+  applied: Filters = { ...EMPTY };
+  private draft: Filters = { ...EMPTY };
+  private controller: AbortController | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const query = currentLocation().query;
+    this.applied = { q: query.get('q') ?? '', status: query.get('status') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
+    this.draft = { ...this.applied };
+    void this.load(false);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.controller?.abort();
+  }
+
+  private async load(more: boolean) {
+    this.controller?.abort();
+    const controller = (this.controller = new AbortController());
+    this.loading = more ? 'more' : 'first';
+    this.error = '';
+    try {
+      const page = await api.page<PreapprovalRow>('/preapprovals', { ...this.applied, limit: 50, cursor: more ? this.nextCursor : undefined }, controller.signal);
+      this.rows = more ? [...this.rows, ...page.data] : page.data;
+      this.nextCursor = page.nextCursor;
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') return;
+      this.error = error instanceof DashboardApiError ? error.message : 'The pre-approvals could not be loaded.';
+      if (!more) this.rows = [];
+    }
+    if (this.controller === controller) this.loading = '';
+  }
+
+  private apply(e?: Event) {
+    e?.preventDefault();
+    this.applied = { ...this.draft, q: this.draft.q.trim() };
+    keepInAddress({ ...this.applied });
+    void this.load(false);
+  }
+
+  private clear() {
+    this.draft = { ...EMPTY };
+    this.renderRoot.querySelector<HTMLFormElement>('form.filters')?.reset();
+    this.apply();
+  }
+
+  private set(name: keyof Filters, value: string, now = false) {
+    this.draft = { ...this.draft, [name]: value };
+    if (now) this.apply();
+  }
+
+  private renderTable() {
+    if (this.loading === 'first' && this.rows.length === 0) return html`<p class="muted" aria-busy="true">Loading pre-approvals…</p>`;
+    if (this.rows.length === 0) {
+      return html`<div class="card empty" data-state="loaded" data-query=${this.applied.q} data-status=${this.applied.status}>
+        ${Object.values(this.applied).some(Boolean)
+          ? html`<p>No pre-approval matches these filters.</p><button class="secondary" @click=${this.clear}>Clear the filters</button>`
+          : html`<p>No pre-approvals in ${this.mode} mode yet.</p><p class="muted">Push your credit decisions with <code>POST /v1/preapprovals</code>; each appears here with its offer and loan.</p>`}
+      </div>`;
+    }
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Pre-approvals (scrolls sideways)" data-state=${this.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
+        <table>
+          <caption class="visually-hidden">Pre-approvals, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Assessment</th>
+              <th scope="col">Borrower</th>
+              <th scope="col">Decision</th>
+              <th scope="col" class="num">Approved</th>
+              <th scope="col">Risk band</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="nowrap">Expires</th>
+              <th scope="col" class="nowrap">Received</th>
+              <th scope="col">Loan</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${this.rows.map(
+              (p) => html`<tr data-preapproval-id=${p.id}>
+                <td class="mono">${p.assessmentId}${p.clientReference ? html`<br /><span class="muted">${p.clientReference}</span>` : nothing}</td>
+                <td>${p.borrowerName}</td>
+                <td>${statusLabel(p.recommendation.toLowerCase())}</td>
+                <td class="num">${naira(p.approvedAmountKobo)}</td>
+                <td>${p.riskBand ?? '—'}</td>
+                <td>${statusBadge(p.status)}</td>
+                <td class="nowrap">${p.status === 'received' ? when(p.expiresAt) : '—'}</td>
+                <td class="nowrap">${day(p.createdAt)}</td>
+                <td>${p.loanId ? html`<a href=${href(`/loans/${p.loanId}`)}>Open loan</a>` : html`<span class="muted">none yet</span>`}</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div class="more">
+        ${this.nextCursor
+          ? html`<button class="secondary" ?disabled=${this.loading === 'more'} @click=${() => this.load(true)}>${this.loading === 'more' ? 'Loading…' : 'Load more'}</button>`
+          : html`<span class="muted">${this.rows.length} pre-approval${this.rows.length === 1 ? '' : 's'}, all shown</span>`}
+      </div>`;
+  }
 
   override render() {
-    return html`<h1 tabindex="-1">Pre-approvals</h1><p class="muted">This page is being built.</p>`;
+    return html`<h1 tabindex="-1">Pre-approvals</h1>
+      <form class="filters" role="search" @submit=${this.apply}>
+        <div class="search">
+          <label for="q">Search by reference</label>
+          <input id="q" type="search" .value=${this.draft.q} placeholder="Assessment id, pre-approval id or your reference" autocomplete="off" @input=${(e: Event) => this.set('q', (e.target as HTMLInputElement).value)} />
+        </div>
+        <div>
+          <label for="status">Status</label>
+          <select id="status" @change=${(e: Event) => this.set('status', (e.target as HTMLSelectElement).value, true)}>
+            <option value="" ?selected=${!this.draft.status}>Any status</option>
+            ${PREAPPROVAL_STATUSES.map((s) => html`<option value=${s} ?selected=${this.draft.status === s}>${statusLabel(s)}</option>`)}
+          </select>
+        </div>
+        <div>
+          <label for="from">Received from</label>
+          <input id="from" type="date" .value=${this.draft.from} @change=${(e: Event) => this.set('from', (e.target as HTMLInputElement).value)} />
+        </div>
+        <div>
+          <label for="to">Received to</label>
+          <input id="to" type="date" .value=${this.draft.to} @change=${(e: Event) => this.set('to', (e.target as HTMLInputElement).value)} />
+        </div>
+        <div class="buttons">
+          <button type="submit">Search</button>
+          <button type="button" class="secondary" @click=${this.clear}>Clear</button>
+        </div>
+      </form>
+      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
+      ${this.renderTable()}`;
   }
 }
 customElements.define('dash-preapprovals-page', DashPreapprovalsPage);

@@ -58,8 +58,9 @@ export class DashChart extends LitElement {
       {
         ...this.size(),
         title: undefined,
-        scales: { x: { time: this.kind === 'line' } },
-        axes: [this.kind === 'bars' ? { values: (_u, splits) => splits.map((i) => this.labels[i] ?? '') } : {}, {}],
+        // Bars: half a slot of room either side, so the first and last bars are whole; one tick per category.
+        scales: { x: this.kind === 'bars' ? { time: false, range: () => [-0.5, this.labels.length - 0.5] } : { time: true } },
+        axes: [this.kind === 'bars' ? { incrs: [1], values: (_u, splits) => splits.map((i) => this.labels[i] ?? '') } : {}, {}],
         series: [{}, ...this.series.map((s) => ({ label: s.label, stroke: s.color, fill: this.kind === 'bars' ? s.color : undefined, paths: bars, points: { show: this.kind === 'line' } }))],
       },
       [xs, ...this.series.map((s) => s.values)],

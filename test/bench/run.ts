@@ -7,8 +7,9 @@ import { lifecycle } from './lifecycle';
 import { repayments } from './repayments';
 import { webhooks } from './webhooks';
 import { checkout } from './checkout';
+import { dashboard } from './dashboard';
 
-const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks, checkout };
+const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks, checkout, dashboard };
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
 if (!bench) {

@@ -30,6 +30,7 @@ import * as dashboardPasskeys from './migrations/0031-dashboard-passkeys';
 import * as webhookAttempts from './migrations/0034-webhook-attempts';
 import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists';
 import * as poolFundingNotices from './migrations/0032-pool-funding-notices';
+import * as dashboardLoanIndexes from './migrations/0033-dashboard-loan-indexes';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -74,6 +75,7 @@ const migrations: Record<string, MigrationModule> = {
   '0034-webhook-attempts': webhookAttempts,
   '0035-dashboard-clinic-lists': dashboardClinicLists,
   '0032-pool-funding-notices': poolFundingNotices,
+  '0033-dashboard-loan-indexes': dashboardLoanIndexes,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -49,24 +49,8 @@ export function applicationUrlOf(row: Pick<LoansTable, 'applicationUrl' | 'appli
   return `${row.applicationUrl}${applicationTokenOf(row, secrets)}`;
 }
 
-export const LOAN_STATUSES = [
-  'pending',
-  'kyc_required',
-  'kyc_pending',
-  'kyc_completed',
-  'attested',
-  'under_review',
-  'approved',
-  'rejected',
-  'awaiting_acceptance',
-  'terms_accepted',
-  'terms_declined',
-  'disbursed',
-  'active',
-  'completed',
-  'defaulted',
-  'cancelled',
-] as const;
+import { LOAN_STATUSES } from '../../../shared/loan-statuses';
+export { LOAN_STATUSES };
 export type LoanStatus = (typeof LOAN_STATUSES)[number];
 
 export type { Scope } from '../scope';

@@ -4,7 +4,8 @@ import type { Mode, PreapprovalsTable } from '../../db/schema';
 import { findOwned } from '../find-owned';
 import type { Scope } from '../scope';
 
-export const PREAPPROVAL_STATUSES = ['received', 'offer_issued', 'accepted', 'declined', 'expired', 'disbursed'] as const;
+import { PREAPPROVAL_STATUSES } from '../../../shared/loan-statuses';
+export { PREAPPROVAL_STATUSES };
 export type PreapprovalStatus = (typeof PREAPPROVAL_STATUSES)[number];
 
 /** The public Preapproval resource. Pushed payloads, the BVN hash and the NIN stay inside. */
