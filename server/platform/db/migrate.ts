@@ -14,10 +14,10 @@ import * as webhookDeliveries from './migrations/0011-webhook-deliveries';
 import * as walletsPayouts from './migrations/0012-wallets-payouts';
 import * as checkout from './migrations/0014-checkout';
 import * as settlementCatalog from './migrations/0015-settlement-catalog';
-import * as passkeys from './migrations/0017-passkeys';
-import * as appointments from './migrations/0020-appointments';
 import * as checkoutEmbedding from './migrations/0016-checkout-embedding';
+import * as passkeys from './migrations/0017-passkeys';
 import * as patientFinancing from './migrations/0018-patient-financing';
+import * as appointments from './migrations/0020-appointments';
 import * as preapprovalExpiryIndex from './migrations/0021-preapproval-expiry-index';
 import * as checkoutRenewals from './migrations/0022-checkout-renewals';
 import * as ownershipChecks from './migrations/0023-ownership-checks';
@@ -27,10 +27,10 @@ import * as credentialEpoch from './migrations/0028-credential-epoch';
 import * as dashboardAccounts from './migrations/0029-dashboard-accounts';
 import * as dashboardKeysTeam from './migrations/0030-dashboard-keys-team';
 import * as dashboardPasskeys from './migrations/0031-dashboard-passkeys';
-import * as webhookAttempts from './migrations/0034-webhook-attempts';
-import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists';
 import * as poolFundingNotices from './migrations/0032-pool-funding-notices';
 import * as dashboardLoanIndexes from './migrations/0033-dashboard-loan-indexes';
+import * as webhookAttempts from './migrations/0034-webhook-attempts';
+import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -59,10 +59,10 @@ const migrations: Record<string, MigrationModule> = {
   '0012-wallets-payouts': walletsPayouts,
   '0014-checkout': checkout,
   '0015-settlement-catalog': settlementCatalog,
-  '0017-passkeys': passkeys,
-  '0020-appointments': appointments,
   '0016-checkout-embedding': checkoutEmbedding,
+  '0017-passkeys': passkeys,
   '0018-patient-financing': patientFinancing,
+  '0020-appointments': appointments,
   '0021-preapproval-expiry-index': preapprovalExpiryIndex,
   '0022-checkout-renewals': checkoutRenewals,
   '0023-ownership-checks': ownershipChecks,
@@ -72,10 +72,10 @@ const migrations: Record<string, MigrationModule> = {
   '0029-dashboard-accounts': dashboardAccounts,
   '0030-dashboard-keys-team': dashboardKeysTeam,
   '0031-dashboard-passkeys': dashboardPasskeys,
-  '0034-webhook-attempts': webhookAttempts,
-  '0035-dashboard-clinic-lists': dashboardClinicLists,
   '0032-pool-funding-notices': poolFundingNotices,
   '0033-dashboard-loan-indexes': dashboardLoanIndexes,
+  '0034-webhook-attempts': webhookAttempts,
+  '0035-dashboard-clinic-lists': dashboardClinicLists,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
