@@ -58,6 +58,8 @@ export class DashChart extends LitElement {
       {
         ...this.size(),
         title: undefined,
+        // The numbers are in the table under the chart; uPlot's hover legend would only repeat them as "--".
+        legend: { show: false },
         // Bars: half a slot of room either side, so the first and last bars are whole; one tick per category.
         scales: { x: this.kind === 'bars' ? { time: false, range: () => [-0.5, this.labels.length - 0.5] } : { time: true } },
         axes: [this.kind === 'bars' ? { incrs: [1], values: (_u, splits) => splits.map((i) => this.labels[i] ?? '') } : {}, {}],
