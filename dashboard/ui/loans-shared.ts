@@ -17,7 +17,7 @@ export function statusBadge(status: string, extra = '') {
 export const filterStyles = css`
   form.filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(8.5rem, 1fr)); gap: 0 0.75rem; align-items: end; margin-bottom: 1rem; }
   form.filters .search { grid-column: span 2; }
-  form.filters .buttons { display: flex; gap: 0.5rem; padding-top: 0.75rem; }
+  form.filters .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; padding-top: 0.75rem; min-width: 0; }
   @media (max-width: 520px) { form.filters .search { grid-column: 1 / -1; } }
   .card > h2:first-child { margin-top: 0; }
   .more { display: flex; justify-content: center; padding: 0.75rem; }
