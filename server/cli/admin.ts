@@ -1,3 +1,4 @@
+import { resetSecondFactor } from '../platform/domain/dashboard/reset-second-factor';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
@@ -34,6 +35,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
   org create --name NAME [--no-loan-tenant] [--no-preapproved-lending]
   org configure --org ID --input FILE.json
   org enable-live --org ID        lets the organisation's live keys work (self-serve sign-ups start in test mode only)
+  user reset-second-factor --email E   a dashboard member lost every passkey: no passkey after the password, sessions end
   key create --org ID --mode test|live
   key revoke --public-key PK
   product create --org ID --input FILE.json
@@ -107,6 +109,8 @@ async function run(platform: Platform, command: string, options: Options): Promi
     case 'org enable-live':
       // The credential epoch moves with the change, so every process sees it at once.
       return configureOrganisation(db, uuidOption(options, 'org'), { liveEnabled: true }, now);
+    case 'user reset-second-factor':
+      return resetSecondFactor(db, { email: required(options, 'email'), now });
     case 'key create': {
       const key = await createApiKey(db, secrets, { organisationId: uuidOption(options, 'org'), mode: modeOption(options, 'mode'), now });
       return { publicKey: key.publicKey, secretKey: key.secretKey, mode: key.mode, organisationId: key.organisationId, id: key.id };
@@ -212,6 +216,7 @@ async function main(): Promise<number> {
         id: { type: 'string' },
         reference: { type: 'string' },
         reason: { type: 'string' },
+        email: { type: 'string' },
         'no-loan-tenant': { type: 'boolean' },
         'no-preapproved-lending': { type: 'boolean' },
       },
