@@ -3,7 +3,7 @@ import { api, DashboardApiError, type Mode } from '../api';
 import { allowed } from '../session';
 import { confirmAction } from '../ui/confirm-dialog';
 import '../ui/copy-button';
-import { naira, when } from '../ui/format';
+import { naira, when, typedNumber } from '../ui/format';
 import { dashStyles } from '../ui/styles';
 import { scaleDecimal } from '../../server/shared/decimal';
 
@@ -117,7 +117,7 @@ export class DashPoolPage extends LitElement {
   private async fund(event: Event) {
     event.preventDefault();
     this.done = undefined;
-    const amountKobo = scaleDecimal(this.amount, 2);
+    const amountKobo = scaleDecimal(typedNumber(this.amount), 2);
     if (amountKobo === undefined || amountKobo <= 0) {
       this.fundError = 'Amount: enter naira with at most 2 decimals, more than 0 (e.g. 250000 or 1,500.50).';
       return;

@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError, type Mode } from '../api';
 import { allowed } from '../session';
 import { confirmAction } from '../ui/confirm-dialog';
-import { naira, when } from '../ui/format';
+import { naira, when, typedNumber } from '../ui/format';
 import { dashStyles } from '../ui/styles';
 import { scaleDecimal, unscaleDecimal } from '../../server/shared/decimal';
 import {
@@ -142,7 +142,7 @@ function bodyOf(form: Form): { body: Record<string, unknown> } | { error: string
       continue;
     }
     if (field.kind === 'naira' || field.kind === 'percent') {
-      const scaled = scaleDecimal(text, 2);
+      const scaled = scaleDecimal(typedNumber(text), 2);
       if (scaled === undefined) return { error: `${field.label}: enter a number with at most 2 decimals (no minus sign).` };
       body[field.api] = scaled;
     } else if (field.kind === 'int') {

@@ -18,3 +18,15 @@ export function day(iso: string | null | undefined): string {
   const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
   return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: iso.length === 10 ? 'UTC' : undefined }).format(date);
 }
+
+/**
+ * A number as a person types or pastes it into a naira or percent field: spaces of any kind (`2 500 000`, a copied
+ * narrow no-break space), a leading `₦` or `NGN` and a trailing `%` are dropped; commas are left for the exact parser
+ * (`scaleDecimal`), which accepts them as thousands separators. Nothing else is guessed.
+ */
+export function typedNumber(text: string): string {
+  return text
+    .replace(/[\s\u00a0\u202f\u2009]/g, '')
+    .replace(/^(₦|NGN)/i, '')
+    .replace(/%$/, '');
+}
