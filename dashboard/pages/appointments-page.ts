@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError } from '../api';
 import { when } from '../ui/format';
 import { dashStyles } from '../ui/styles';
+import { KeysetList } from '../ui/keyset-list';
 
 interface Participant {
   firstName: string;
@@ -57,56 +58,31 @@ export class DashAppointmentsPage extends LitElement {
   ];
   static override properties = {
     mode: {},
-    rows: { state: true },
-    nextCursor: { state: true },
-    loading: { state: true },
-    error: { state: true },
     detail: { state: true },
     detailError: { state: true },
   };
   declare mode: 'test' | 'live';
-  declare rows: Appointment[];
-  declare nextCursor: string | null;
-  declare loading: boolean;
-  declare error: string;
   declare detail: AppointmentDetail | undefined;
   declare detailError: string;
   private filters = { status: '', from: '', to: '' };
+  private list = new KeysetList<Appointment>(this, { path: '/appointments', limit: 25, failure: 'The appointments could not be loaded.', query: () => this.filters });
 
   constructor() {
     super();
     this.mode = 'test';
-    this.rows = [];
-    this.nextCursor = null;
-    this.loading = false;
-    this.error = '';
     this.detailError = '';
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load(true);
-  }
-
-  private async load(reset: boolean) {
-    this.loading = true;
-    this.error = '';
-    try {
-      const page = await api.page<Appointment>('/appointments', { ...this.filters, limit: 25, cursor: reset ? undefined : this.nextCursor });
-      this.rows = reset ? page.data : [...this.rows, ...page.data];
-      this.nextCursor = page.nextCursor;
-    } catch (error) {
-      this.error = error instanceof DashboardApiError ? error.message : 'The appointments could not be loaded.';
-    } finally {
-      this.loading = false;
-    }
+    void this.list.load();
   }
 
   private filter(event: Event) {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
     this.filters = { status: String(data.get('status') ?? ''), from: String(data.get('from') ?? ''), to: String(data.get('to') ?? '') };
-    void this.load(true);
+    void this.list.load();
   }
 
   private async open(id: string) {
@@ -167,8 +143,8 @@ export class DashAppointmentsPage extends LitElement {
         <div><button type="submit" class="secondary">Apply filters</button></div>
       </form>
       ${this.renderDetail()}
-      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
-      ${this.rows.length === 0 && !this.loading && !this.error
+      ${this.list.error ? html`<p role="alert" class="error">${this.list.error}</p>` : nothing}
+      ${this.list.rows.length === 0 && !this.list.loading && !this.list.error
         ? html`<div class="card"><p>${filtered ? 'No appointment matches these filters.' : 'No appointments yet.'}</p>
             <p class="hint">${filtered ? 'Change the filters above.' : 'Book one with POST /api/v1/appointment/create using an API key of this mode; it appears here.'}</p></div>`
         : html`<div class="table-wrap">
@@ -176,7 +152,7 @@ export class DashAppointmentsPage extends LitElement {
               <caption class="visually-hidden">Appointments</caption>
               <thead><tr><th scope="col">Starts</th><th scope="col">Ends</th><th scope="col">Status</th><th scope="col">Patient</th><th scope="col">Doctor</th><th scope="col"><span class="visually-hidden">Details</span></th></tr></thead>
               <tbody>
-                ${this.rows.map(
+                ${this.list.rows.map(
                   (a) => html`<tr>
                     <td>${when(a.appointmentStartTime)}</td>
                     <td>${when(a.appointmentEndTime)}</td>
@@ -189,8 +165,8 @@ export class DashAppointmentsPage extends LitElement {
               </tbody>
             </table>
           </div>`}
-      <p role="status" class="muted">${this.loading ? 'Loading…' : ''}</p>
-      ${this.nextCursor ? html`<button class="secondary more" ?disabled=${this.loading} @click=${() => this.load(false)}>Load more</button>` : nothing}`;
+      <p role="status" class="muted">${this.list.loading ? 'Loading…' : ''}</p>
+      ${this.list.nextCursor ? html`<button class="secondary more" ?disabled=${this.list.loading} @click=${() => this.list.load(true)}>Load more</button>` : nothing}`;
   }
 }
 customElements.define('dash-appointments-page', DashAppointmentsPage);

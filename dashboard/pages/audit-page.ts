@@ -1,8 +1,8 @@
 import { css, html, LitElement, nothing } from 'lit';
-import { api, DashboardApiError } from '../api';
 import { when } from '../ui/format';
 import { accountStackedTables } from '../ui/account-styles';
 import { dashStyles } from '../ui/styles';
+import { KeysetList } from '../ui/keyset-list';
 
 interface AuditRow {
   id: string;
@@ -92,65 +92,35 @@ export class DashAuditPage extends LitElement {
   ];
   static override properties = {
     mode: {},
-    rows: { state: true },
-    nextCursor: { state: true },
-    loading: { state: true },
-    error: { state: true },
     filters: { state: true },
   };
   mode: 'test' | 'live' = 'test';
-  rows: AuditRow[] = [];
-  nextCursor: string | null = null;
-  loading = false;
-  error = '';
+  private list = new KeysetList<AuditRow>(this, { path: '/audit-log', limit: 50, failure: 'The audit log could not be loaded. Try again.', query: () => this.filters });
   filters: Filters = { ...EMPTY };
-  private controller: AbortController | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load(false);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.controller?.abort();
-  }
-
-  private async load(more: boolean) {
-    this.controller?.abort();
-    const controller = (this.controller = new AbortController());
-    this.loading = true;
-    this.error = '';
-    try {
-      const page = await api.page<AuditRow>('/audit-log', { ...this.filters, limit: 50, cursor: more ? this.nextCursor : undefined }, controller.signal);
-      this.rows = more ? [...this.rows, ...page.data] : page.data;
-      this.nextCursor = page.nextCursor;
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') return;
-      this.error = error instanceof DashboardApiError ? error.message : 'The audit log could not be loaded. Try again.';
-    } finally {
-      if (this.controller === controller) this.loading = false;
-    }
+    void this.list.load(false);
   }
 
   private apply = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     this.filters = { action: String(form.get('action') ?? ''), email: String(form.get('email') ?? '').trim(), from: String(form.get('from') ?? ''), to: String(form.get('to') ?? '') };
-    void this.load(false);
+    void this.list.load(false);
   };
 
   private clear = () => {
     this.filters = { ...EMPTY };
     (this.renderRoot.querySelector('form.filters') as HTMLFormElement | null)?.reset();
-    void this.load(false);
+    void this.list.load(false);
   };
 
   private filtered = () => Object.values(this.filters).some(Boolean);
 
   private table() {
-    if (this.rows.length === 0) {
-      if (this.loading) return nothing;
+    if (this.list.rows.length === 0) {
+      if (this.list.loading) return nothing;
       return html`<p class="card">${this.filtered()
         ? 'Nothing matches these filters. Widen the dates, pick another action, or clear the filters.'
         : 'Nothing recorded yet. Every change made in the dashboard — keys, products, the pool, team, webhooks — appears here.'}</p>`;
@@ -160,7 +130,7 @@ export class DashAuditPage extends LitElement {
         <caption class="visually-hidden">Audit log, newest first</caption>
         <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">IP address</th><th scope="col">Browser</th></tr></thead>
         <tbody>
-          ${this.rows.map(
+          ${this.list.rows.map(
             (row) => html`<tr>
               <td class="when" data-label="When"><span>${when(row.at)}</span></td>
               <td data-label="Who"><span>${row.email ?? html`<span class="muted">System</span>`}</span></td>
@@ -200,15 +170,15 @@ export class DashAuditPage extends LitElement {
           <input id="audit-to" name="to" type="date" .value=${f.to} />
         </div>
         <div class="buttons">
-          <button type="submit" ?disabled=${this.loading}>Filter</button>
+          <button type="submit" ?disabled=${this.list.loading}>Filter</button>
           ${this.filtered() ? html`<button type="button" class="secondary" @click=${this.clear}>Clear</button>` : nothing}
         </div>
       </form>
-      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
+      ${this.list.error ? html`<p role="alert" class="error">${this.list.error}</p>` : nothing}
       ${this.table()}
       <div class="more">
-        ${this.nextCursor ? html`<button type="button" class="secondary" @click=${() => this.load(true)} ?disabled=${this.loading}>${this.loading ? 'Loading…' : 'Load more'}</button>` : nothing}
-        <span role="status" class="muted">${this.loading ? 'Loading…' : this.rows.length ? `${this.rows.length} entries shown${this.nextCursor ? '' : ' — that is all'}.` : ''}</span>
+        ${this.list.nextCursor ? html`<button type="button" class="secondary" @click=${() => this.list.load(true)} ?disabled=${this.list.loading}>${this.list.loading ? 'Loading…' : 'Load more'}</button>` : nothing}
+        <span role="status" class="muted">${this.list.loading ? 'Loading…' : this.list.rows.length ? `${this.list.rows.length} entries shown${this.list.nextCursor ? '' : ' — that is all'}.` : ''}</span>
       </div>`;
   }
 }

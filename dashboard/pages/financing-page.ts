@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError } from '../api';
 import { naira, when } from '../ui/format';
 import { dashStyles } from '../ui/styles';
+import { KeysetList } from '../ui/keyset-list';
 
 interface Application {
   sdkReference: string;
@@ -55,56 +56,31 @@ export class DashFinancingPage extends LitElement {
   ];
   static override properties = {
     mode: {},
-    rows: { state: true },
-    nextCursor: { state: true },
-    loading: { state: true },
-    error: { state: true },
     detail: { state: true },
     detailError: { state: true },
   };
   declare mode: 'test' | 'live';
-  declare rows: Application[];
-  declare nextCursor: string | null;
-  declare loading: boolean;
-  declare error: string;
   declare detail: ApplicationDetail | undefined;
   declare detailError: string;
   private filters = { status: '', reference: '' };
+  private list = new KeysetList<Application>(this, { path: '/financing', limit: 25, failure: 'The applications could not be loaded.', query: () => this.filters });
 
   constructor() {
     super();
     this.mode = 'test';
-    this.rows = [];
-    this.nextCursor = null;
-    this.loading = false;
-    this.error = '';
     this.detailError = '';
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load(true);
-  }
-
-  private async load(reset: boolean) {
-    this.loading = true;
-    this.error = '';
-    try {
-      const page = await api.page<Application>('/financing', { ...this.filters, limit: 25, cursor: reset ? undefined : this.nextCursor });
-      this.rows = reset ? page.data : [...this.rows, ...page.data];
-      this.nextCursor = page.nextCursor;
-    } catch (error) {
-      this.error = error instanceof DashboardApiError ? error.message : 'The applications could not be loaded.';
-    } finally {
-      this.loading = false;
-    }
+    void this.list.load();
   }
 
   private filter(event: Event) {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
     this.filters = { status: String(data.get('status') ?? ''), reference: String(data.get('reference') ?? '').trim() };
-    void this.load(true);
+    void this.list.load();
   }
 
   private async open(id: string) {
@@ -163,8 +139,8 @@ export class DashFinancingPage extends LitElement {
         <div><button type="submit" class="secondary">Search</button></div>
       </form>
       ${this.renderDetail()}
-      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
-      ${this.rows.length === 0 && !this.loading && !this.error
+      ${this.list.error ? html`<p role="alert" class="error">${this.list.error}</p>` : nothing}
+      ${this.list.rows.length === 0 && !this.list.loading && !this.list.error
         ? html`<div class="card"><p>${filtered ? 'No application matches.' : 'No financing applications yet.'}</p>
             <p class="hint">${filtered ? 'The reference must match exactly; change the search or the status.' : 'Start one with POST /api/v1/sdk/loans/initiate using an API key of this mode; it appears here.'}</p></div>`
         : html`<div class="table-wrap">
@@ -172,7 +148,7 @@ export class DashFinancingPage extends LitElement {
               <caption class="visually-hidden">Financing applications</caption>
               <thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Patient</th><th scope="col">Treatment</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Details</span></th></tr></thead>
               <tbody>
-                ${this.rows.map(
+                ${this.list.rows.map(
                   (a) => html`<tr>
                     <td>${when(a.createdAt)}</td>
                     <td class="mono">${a.clientReference}</td>
@@ -186,8 +162,8 @@ export class DashFinancingPage extends LitElement {
               </tbody>
             </table>
           </div>`}
-      <p role="status" class="muted">${this.loading ? 'Loading…' : ''}</p>
-      ${this.nextCursor ? html`<button class="secondary more" ?disabled=${this.loading} @click=${() => this.load(false)}>Load more</button>` : nothing}`;
+      <p role="status" class="muted">${this.list.loading ? 'Loading…' : ''}</p>
+      ${this.list.nextCursor ? html`<button class="secondary more" ?disabled=${this.list.loading} @click=${() => this.list.load(true)}>Load more</button>` : nothing}`;
   }
 }
 customElements.define('dash-financing-page', DashFinancingPage);

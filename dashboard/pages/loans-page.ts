@@ -1,11 +1,12 @@
 import { css, html, LitElement, nothing } from 'lit';
-import { api, DashboardApiError } from '../api';
+import { api } from '../api';
 import { currentLocation, href } from '../router';
 import '../ui/chart';
 import type { ChartSeries } from '../ui/chart';
 import { day, naira } from '../ui/format';
 import { filterStyles, keepInAddress, statusBadge, statusLabel } from '../ui/loans-shared';
 import { dashStyles } from '../ui/styles';
+import { KeysetList } from '../ui/keyset-list';
 import { LOAN_STATUSES } from '../../server/shared/loan-statuses';
 
 interface LoanRow {
@@ -55,62 +56,32 @@ export class DashLoansPage extends LitElement {
   ];
   static override properties = {
     mode: {},
-    rows: { state: true },
-    nextCursor: { state: true },
-    loading: { state: true },
-    error: { state: true },
     funnel: { state: true },
     products: { state: true },
     applied: { state: true },
   };
   mode: 'test' | 'live' = 'test';
-  rows: LoanRow[] = [];
-  nextCursor: string | null = null;
-  loading: 'first' | 'more' | '' = 'first';
-  error = '';
+  private list = new KeysetList<LoanRow>(this, { path: '/loans', limit: 50, failure: 'The loans could not be loaded.', query: () => this.applied });
   funnel: Funnel | undefined;
   products: Array<{ id: string; name: string }> = [];
   applied: Filters = { ...EMPTY };
   private draft: Filters = { ...EMPTY };
-  private controller: AbortController | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
     const query = currentLocation().query;
     this.applied = { q: query.get('q') ?? '', status: query.get('status') ?? '', product: query.get('product') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
     this.draft = { ...this.applied };
-    void this.load(false);
+    void this.list.load(false);
     void api.get<Funnel>('/loans/funnel').then((f) => (this.funnel = f), () => undefined);
     void api.get<Array<{ id: string; name: string }>>('/loans/products').then((p) => (this.products = p), () => undefined);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.controller?.abort();
-  }
-
-  private async load(more: boolean) {
-    this.controller?.abort();
-    const controller = (this.controller = new AbortController());
-    this.loading = more ? 'more' : 'first';
-    this.error = '';
-    try {
-      const page = await api.page<LoanRow>('/loans', { ...this.applied, limit: 50, cursor: more ? this.nextCursor : undefined }, controller.signal);
-      this.rows = more ? [...this.rows, ...page.data] : page.data;
-      this.nextCursor = page.nextCursor;
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') return;
-      this.error = error instanceof DashboardApiError ? error.message : 'The loans could not be loaded.';
-      if (!more) this.rows = [];
-    }
-    if (this.controller === controller) this.loading = '';
   }
 
   private apply(e?: Event) {
     e?.preventDefault();
     this.applied = { ...this.draft, q: this.draft.q.trim() };
     keepInAddress({ ...this.applied });
-    void this.load(false);
+    void this.list.load(false);
   }
 
   private clear() {
@@ -136,9 +107,9 @@ export class DashLoansPage extends LitElement {
   }
 
   private renderTable() {
-    if (this.loading === 'first' && this.rows.length === 0) return html`<p class="muted" aria-busy="true">Loading loans…</p>`;
+    if (this.list.loading === 'first' && this.list.rows.length === 0) return html`<p class="muted" aria-busy="true">Loading loans…</p>`;
     const filtered = Object.values(this.applied).some(Boolean);
-    if (this.rows.length === 0) {
+    if (this.list.rows.length === 0) {
       return html`<div class="card empty" data-state="loaded" data-query=${this.applied.q} data-status=${this.applied.status}>
         ${filtered
           ? html`<p>No loan matches these filters.</p><button class="secondary" @click=${this.clear}>Clear the filters</button>`
@@ -146,7 +117,7 @@ export class DashLoansPage extends LitElement {
               <p class="muted">Loans appear here once a borrower applies: push a pre-approval (<code>POST /v1/preapprovals</code>) or create a loan through the API.</p>`}
       </div>`;
     }
-    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Loans (scrolls sideways)" data-state=${this.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Loans (scrolls sideways)" data-state=${this.list.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
         <table>
           <caption class="visually-hidden">Loans, newest first</caption>
           <thead>
@@ -161,7 +132,7 @@ export class DashLoansPage extends LitElement {
             </tr>
           </thead>
           <tbody>
-            ${this.rows.map(
+            ${this.list.rows.map(
               (loan) => html`<tr data-loan-id=${loan.id}>
                 <td><a href=${href(`/loans/${loan.id}`)}>${loan.clientReference ?? `${loan.id.slice(0, 8)}…`}</a></td>
                 <td>${loan.borrowerName}</td>
@@ -176,9 +147,9 @@ export class DashLoansPage extends LitElement {
         </table>
       </div>
       <div class="more">
-        ${this.nextCursor
-          ? html`<button class="secondary" ?disabled=${this.loading === 'more'} @click=${() => this.load(true)}>${this.loading === 'more' ? 'Loading…' : 'Load more'}</button>`
-          : html`<span class="muted">${this.rows.length} loan${this.rows.length === 1 ? '' : 's'}, all shown</span>`}
+        ${this.list.nextCursor
+          ? html`<button class="secondary" ?disabled=${this.list.loading === 'more'} @click=${() => this.list.load(true)}>${this.list.loading === 'more' ? 'Loading…' : 'Load more'}</button>`
+          : html`<span class="muted">${this.list.rows.length} loan${this.list.rows.length === 1 ? '' : 's'}, all shown</span>`}
       </div>`;
   }
 
@@ -220,7 +191,7 @@ export class DashLoansPage extends LitElement {
           <button type="button" class="secondary" @click=${this.clear}>Clear</button>
         </div>
       </form>
-      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
+      ${this.list.error ? html`<p role="alert" class="error">${this.list.error}</p>` : nothing}
       ${this.renderTable()}`;
   }
 }

@@ -1,9 +1,9 @@
 import { html, LitElement, nothing } from 'lit';
-import { api, DashboardApiError } from '../api';
 import { currentLocation, href } from '../router';
 import { day, naira, when } from '../ui/format';
 import { filterStyles, keepInAddress, statusBadge, statusLabel } from '../ui/loans-shared';
 import { dashStyles } from '../ui/styles';
+import { KeysetList } from '../ui/keyset-list';
 import { PREAPPROVAL_STATUSES } from '../../server/shared/loan-statuses';
 
 interface PreapprovalRow {
@@ -36,51 +36,25 @@ const EMPTY: Filters = { q: '', status: '', from: '', to: '' };
  */
 export class DashPreapprovalsPage extends LitElement {
   static override styles = [dashStyles, filterStyles];
-  static override properties = { mode: {}, rows: { state: true }, nextCursor: { state: true }, loading: { state: true }, error: { state: true }, applied: { state: true } };
+  static override properties = { mode: {}, applied: { state: true } };
   mode: 'test' | 'live' = 'test';
-  rows: PreapprovalRow[] = [];
-  nextCursor: string | null = null;
-  loading: 'first' | 'more' | '' = 'first';
-  error = '';
+  private list = new KeysetList<PreapprovalRow>(this, { path: '/preapprovals', limit: 50, failure: 'The pre-approvals could not be loaded.', query: () => this.applied });
   applied: Filters = { ...EMPTY };
   private draft: Filters = { ...EMPTY };
-  private controller: AbortController | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
     const query = currentLocation().query;
     this.applied = { q: query.get('q') ?? '', status: query.get('status') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
     this.draft = { ...this.applied };
-    void this.load(false);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.controller?.abort();
-  }
-
-  private async load(more: boolean) {
-    this.controller?.abort();
-    const controller = (this.controller = new AbortController());
-    this.loading = more ? 'more' : 'first';
-    this.error = '';
-    try {
-      const page = await api.page<PreapprovalRow>('/preapprovals', { ...this.applied, limit: 50, cursor: more ? this.nextCursor : undefined }, controller.signal);
-      this.rows = more ? [...this.rows, ...page.data] : page.data;
-      this.nextCursor = page.nextCursor;
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') return;
-      this.error = error instanceof DashboardApiError ? error.message : 'The pre-approvals could not be loaded.';
-      if (!more) this.rows = [];
-    }
-    if (this.controller === controller) this.loading = '';
+    void this.list.load(false);
   }
 
   private apply(e?: Event) {
     e?.preventDefault();
     this.applied = { ...this.draft, q: this.draft.q.trim() };
     keepInAddress({ ...this.applied });
-    void this.load(false);
+    void this.list.load(false);
   }
 
   private clear() {
@@ -95,15 +69,15 @@ export class DashPreapprovalsPage extends LitElement {
   }
 
   private renderTable() {
-    if (this.loading === 'first' && this.rows.length === 0) return html`<p class="muted" aria-busy="true">Loading pre-approvals…</p>`;
-    if (this.rows.length === 0) {
+    if (this.list.loading === 'first' && this.list.rows.length === 0) return html`<p class="muted" aria-busy="true">Loading pre-approvals…</p>`;
+    if (this.list.rows.length === 0) {
       return html`<div class="card empty" data-state="loaded" data-query=${this.applied.q} data-status=${this.applied.status}>
         ${Object.values(this.applied).some(Boolean)
           ? html`<p>No pre-approval matches these filters.</p><button class="secondary" @click=${this.clear}>Clear the filters</button>`
           : html`<p>No pre-approvals in ${this.mode} mode yet.</p><p class="muted">Push your credit decisions with <code>POST /v1/preapprovals</code>; each appears here with its offer and loan.</p>`}
       </div>`;
     }
-    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Pre-approvals (scrolls sideways)" data-state=${this.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
+    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Pre-approvals (scrolls sideways)" data-state=${this.list.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
         <table>
           <caption class="visually-hidden">Pre-approvals, newest first</caption>
           <thead>
@@ -120,7 +94,7 @@ export class DashPreapprovalsPage extends LitElement {
             </tr>
           </thead>
           <tbody>
-            ${this.rows.map(
+            ${this.list.rows.map(
               (p) => html`<tr data-preapproval-id=${p.id}>
                 <td class="mono">${p.assessmentId}${p.clientReference ? html`<br /><span class="muted">${p.clientReference}</span>` : nothing}</td>
                 <td>${p.borrowerName}</td>
@@ -137,9 +111,9 @@ export class DashPreapprovalsPage extends LitElement {
         </table>
       </div>
       <div class="more">
-        ${this.nextCursor
-          ? html`<button class="secondary" ?disabled=${this.loading === 'more'} @click=${() => this.load(true)}>${this.loading === 'more' ? 'Loading…' : 'Load more'}</button>`
-          : html`<span class="muted">${this.rows.length} pre-approval${this.rows.length === 1 ? '' : 's'}, all shown</span>`}
+        ${this.list.nextCursor
+          ? html`<button class="secondary" ?disabled=${this.list.loading === 'more'} @click=${() => this.list.load(true)}>${this.list.loading === 'more' ? 'Loading…' : 'Load more'}</button>`
+          : html`<span class="muted">${this.list.rows.length} pre-approval${this.list.rows.length === 1 ? '' : 's'}, all shown</span>`}
       </div>`;
   }
 
@@ -170,7 +144,7 @@ export class DashPreapprovalsPage extends LitElement {
           <button type="button" class="secondary" @click=${this.clear}>Clear</button>
         </div>
       </form>
-      ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
+      ${this.list.error ? html`<p role="alert" class="error">${this.list.error}</p>` : nothing}
       ${this.renderTable()}`;
   }
 }
