@@ -1,6 +1,6 @@
 import type { Db, Executor, Tx } from '../../db/database';
 import { fromJson, toJson } from '../../db/database';
-import type { WebhookDeliveriesTable, WebhookDeliveryStatus } from '../../db/schema';
+import type { WebhookDeliveriesTable } from '../../db/schema';
 import { writeAudit, type AuditAction, type RequestOrigin } from '../dashboard/audit';
 import { EVENT_NAMES, TEST_EVENT } from '../events/catalogue';
 import { markOutboxWritten } from '../events/outbox-signal';
@@ -11,7 +11,7 @@ import { newOrderedId } from '../ids';
 import type { Scope } from '../scope';
 import type { Secrets } from '../secrets';
 import { inUnitOfWork } from '../unit-of-work';
-import { redeliver } from './delivery-log';
+import { redeliver, toDelivery, type WebhookDelivery } from './delivery-log';
 import { createEndpoint, deleteEndpoint, getEndpointRow, rotateSecret, toEndpoint, updateEndpoint, type WebhookEndpoint } from './endpoint';
 import { MAX_ATTEMPTS } from './retry-schedule';
 import type { AddressPolicy } from './webhook-target';
@@ -117,40 +117,12 @@ export async function rotateEndpointSecret(deps: WebhookDeps, actor: WebhookActo
 }
 
 /** A row of the delivery log: one event to one endpoint, with its latest outcome. */
-export interface DeliverySummary {
-  id: string;
-  eventId: string;
-  event: string;
-  endpointId: string | null;
-  targetUrl: string;
-  status: WebhookDeliveryStatus;
-  attemptCount: number;
-  maxAttempts: number;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  responseStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A delivery as the dashboard's log lists it: the partner API's record without the payload (each attempt carries the body as sent). */
+export type DeliverySummary = Omit<WebhookDelivery, 'organisationId' | 'mode' | 'payload'>;
 
 function toSummary(row: WebhookDeliveriesTable): DeliverySummary {
-  return {
-    id: row.id,
-    eventId: row.eventId,
-    event: row.event,
-    endpointId: row.endpointId,
-    targetUrl: row.targetUrl,
-    status: row.status,
-    attemptCount: row.attemptCount,
-    maxAttempts: row.maxAttempts,
-    nextAttemptAt: row.nextAttemptAt,
-    deliveredAt: row.deliveredAt,
-    responseStatus: row.responseStatus,
-    lastError: row.lastError,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+  const { organisationId: _organisation, mode: _mode, payload: _payload, ...summary } = toDelivery(row, null);
+  return summary;
 }
 
 /**
