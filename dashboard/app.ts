@@ -49,7 +49,7 @@ export class DashApp extends LitElement {
       .menu-toggle { display: none; }
       .mode { display: flex; align-items: center; gap: 0.4rem; }
       .mode label { margin: 0; font-weight: 600; font-size: 0.9rem; }
-      .mode select { width: auto; min-height: 36px; }
+      .mode select { width: auto; max-width: 9rem; min-height: 36px; }
       .actions { margin-left: auto; }
       @media (max-width: 760px) {
         .layout { grid-template-columns: 1fr; }
