@@ -22,7 +22,8 @@ export function renderDashboardPage(entryUrl: string, nonce: string): string {
     nonce,
     styles: [DOCUMENT_STYLE],
     title: 'Dashboard',
-    head: ['<meta name="robots" content="noindex">', '<meta name="color-scheme" content="light">'],
+    // No icon of our own yet: an empty one, so the browser does not ask for /favicon.ico (a 404 in every console).
+    head: ['<meta name="robots" content="noindex">', '<meta name="color-scheme" content="light">', '<link rel="icon" href="data:,">'],
     body: `  <dash-app><p role="status">Loading the dashboard…</p></dash-app>
   <noscript><p>The dashboard needs JavaScript.</p></noscript>`,
     scripts: [entryUrl],

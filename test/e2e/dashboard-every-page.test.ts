@@ -37,6 +37,10 @@ describe('every dashboard page', () => {
       await signUpInBrowser(page, app);
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      // Signed in, nothing the pages ask for is missing or refused (a 404 or 401 in the console is a broken link).
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`${response.status()} ${new URL(response.url()).pathname}`);
+      });
       for (const entry of pages) {
         await page.goto(`${app.url}/dashboard${entry.path === '/' ? '' : entry.path}`);
         await expect.poll(() => main(page).locator('h1').first().isVisible(), { timeout: 10_000 }).toBe(true);
