@@ -8,8 +8,9 @@ import { repayments } from './repayments';
 import { webhooks } from './webhooks';
 import { checkout } from './checkout';
 import { dashboard } from './dashboard';
+import { soakBench } from './soak';
 
-const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks, checkout, dashboard };
+const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks, checkout, dashboard, soak: soakBench };
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
 if (!bench) {
