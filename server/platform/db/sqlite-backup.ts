@@ -9,6 +9,12 @@ export interface SqliteBackupResult {
   bytes: number;
   pages: number;
   durationMs: number;
+  /**
+   * The copy is the database as it was at one instant between these two (ISO times): every commit
+   * before `startedAt` is in it, none after `finishedAt`.
+   */
+  startedAt: string;
+  finishedAt: string;
 }
 
 /** Why a backup was refused before anything was written at the target. */
@@ -78,9 +84,13 @@ export async function backupSqlite(sourceFile: string, targetFile: string, optio
   try {
     const database = new SQLite(source, { fileMustExist: true });
     let pages: number;
+    let startedAt: Date;
+    let finishedAt: Date;
     try {
       database.pragma('busy_timeout = 5000');
+      startedAt = new Date();
       ({ totalPages: pages } = await database.backup(partial, { progress: () => ALL_PAGES }));
+      finishedAt = new Date();
     } finally {
       database.close();
     }
@@ -104,7 +114,14 @@ export async function backupSqlite(sourceFile: string, targetFile: string, optio
       }
     }
     fsync(directory);
-    return { file: target, bytes: fs.statSync(target).size, pages, durationMs: Math.round(performance.now() - started) };
+    return {
+      file: target,
+      bytes: fs.statSync(target).size,
+      pages,
+      durationMs: Math.round(performance.now() - started),
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+    };
   } finally {
     for (const leftover of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) fs.rmSync(leftover, { force: true });
   }
