@@ -46,6 +46,41 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
+const ATTEMPTS = 3;
+
+/**
+ * One backup of `source` into a new file `partial`, checked. better-sqlite3 resolves a backup as
+ * done, `{totalPages: 0}` and no file written, when its first step finds the source locked past
+ * the busy timeout (another connection holding it in exclusive locking mode): that case, or
+ * any copy whose page count is not the source's, answers undefined (try again).
+ */
+async function copyOnce(source: string, partial: string, busyTimeoutMs: number): Promise<{ pages: number; startedAt: Date; finishedAt: Date } | undefined> {
+  for (const leftover of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) fs.rmSync(leftover, { force: true });
+  const database = new SQLite(source, { fileMustExist: true });
+  let pages: number;
+  let startedAt: Date;
+  let finishedAt: Date;
+  try {
+    database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    startedAt = new Date();
+    ({ totalPages: pages } = await database.backup(partial, { progress: () => ALL_PAGES }));
+    finishedAt = new Date();
+  } finally {
+    database.close();
+  }
+  if (pages === 0 || !fs.existsSync(partial)) return undefined;
+  const copy = new SQLite(partial, { fileMustExist: true });
+  try {
+    if (copy.pragma('page_count', { simple: true }) !== pages) return undefined;
+    copy.pragma('journal_mode = DELETE');
+    const check = copy.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(`the backup failed its integrity check: ${String(check)}`);
+  } finally {
+    copy.close();
+  }
+  return { pages, startedAt, finishedAt };
+}
+
 function fsync(file: string): void {
   const fd = fs.openSync(file, 'r');
   try {
@@ -63,7 +98,7 @@ function fsync(file: string): void {
  * interrupted backup never leaves a half-written file there. An existing target is kept unless
  * `force`; the check is atomic (a hard link fails when the name is taken).
  */
-export async function backupSqlite(sourceFile: string, targetFile: string, options: { force?: boolean } = {}): Promise<SqliteBackupResult> {
+export async function backupSqlite(sourceFile: string, targetFile: string, options: { force?: boolean; busyTimeoutMs?: number } = {}): Promise<SqliteBackupResult> {
   const source = path.resolve(sourceFile);
   const target = path.resolve(targetFile);
   if (!fs.existsSync(source)) throw new SqliteBackupRefused('BACKUP_SOURCE_MISSING', `no SQLite database at ${source} (is DATA_DIR right?)`);
@@ -82,26 +117,15 @@ export async function backupSqlite(sourceFile: string, targetFile: string, optio
   const partial = path.join(directory, `.${path.basename(target)}.partial-${crypto.randomBytes(6).toString('hex')}`);
   const started = performance.now();
   try {
-    const database = new SQLite(source, { fileMustExist: true });
-    let pages: number;
-    let startedAt: Date;
-    let finishedAt: Date;
-    try {
-      database.pragma('busy_timeout = 5000');
-      startedAt = new Date();
-      ({ totalPages: pages } = await database.backup(partial, { progress: () => ALL_PAGES }));
-      finishedAt = new Date();
-    } finally {
-      database.close();
+    let copied: { pages: number; startedAt: Date; finishedAt: Date } | undefined;
+    for (let attempt = 1; !copied; attempt += 1) {
+      copied = await copyOnce(source, partial, options.busyTimeoutMs ?? 5000);
+      if (!copied) {
+        if (attempt === ATTEMPTS) throw new Error(`the database stayed busy through ${ATTEMPTS} attempts; nothing was written, run the backup again`);
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
     }
-    const copy = new SQLite(partial, { fileMustExist: true });
-    try {
-      copy.pragma('journal_mode = DELETE');
-      const check = copy.pragma('quick_check', { simple: true });
-      if (check !== 'ok') throw new Error(`the backup failed its integrity check: ${String(check)}`);
-    } finally {
-      copy.close();
-    }
+    const { pages, startedAt, finishedAt } = copied;
     fsync(partial);
     if (options.force) {
       fs.renameSync(partial, target);
