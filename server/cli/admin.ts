@@ -1,9 +1,10 @@
 import { resetSecondFactor } from '../platform/domain/dashboard/reset-second-factor';
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createLogger } from '../platform/log/create-logger';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { createPlatform, type Platform } from '../platform/platform';
 import { AppError } from '../platform/domain/errors';
 import { isUuid } from '../platform/domain/ids';
@@ -22,6 +23,7 @@ import { checkLedger } from '../platform/domain/ledger/check-ledger';
 import { creditWallet } from '../platform/domain/wallets/credit-wallet';
 import { rejectPayout, settlePayout } from '../platform/domain/payouts/settle-payout';
 import { inUnitOfWork } from '../platform/domain/unit-of-work';
+import { backupSqlite, SqliteBackupRefused } from '../platform/db/sqlite-backup';
 
 /**
  * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
@@ -48,9 +50,50 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
   payout settle --id ID --reference REF   (the bank transfer happened off-platform)
   payout reject --id ID --reason TEXT     (the reservation goes back to the borrower)
   ledger check
+  backup --to FILE [--force]   a consistent copy of the SQLite database while the server runs (PostgreSQL: pg_dump, see docs/scale/backups.md)
   bootstrap`;
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly code = 'invalid_request',
+  ) {
+    super(message);
+  }
+}
+
+const BACKUP_DOC = 'docs/scale/backups.md';
+
+/**
+ * `backup --to FILE`: SQLite's online backup API, without building the platform (no migration, no
+ * master key file created): a backup must never change the database it copies. The answer says
+ * what the file does not hold and a restore needs.
+ */
+async function backup(config: Config, options: Options): Promise<unknown> {
+  if (config.DATABASE_URL) {
+    throw new UsageError(
+      `admin backup copies the SQLite database; this deployment runs on PostgreSQL (DATABASE_URL is set). ` +
+        `Back it up with pg_dump: pg_dump --format=custom --file=FILE "$DATABASE_URL", restore with pg_restore, as ${BACKUP_DOC} describes`,
+      'BACKUP_USE_PG_DUMP',
+    );
+  }
+  const to = required(options, 'to');
+  let result;
+  try {
+    result = await backupSqlite(path.join(config.DATA_DIR, 'platform.sqlite'), to, { force: options.force === true });
+  } catch (error) {
+    if (error instanceof SqliteBackupRefused) throw new UsageError(error.message, error.code);
+    throw error;
+  }
+  const keyFile = path.resolve(config.DATA_DIR, 'master.key');
+  const masterKey = config.MASTER_KEY
+    ? 'not in the backup: keep the MASTER_KEY this server runs with, stored apart from the backup; without it the sealed and hashed values in the file (API keys, webhook secrets, mandate codes, BVN/NIN look-ups, idempotent replies) are useless'
+    : `not in the backup: this server's key is the file ${keyFile} (MASTER_KEY unset); keep a copy of it, stored apart from the backup; without it the sealed and hashed values in the file are useless`;
+  const files = config.S3_BUCKET
+    ? `recordings are in the S3 bucket ${config.S3_BUCKET}, not in the backup: back the bucket up on its own`
+    : `not in the backup: recordings stored in ${path.resolve(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'))}; copy that folder too`;
+  return { ...result, restore: { masterKey, files, procedure: BACKUP_DOC } };
+}
 
 type Options = Record<string, string | boolean | undefined>;
 
@@ -217,6 +260,8 @@ async function main(): Promise<number> {
         reference: { type: 'string' },
         reason: { type: 'string' },
         email: { type: 'string' },
+        to: { type: 'string' },
+        force: { type: 'boolean' },
         'no-loan-tenant': { type: 'boolean' },
         'no-preapproved-lending': { type: 'boolean' },
       },
@@ -229,6 +274,14 @@ async function main(): Promise<number> {
   if (!command) return fail(new UsageError(USAGE), json);
 
   const config = loadConfig({ ...process.env, BOOTSTRAP_SANDBOX: 'false' });
+  if (command === 'backup') {
+    try {
+      process.stdout.write(`${JSON.stringify(await backup(config, parsed.values), null, json ? undefined : 2)}\n`);
+      return 0;
+    } catch (error) {
+      return fail(error, json);
+    }
+  }
   // Logs go to stderr so stdout holds only the result.
   const logger = createLogger('warn', pino.destination(2));
   const platform = await createPlatform(config, { logger });
@@ -245,7 +298,7 @@ async function main(): Promise<number> {
 
 function fail(error: unknown, json: boolean): number {
   const known = error instanceof UsageError || error instanceof AppError;
-  const code = error instanceof AppError ? error.code : error instanceof UsageError ? 'invalid_request' : 'INTERNAL_ERROR';
+  const code = error instanceof AppError ? error.code : error instanceof UsageError ? error.code : 'INTERNAL_ERROR';
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`admin: ${message}\n`);
   if (json) process.stdout.write(`${JSON.stringify({ error: code, message: message.split('\n')[0] })}\n`);
