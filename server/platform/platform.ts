@@ -176,6 +176,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   if (redis) await waitUntilReady(redis, 5_000, logger);
   const live = liveAdapters(config);
   const roomBus = await meetingRoomBus(config, overrides.pgSchema, logger);
+  logger.info({ roomBus: roomBus.kind }, `meeting rooms: ${roomBus.kind} bus`);
   // Patient financing follows lending loans through their events; lending never asks after it.
   registerLoanFollower(financingLoanFollower);
   const usage = new UsageMeter(handle.db, clock);
