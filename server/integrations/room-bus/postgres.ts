@@ -38,6 +38,8 @@ export class PostgresRoomBus implements RoomBus {
   private commands?: Promise<pg.Client>;
   private tableReady?: Promise<void>;
   private retryMs = 100;
+  private queue: Promise<unknown> = Promise.resolve();
+  private listenQueue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
   constructor(private readonly connectionString: string, private readonly log: Log) {}
@@ -55,13 +57,13 @@ export class PostgresRoomBus implements RoomBus {
     entry.callbacks.add(onMessage);
     if (first) {
       const client = await this.listen();
-      if (this.handlers.get(channel) === entry) await client.query(`listen "${channel}"`);
+      if (this.handlers.get(channel) === entry) await this.onListener(client, `listen "${channel}"`);
     }
     return async () => {
       entry.callbacks.delete(onMessage);
       if (entry.callbacks.size > 0 || this.handlers.get(channel) !== entry) return;
       this.handlers.delete(channel);
-      if (this.listener) await this.listener.query(`unlisten "${channel}"`).catch(() => undefined);
+      if (this.listener) await this.onListener(this.listener, `unlisten "${channel}"`).catch(() => undefined);
     };
   }
 
@@ -114,7 +116,20 @@ export class PostgresRoomBus implements RoomBus {
     return this.tableReady;
   }
 
-  private async command(text: string, values: unknown[]): Promise<pg.QueryResult> {
+  private onListener(client: pg.Client, text: string): Promise<unknown> {
+    const run = this.listenQueue.then(() => client.query(text));
+    this.listenQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** One command at a time on the one session, in call order (pg deprecates queueing on a busy client). */
+  private command(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    const run = this.queue.then(() => this.run(text, values));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(text: string, values: unknown[]): Promise<pg.QueryResult> {
     if (this.closed) throw new Error('room bus closed');
     this.commands ??= (async () => {
       const client = new pg.Client({ connectionString: this.connectionString });
@@ -148,7 +163,7 @@ export class PostgresRoomBus implements RoomBus {
       client.on('end', () => this.lost(client));
       try {
         await client.connect();
-        for (const channel of this.handlers.keys()) await client.query(`listen "${channel}"`);
+        for (const channel of [...this.handlers.keys()]) await this.onListener(client, `listen "${channel}"`);
       } catch (error) {
         await client.end().catch(() => undefined);
         throw error;
