@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
@@ -31,6 +32,45 @@ afterAll(async () => {
   await database?.drop();
 });
 
+/** A loopback TCP proxy whose target the test switches (a load balancer without stickiness, as far as the page knows). */
+async function switchableProxy(target: string): Promise<{ url: string; to(url: string): void; close(): void }> {
+  let port = Number(new URL(target).port);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(port, '127.0.0.1');
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => sockets.delete(s));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    to: (url) => void (port = Number(new URL(url).port)),
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+/** Counts the page's RTCPeerConnections: a renegotiation from scratch makes a new one. */
+const countPeerConnections = () => {
+  const Original = window.RTCPeerConnection;
+  (window as unknown as { peerConnectionsMade: number }).peerConnectionsMade = 0;
+  window.RTCPeerConnection = class extends Original {
+    constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
+      super(...args);
+      (window as unknown as { peerConnectionsMade: number }).peerConnectionsMade += 1;
+    }
+  };
+};
+const made = (page: Page) => page.evaluate(() => (window as unknown as { peerConnectionsMade: number }).peerConnectionsMade);
+
 const connectionStates = (page: Page) => page.evaluate(() => Object.values(document.querySelector('tm-meeting')!.connectionStates()));
 
 async function join(context: BrowserContext, processUrl: string, link: string): Promise<Page> {
@@ -43,7 +83,7 @@ async function join(context: BrowserContext, processUrl: string, link: string): 
 }
 
 describe('a consultation in the browser across two processes', () => {
-  it('the patient on process A and the doctor on process B connect over WebRTC', async () => {
+  it('the patient on process A and the doctor on process B connect over WebRTC; A dies, the patient\'s page reconnects to B and they connect again', async () => {
     const env = { ...database.env, MEETING_PRESENCE_TTL_MS: '3000' };
     const a = await startServiceProcess(bundle.file, env);
     running.push(a);
@@ -57,8 +97,12 @@ describe('a consultation in the browser across two processes', () => {
 
     const patientContext = await browser.newContext({ viewport: { width: 390, height: 844 }, permissions: ['camera', 'microphone'] });
     const doctorContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['camera', 'microphone'] });
+    await patientContext.addInitScript(countPeerConnections);
+    await doctorContext.addInitScript(countPeerConnections);
+    // The patient reaches the service through a proxy that sends everything to A for now.
+    const proxy = await switchableProxy(a.url);
     try {
-      const patient = await join(patientContext, a.url, patientLink!);
+      const patient = await join(patientContext, proxy.url, patientLink!);
       const doctor = await join(doctorContext, b.url, doctorLink!);
       for (const page of [patient, doctor]) {
         await page.waitForFunction(() => Object.values(document.querySelector('tm-meeting')!.connectionStates()).includes('connected'), null, { timeout: 30_000 });
@@ -68,10 +112,23 @@ describe('a consultation in the browser across two processes', () => {
           return !!video && video.videoWidth > 0 && video.readyState >= 2;
         }, null, { timeout: 30_000 });
       }
-      // Each page's WebSocket went to its own process.
-      expect(new URL(patient.url()).origin).toBe(a.url);
       expect(new URL(doctor.url()).origin).toBe(b.url);
+      expect([await made(patient), await made(doctor)]).toEqual([1, 1]);
+      expect(a.output()).not.toContain('"level":50');
+
+      // Process A dies mid-call; the proxy now sends to B. The patient's page reconnects its WebSocket (to B),
+      // re-announces itself, the doctor drops the old peer connection and they negotiate a new one that connects.
+      proxy.to(b.url);
+      a.kill('SIGKILL');
+      await a.exit;
+      for (const page of [patient, doctor]) {
+        await page.waitForFunction(() => (window as unknown as { peerConnectionsMade: number }).peerConnectionsMade >= 2, null, { timeout: 30_000 });
+        await page.waitForFunction(() => Object.values(document.querySelector('tm-meeting')!.connectionStates()).includes('connected'), null, { timeout: 30_000 });
+        expect(await connectionStates(page)).toEqual(['connected']);
+      }
+      expect([await made(patient), await made(doctor)]).toEqual([2, 2]);
     } finally {
+      proxy.close();
       await patientContext.close();
       await doctorContext.close();
     }
