@@ -15,6 +15,15 @@ if not current then return 0 end
 if cjson.decode(current).connection ~= ARGV[2] then return 0 end
 return redis.call('HDEL', KEYS[1], ARGV[1])`;
 
+/** Deletes the fields still expired at `now` (one refreshed by another process meanwhile stays). */
+const PRUNE = `
+local removed = 0
+for i = 2, #ARGV do
+  local current = redis.call('HGET', KEYS[1], ARGV[i])
+  if current and cjson.decode(current).expiresAt <= tonumber(ARGV[1]) then removed = removed + redis.call('HDEL', KEYS[1], ARGV[i]) end
+end
+return removed`;
+
 /**
  * Rooms over Redis: pub/sub on one channel per room through a dedicated subscriber connection (ioredis subscribes
  * again by itself after a reconnect), commands on a second connection (one connection, so one process's messages
@@ -27,9 +36,13 @@ export class RedisRoomBus implements RoomBus {
   private readonly subscriber: Redis;
   private readonly handlers = new Map<string, Set<(message: Record<string, unknown>) => void>>();
 
-  constructor(url: string, log: Log, private readonly now: () => number = Date.now) {
-    this.commands = new Redis(url, { maxRetriesPerRequest: 2 });
-    this.subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+  private readonly now: () => number;
+
+  constructor(url: string, log: Log, options: { now?: () => number; connectionName?: string } = {}) {
+    this.now = options.now ?? Date.now;
+    const name = options.connectionName ?? 'meeting-bus';
+    this.commands = new Redis(url, { maxRetriesPerRequest: 2, connectionName: `${name}-commands` });
+    this.subscriber = new Redis(url, { maxRetriesPerRequest: 2, connectionName: `${name}-subscriber` });
     this.commands.on('error', (error) => log.warn({ err: error }, 'meeting bus: redis unavailable'));
     this.subscriber.on('error', (error) => log.warn({ err: error }, 'meeting bus: redis subscriber unavailable'));
     this.subscriber.on('message', (channel: string, text: string) => {
@@ -80,7 +93,10 @@ export class RedisRoomBus implements RoomBus {
 
   async present(room: string): Promise<RoomPresence[]> {
     const now = this.now();
-    const entries = Object.values(await this.commands.hgetall(presenceKey(room))).map((text) => JSON.parse(text) as RoomPresence & { expiresAt: number });
+    const fields = await this.commands.hgetall(presenceKey(room));
+    const entries = Object.values(fields).map((text) => JSON.parse(text) as RoomPresence & { expiresAt: number });
+    const expired = entries.filter((e) => e.expiresAt <= now).map((e) => e.clientId);
+    if (expired.length > 0) await this.commands.eval(PRUNE, 1, presenceKey(room), now, ...expired);
     return entries
       .filter((e) => e.expiresAt > now)
       .map(({ clientId, connection, name, role }) => ({ clientId, connection, name, role }))
