@@ -75,7 +75,14 @@ export class MeetingRooms {
     const previousLocal = room.local.get(peer.clientId);
     room.local.set(peer.clientId, peer);
     if (previousLocal) this.replace(previousLocal);
-    await room.unsubscribe;
+    try {
+      await room.unsubscribe;
+    } catch (error) {
+      // The bus could not subscribe: forget the room so the next join tries again.
+      if (room.local.get(peer.clientId) === peer) room.local.delete(peer.clientId);
+      if (this.rooms.get(appointmentId) === room) this.rooms.delete(appointmentId);
+      throw error;
+    }
     const before = await this.bus.present(appointmentId);
     const previous = before.find((p) => p.clientId === peer.clientId);
     await this.bus.announce(appointmentId, this.presenceOf(peer), this.options.ttlMs);
@@ -199,15 +206,19 @@ export class MeetingRooms {
 
   private async heartbeat(): Promise<void> {
     for (const [appointmentId, room] of [...this.rooms]) {
-      for (const peer of room.local.values()) await this.bus.announce(appointmentId, this.presenceOf(peer), this.options.ttlMs);
-      const present = new Map((await this.bus.present(appointmentId)).map((p) => [p.clientId, p.connection]));
-      for (const [clientId, connection] of [...room.known]) {
-        if (present.get(clientId) === connection || room.local.get(clientId)?.connection === connection) continue;
-        if (present.has(clientId)) continue; // a newer connection whose `joined` is on its way
-        // Expired without a `left`: its process died (or lost the bus) — the peers here drop it.
-        room.known.delete(clientId);
-        for (const local of room.local.values()) if (local.clientId !== clientId) this.send(local, { type: 'peer-left', clientId });
-      }
+      await this.heartbeatRoom(appointmentId, room).catch((error) => this.options.log.warn({ err: error }, 'meeting: presence heartbeat failed'));
+    }
+  }
+
+  private async heartbeatRoom(appointmentId: string, room: Room): Promise<void> {
+    for (const peer of room.local.values()) await this.bus.announce(appointmentId, this.presenceOf(peer), this.options.ttlMs);
+    const present = new Map((await this.bus.present(appointmentId)).map((p) => [p.clientId, p.connection]));
+    for (const [clientId, connection] of [...room.known]) {
+      if (present.get(clientId) === connection || room.local.get(clientId)?.connection === connection) continue;
+      if (present.has(clientId)) continue; // a newer connection whose `joined` is on its way
+      // Expired without a `left`: its process died (or lost the bus) — the peers here drop it.
+      room.known.delete(clientId);
+      for (const local of room.local.values()) if (local.clientId !== clientId) this.send(local, { type: 'peer-left', clientId });
     }
   }
 }

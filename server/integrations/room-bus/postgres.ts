@@ -56,8 +56,14 @@ export class PostgresRoomBus implements RoomBus {
     if (!entry) this.handlers.set(channel, (entry = { room, callbacks: new Set() }));
     entry.callbacks.add(onMessage);
     if (first) {
-      const client = await this.listen();
-      if (this.handlers.get(channel) === entry) await this.onListener(client, `listen "${channel}"`);
+      try {
+        const client = await this.listen();
+        if (this.handlers.get(channel) === entry) await this.onListener(client, `listen "${channel}"`);
+      } catch (error) {
+        entry.callbacks.delete(onMessage);
+        if (entry.callbacks.size === 0 && this.handlers.get(channel) === entry) this.handlers.delete(channel);
+        throw error;
+      }
     }
     return async () => {
       entry.callbacks.delete(onMessage);
