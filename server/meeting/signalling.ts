@@ -20,6 +20,8 @@ import { inUnitOfWork } from '../platform/domain/unit-of-work';
  *                    {type: 'replaced'}                                          the same participant connected elsewhere (then close 4001)
  *   client → server  {type: 'signal', to, data}                                  to a peer of the same room
  *
+ * The peers of one room may be connected to different processes: everything between them goes through the
+ * `RoomBus` (see meeting-rooms.ts and docs/scale/meetings.md), so no sticky routing is needed.
  * The newcomer makes the offers to the peers already there. Connections are pinged every 15 s; a
  * peer that misses a pong is dropped. Rooms are re-checked every 10 s so a meeting completed by
  * another process (or the sweep) closes here too.
