@@ -158,6 +158,8 @@ export const ConfigSchema = z.object({
   PROVIDER_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
   PROVIDER_HALF_OPEN_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Telemedicine: minutes before an appointment's start from which its meeting links open (they close at completion or cancellation). */
+  /** A meeting participant's presence lasts this long after its process's last heartbeat (every third of it): how soon a crashed process's peers are seen to leave. */
+  MEETING_PRESENCE_TTL_MS: z.coerce.number().int().min(300).max(600_000).default(30_000),
   APPOINTMENT_EARLY_JOIN_MINUTES: z.coerce.number().int().min(0).max(120).default(10),
   /** Telemedicine: an in-progress consultation still attended this long after its end time is completed anyway. */
   APPOINTMENT_OVERRUN_MINUTES: z.coerce.number().int().min(0).max(720).default(60),

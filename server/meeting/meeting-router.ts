@@ -158,7 +158,8 @@ export function createMeetingRouter(platform: Platform) {
     const now = platform.clock.now();
     const completed = await inUnitOfWork(platform.db, (tx) => completeAppointment(tx, seat.appointment, { now, by: 'doctor', delays: delaysFor(platform.config, seat.appointment.mode) }));
     if (!completed) throw new AppError('invalid_appointment_state', 'The consultation has not started (nobody has joined yet).');
-    rooms.end(seat.appointment.id);
+    // Every process closes its sockets of the room (through the bus); the appointment is completed either way.
+    await rooms.end(seat.appointment.id).catch((error) => platform.logger.warn({ err: error }, 'meeting: could not announce the end'));
     ok(res, 200, 'Consultation ended', { appointmentStatus: completed.status });
   });
 

@@ -5,7 +5,7 @@ import type { Platform } from '../platform/platform';
 import { fullName } from '../platform/domain/appointments/appointment';
 import { meetingClosedReason, openSeat, type MeetingSeat } from '../platform/domain/appointments/meeting-access';
 import { participantConnected, participantDisconnected } from '../platform/domain/appointments/meeting-presence';
-import type { MeetingRooms, RoomPeer } from './meeting-rooms';
+import { newConnectionId, type MeetingRooms, type RoomPeer } from './meeting-rooms';
 import { inUnitOfWork } from '../platform/domain/unit-of-work';
 
 /**
@@ -20,6 +20,8 @@ import { inUnitOfWork } from '../platform/domain/unit-of-work';
  *                    {type: 'replaced'}                                          the same participant connected elsewhere (then close 4001)
  *   client → server  {type: 'signal', to, data}                                  to a peer of the same room
  *
+ * The peers of one room may be connected to different processes: everything between them goes through the
+ * `RoomBus` (see meeting-rooms.ts and docs/scale/meetings.md), so no sticky routing is needed.
  * The newcomer makes the offers to the peers already there. Connections are pinged every 15 s; a
  * peer that misses a pong is dropped. Rooms are re-checked every 10 s so a meeting completed by
  * another process (or the sweep) closes here too.
@@ -62,26 +64,12 @@ export function attachSignalling(server: http.Server, platform: Platform, rooms:
 
   async function onConnection(ws: WebSocket, seat: MeetingSeat): Promise<void> {
     const { appointment, participant } = seat;
-    const peer: RoomPeer = { clientId: participant.clientId, participantId: participant.id, name: fullName(participant), role: participant.role, socket: ws };
+    const peer: RoomPeer = { clientId: participant.clientId, participantId: participant.id, name: fullName(participant), role: participant.role, socket: ws, connection: newConnectionId() };
     alive.add(ws);
     ws.on('pong', () => alive.add(ws));
-    try {
-      await inUnitOfWork(platform.db, (tx) => participantConnected(tx, seat, platform.clock.now()));
-    } catch (error) {
-      platform.logger.error({ err: error }, 'meeting: could not record a join');
-      ws.close(1011, 'unavailable');
-      return;
-    }
-    const replaced = rooms.join(appointment.id, peer);
-    if (replaced) {
-      rooms.send(replaced, { type: 'replaced' });
-      replaced.socket.close(4001, 'replaced');
-      rooms.broadcast(appointment.id, { type: 'peer-left', clientId: peer.clientId }, peer.clientId);
-    }
-    const others = rooms.peers(appointment.id).filter((p) => p.clientId !== peer.clientId);
-    rooms.send(peer, { type: 'welcome', self: peer.clientId, peers: others.map(({ clientId, name, role }) => ({ clientId, name, role })) });
-    rooms.broadcast(appointment.id, { type: 'peer-joined', peer: { clientId: peer.clientId, name: peer.name, role: peer.role } }, peer.clientId);
-
+    // Messages that arrive while the join is being announced are handled after it, in order.
+    let ready: Promise<unknown> = Promise.resolve();
+    let joined = false;
     ws.on('message', (raw, isBinary) => {
       if (isBinary) return;
       let message: { type?: unknown; to?: unknown; data?: unknown };
@@ -91,15 +79,26 @@ export function attachSignalling(server: http.Server, platform: Platform, rooms:
         return;
       }
       if (message?.type !== 'signal' || typeof message.to !== 'string' || typeof message.data !== 'object' || message.data === null) return;
-      const target = rooms.peers(appointment.id).find((p) => p.clientId === message.to);
-      if (target) rooms.send(target, { type: 'signal', from: peer.clientId, data: message.data });
+      const { to, data } = message;
+      ready = ready.then(() => (joined ? rooms.relay(appointment.id, peer.clientId, to, data) : undefined)).catch((error) => platform.logger.warn({ err: error }, 'meeting: could not relay a signal'));
     });
     ws.on('close', () => {
       // A replaced connection is not a departure: the participant is still here on the new one.
-      const current = rooms.leave(appointment.id, peer.clientId, ws);
-      if (current) rooms.broadcast(appointment.id, { type: 'peer-left', clientId: peer.clientId });
+      ready = ready.then(() => rooms.leave(appointment.id, peer.clientId, ws)).catch((error) => platform.logger.warn({ err: error }, 'meeting: could not announce a leave'));
       participantDisconnected(platform.db, participant.id, platform.clock.now()).catch((error) => platform.logger.warn({ err: error }, 'meeting: could not record a leave'));
     });
+    ready = (async () => {
+      try {
+        await inUnitOfWork(platform.db, (tx) => participantConnected(tx, seat, platform.clock.now()));
+        const others = await rooms.join(appointment.id, peer);
+        joined = true;
+        rooms.send(peer, { type: 'welcome', self: peer.clientId, peers: others });
+      } catch (error) {
+        platform.logger.error({ err: error }, 'meeting: could not join a room');
+        ws.close(1011, 'unavailable');
+      }
+    })();
+    await ready;
   }
 
   const heartbeat = setInterval(() => {
@@ -118,15 +117,17 @@ export function attachSignalling(server: http.Server, platform: Platform, rooms:
     void (async () => {
       for (const appointmentId of rooms.appointmentIds()) {
         const row = await platform.db.selectFrom('appointments').selectAll().where('id', '=', appointmentId).executeTakeFirst();
-        if (!row || meetingClosedReason(row, platform.clock.now(), window)) rooms.end(appointmentId);
+        if (!row || meetingClosedReason(row, platform.clock.now(), window)) await rooms.end(appointmentId);
       }
     })().catch((error) => platform.logger.warn({ err: error }, 'meeting: room check failed'));
   }, 10_000);
   recheck.unref();
 
+  rooms.start();
   server.on('upgrade', onUpgrade);
   return {
     close() {
+      rooms.stop();
       clearInterval(heartbeat);
       clearInterval(recheck);
       server.off('upgrade', onUpgrade);

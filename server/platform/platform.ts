@@ -34,7 +34,9 @@ import { DojahAmlScreen } from '../integrations/dojah/dojah-aml-screen';
 import { DojahBvnIdentity } from '../integrations/dojah/dojah-bvn-identity';
 import { DojahIdentityVerifier } from '../integrations/dojah/dojah-identity-verifier';
 import { TermiiSms } from '../integrations/termii/termii-sms';
-import type { PaymentRail, RailName } from './domain/ports';
+import type { PaymentRail, RailName, RoomBus } from './domain/ports';
+import { InProcessRoomBus } from '../integrations/room-bus/in-process';
+import { PostgresRoomBus } from '../integrations/room-bus/postgres';
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
 import { NIGERIAN_BANKS } from '../integrations/banks';
 import { LocalFileStorage, S3FileStorage, type FileStorage } from '../integrations/file-storage';
@@ -52,6 +54,8 @@ export interface Platform extends Services {
   rateLimits: RateLimits;
   /** Operational e-mail to organisations: SMTP when SMTP_URL is set, else JSON files in MAIL_DIR. */
   mailer: Mailer;
+  /** Meeting rooms across processes: Redis pub/sub when REDIS_URL is set, else PostgreSQL LISTEN/NOTIFY, else in-process (SQLite). */
+  roomBus: RoomBus;
   close(): Promise<void>;
 }
 
@@ -127,6 +131,16 @@ export function liveAdapters(config: Config) {
   };
 }
 
+/** The meeting rooms' bus (issue 19): Redis wins over PostgreSQL when both are configured; one process on SQLite. */
+async function meetingRoomBus(config: Config, pgSchema: string | undefined, logger: Logger): Promise<RoomBus> {
+  if (config.REDIS_URL) return new (await import('../integrations/room-bus/redis')).RedisRoomBus(config.REDIS_URL, logger);
+  if (config.DATABASE_URL) {
+    const url = pgSchema && !config.DATABASE_URL.includes('options=') ? `${config.DATABASE_URL}${config.DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pgSchema}`)}` : config.DATABASE_URL;
+    return new PostgresRoomBus(url, logger);
+  }
+  return new InProcessRoomBus();
+}
+
 /** Waits for Redis so the first requests already share the budget; carries on without it after `ms`. */
 async function waitUntilReady(redis: Redis, ms: number, logger: Logger): Promise<void> {
   if (redis.status === 'ready') return;
@@ -161,6 +175,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
   if (redis) await waitUntilReady(redis, 5_000, logger);
   const live = liveAdapters(config);
+  const roomBus = await meetingRoomBus(config, overrides.pgSchema, logger);
+  logger.info({ roomBus: roomBus.kind }, `meeting rooms: ${roomBus.kind} bus`);
   // Patient financing follows lending loans through their events; lending never asks after it.
   registerLoanFollower(financingLoanFollower);
   const usage = new UsageMeter(handle.db, clock);
@@ -218,8 +234,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     bvnIdentity: new PerMode<BvnIdentity>('bvn_identity', new SandboxBvnIdentity(), live.bvnIdentity),
     bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau()),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
+    roomBus,
     async close() {
       await usage.stop();
+      await roomBus.close();
       redis?.disconnect();
       await handle.close();
     },

@@ -316,3 +316,31 @@ export interface WebhookOutcome {
 
 /** Sends one webhook; never throws (every failure is an outcome). Adapter: `integrations/webhooks/send-webhook.ts`. */
 export type SendWebhook = (request: WebhookRequest) => Promise<WebhookOutcome>;
+
+/** Someone connected to a meeting room, as every process sees them (`connection` tells two sockets of one participant apart). */
+export interface RoomPresence {
+  clientId: string;
+  connection: string;
+  name: string;
+  role: string;
+}
+
+/**
+ * The meeting rooms' shared channel (issue 19): publish a JSON message to everyone subscribed to a room, in
+ * whichever process, and who is present. In-process on SQLite, PostgreSQL LISTEN/NOTIFY, or Redis pub/sub.
+ * Messages of one publisher arrive in the order published; messages lost while a subscriber reconnects are not
+ * replayed. Presence entries expire `ttlMs` after their last announcement (a crashed process's peers vanish).
+ */
+export interface RoomBus {
+  readonly kind: 'in-process' | 'postgres' | 'redis';
+  publish(room: string, message: Record<string, unknown>): Promise<void>;
+  /** Resolves once messages of the room are delivered; the returned function unsubscribes. */
+  subscribe(room: string, onMessage: (message: Record<string, unknown>) => void): Promise<() => Promise<void>>;
+  /** Adds or refreshes an entry (the last announcement of a clientId wins). */
+  announce(room: string, entry: RoomPresence, ttlMs: number): Promise<void>;
+  /** Removes the clientId's entry if it is still `connection`'s; true when it was. */
+  withdraw(room: string, clientId: string, connection: string): Promise<boolean>;
+  /** The room's unexpired entries. */
+  present(room: string): Promise<RoomPresence[]>;
+  close(): Promise<void>;
+}
