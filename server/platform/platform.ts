@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../integrations/clock';
 import { openDatabase, type Db, type Dialect } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { migrateToLatest, pendingMigrations } from './db/migrate';
 import { Secrets } from './domain/secrets';
 import { PerMode } from './domain/per-mode';
 import { fileLinkSigner } from './domain/appointments/signed-link';
@@ -52,7 +52,33 @@ export interface Platform extends Services {
   rateLimits: RateLimits;
   /** Operational e-mail to organisations: SMTP when SMTP_URL is set, else JSON files in MAIL_DIR. */
   mailer: Mailer;
+  /** Readiness (`/readyz`): the database answers (within 2 s) and every known migration is applied. */
+  readiness(): Promise<Readiness>;
   close(): Promise<void>;
+}
+
+export type Readiness =
+  | { ready: true }
+  | { ready: false; reason: 'database_unavailable'; message: string }
+  | { ready: false; reason: 'migrations_pending'; message: string; pending: string[] };
+
+const READINESS_TIMEOUT_MS = 2_000;
+
+async function checkReadiness(db: Db, pgSchema: string | undefined): Promise<Readiness> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${READINESS_TIMEOUT_MS} ms`)), READINESS_TIMEOUT_MS);
+  });
+  let pending: string[];
+  try {
+    pending = await Promise.race([pendingMigrations(db, pgSchema), timeout]);
+  } catch (error) {
+    return { ready: false, reason: 'database_unavailable', message: `The database does not answer: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (pending.length > 0) return { ready: false, reason: 'migrations_pending', message: `${pending.length} migration(s) not applied.`, pending };
+  return { ready: true };
 }
 
 export interface PlatformOverrides {
@@ -218,6 +244,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     bvnIdentity: new PerMode<BvnIdentity>('bvn_identity', new SandboxBvnIdentity(), live.bvnIdentity),
     bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau()),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
+    readiness: () => checkReadiness(handle.db, overrides.pgSchema),
     async close() {
       await usage.stop();
       redis?.disconnect();
