@@ -291,6 +291,11 @@ export async function startProbeServer(platform: Platform, listen: { port: numbe
   app.set('etag', false);
   app.disable('x-powered-by');
   mountProbes(app, platform, () => ready);
+  // The sandbox rail provider (test-mode data only) is reached over HTTP at the process's base URL: without
+  // PUBLIC_BASE_URL a worker's collector charges through its own listener, so it serves the stand-in too.
+  if (platform.config.SANDBOX_ROUTES_ENABLED) {
+    app.use('/sandbox/rails', createSandboxRailRouter({ db: platform.db, clock: platform.clock, confirmationLagMs: platform.config.RAIL_CONFIRMATION_LAG_MS, chargeLagMs: platform.config.RAIL_CHARGE_LAG_MS, baseUrl: () => platform.baseUrl }));
+  }
   app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path} (worker process: /healthz and /readyz only).`));
   app.use(errorHandler(platform));
   const server = http.createServer(app);
