@@ -110,22 +110,34 @@ describe('one api process and two worker processes on one PostgreSQL', () => {
       const left = await db().selectFrom('preapprovals').select('id').where('id', 'in', preapprovalIds).where('status', '!=', 'expired').execute();
       return left.length === 0;
     }, 'every pre-approval expired', 20_000);
+    // Then 100 more lapse at once while both workers' sweeps run.
+    const more: string[] = [];
+    for (let i = 0; i < 100; i += 20) {
+      const pushed = await Promise.all(Array.from({ length: 20 }, () => api().post('/v1/preapprovals', pushBody())));
+      more.push(...pushed.map((p) => p.body.data.preapprovalId as string));
+    }
+    await db().updateTable('preapprovals').set({ expiresAt: new Date(Date.now() - 1_000).toISOString() }).where('id', 'in', more).execute();
+    preapprovalIds.push(...more);
+    await waitFor(async () => (await db().selectFrom('preapprovals').select('id').where('id', 'in', preapprovalIds).where('status', '!=', 'expired').execute()).length === 0, 'the second batch expired', 20_000);
     await new Promise((r) => setTimeout(r, 500));
     const events = await db().selectFrom('events').select('payload').where('organisationId', '=', tenant.organisationId).where('name', '=', 'preapproval.expired').execute();
     const ids = events.map((e) => (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload).preapprovalId as string);
     expect(ids.sort()).toEqual([...preapprovalIds].sort());
-  }, 30_000);
+  }, 60_000);
 
   it('charge each due instalment once through its mandate', async () => {
-    await waitFor(async () => {
-      const paid = await db().selectFrom('loanScheduleItems').select('id').where('loanId', 'in', loanIds).where('installmentNumber', '=', 1).where('status', '=', 'paid').execute();
-      return paid.length === loanIds.length;
-    }, 'every first instalment paid', 30_000).catch(async (error) => {
-      console.log(JSON.stringify(await db().selectFrom('loanRepayments').selectAll().where('loanId', 'in', loanIds).execute(), null, 1));
-      console.log(JSON.stringify(await db().selectFrom('loanScheduleItems').selectAll().where('loanId', 'in', loanIds).where('installmentNumber', '=', 1).execute(), null, 1));
-      console.log(workers[0]!.output().slice(-4000));
-      throw error;
-    });
+    const allPaid = (ids: string[]) =>
+      waitFor(async () => {
+        const paid = await db().selectFrom('loanScheduleItems').select('id').where('loanId', 'in', ids).where('installmentNumber', '=', 1).where('status', '=', 'paid').execute();
+        return paid.length === ids.length;
+      }, 'every first instalment paid', 30_000);
+    await allPaid(loanIds);
+    // Then 20 more loans fall due at once while both workers' collectors run: both list them in the same ticks.
+    const more: string[] = [];
+    for (let i = 0; i < 20; i += 1) more.push(await mandatedLoan());
+    await db().updateTable('loanScheduleItems').set({ dueDate: new Date(Date.now() - 60_000).toISOString() }).where('loanId', 'in', more).where('installmentNumber', '=', 1).execute();
+    loanIds.push(...more);
+    await allPaid(loanIds);
     // A few more collector runs in both workers: still one charge per loan.
     await new Promise((r) => setTimeout(r, 1_000));
     const repayments = await db().selectFrom('loanRepayments').select(['loanId', 'status', 'reference']).where('loanId', 'in', loanIds).execute();
@@ -137,7 +149,7 @@ describe('one api process and two worker processes on one PostgreSQL', () => {
     expect(charges).toHaveLength(loanIds.length);
     const completed = await db().selectFrom('events').select('payload').where('organisationId', '=', tenant.organisationId).where('name', '=', 'loan.repayment.completed').execute();
     expect(completed).toHaveLength(loanIds.length);
-  }, 45_000);
+  }, 90_000);
 
   it('settle a whole day once', async () => {
     // The collected repayments move to yesterday: the settlement workers now have a whole UTC day to settle.
