@@ -166,4 +166,86 @@ describe('one api process and two worker processes on one PostgreSQL', () => {
     const transfers = await db().selectFrom('ledgerTransactions').select('id').where('organisationId', '=', tenant.organisationId).where('kind', '=', 'settlement').execute();
     expect(transfers).toHaveLength(1);
   }, 40_000);
+
+  it('are not ready while a known migration is not applied (503 migrations_pending), and live all along', async () => {
+    const [last] = (await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name desc limit 1`.execute(db())).rows;
+    await sql`delete from kysely_migration where name = ${last!.name}`.execute(db());
+    try {
+      for (const p of [apiProcess, ...workers]) {
+        const ready = await probe(p.url, '/readyz');
+        expect(ready).toMatchObject({ status: 503, body: { data: { reason: 'migrations_pending', pending: [last!.name] } } });
+        expect(await probe(p.url, '/healthz')).toMatchObject({ status: 200 });
+      }
+    } finally {
+      await sql`insert into kysely_migration (name, timestamp) values (${last!.name}, ${last!.timestamp})`.execute(db());
+    }
+    for (const p of [apiProcess, ...workers]) expect((await probe(p.url, '/readyz')).status).toBe(200);
+  });
+
+  it('drain in order on SIGTERM: each exits 0', async () => {
+    for (const p of [apiProcess, ...workers]) p.kill('SIGTERM');
+    for (const p of [apiProcess, ...workers]) expect(await p.exit).toBe(0);
+  }, 30_000);
+});
+
+/** A loopback TCP proxy to PostgreSQL that the test can cut (every connection dropped, nothing listening) and restore. */
+async function startPostgresProxy(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+  const open = async () => {
+    server = net.createServer((socket) => {
+      const upstream = net.connect(target.port, target.host);
+      for (const s of [socket, upstream]) {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      socket.pipe(upstream).pipe(socket);
+    });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', () => resolve()));
+    port = (server!.address() as net.AddressInfo).port;
+  };
+  await open();
+  return {
+    get port() {
+      return port;
+    },
+    async cut() {
+      const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+    restore: open,
+  };
+}
+
+describe('readiness when PostgreSQL is unreachable', () => {
+  it('a worker answers /readyz 503 database_unavailable (and /healthz 200) while the database is cut off, and 200 once it is back', async () => {
+    const target = new URL(process.env.TEST_DATABASE_URL!);
+    const proxy = await startPostgresProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(app.env.DATABASE_URL!);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const worker = await start({ DATABASE_URL: viaProxy.toString() }, ['--role', 'worker']);
+    expect((await probe(worker.url, '/readyz')).status).toBe(200);
+
+    await proxy.cut();
+    const cut = await probe(worker.url, '/readyz').catch(async (error) => {
+      await new Promise((r) => setTimeout(r, 300));
+      console.log(worker.output().slice(-3000));
+      throw error;
+    });
+    expect(cut).toMatchObject({ status: 503, body: { data: { reason: 'database_unavailable' } } });
+    expect(await probe(worker.url, '/healthz')).toMatchObject({ status: 200, body: { data: { status: 'ok' } } });
+    // Its jobs fail and retry meanwhile; the process stays up.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await probe(worker.url, '/healthz')).status).toBe(200);
+
+    await proxy.restore();
+    await waitFor(async () => (await probe(worker.url, '/readyz')).status === 200, 'ready again', 10_000);
+    worker.kill('SIGTERM');
+    expect(await worker.exit).toBe(0);
+    await proxy.cut();
+  }, 60_000);
 });
