@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseEnv } from '../support/harness';
+import { dialect, freshDatabaseEnv } from '../support/harness';
 import { buildServiceBundle, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
-/** Roles on the embedded database: `all` by default, and an api and a worker process sharing one SQLite file. */
+/** Roles on the project's database: `all` by default, and an api and a worker process sharing one database (on SQLite: one file). */
 let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
 let bundle: Awaited<ReturnType<typeof buildServiceBundle>>;
 const running: ServiceProcess[] = [];
@@ -25,21 +25,22 @@ async function start(env: Record<string, string>, args: string[] = []) {
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as { data?: Record<string, unknown> } });
 
-describe('process roles on SQLite', () => {
+describe(`process roles (${dialect})`, () => {
   it('npm start is role all: the API, the probes and every job, ready once migrated', async () => {
     const all = await start({});
     expect(all.output()).toMatch(/role all: listening on http:\/\/[\d.:]+ \(docs at .*; all background jobs\)/);
-    expect(await json(await fetch(`${all.url}/readyz`))).toMatchObject({ status: 200, body: { data: { status: 'ready', role: 'all', database: 'sqlite' } } });
+    expect(await json(await fetch(`${all.url}/readyz`))).toMatchObject({ status: 200, body: { data: { status: 'ready', role: 'all', database: dialect } } });
     expect(await json(await fetch(`${all.url}/healthz`))).toMatchObject({ status: 200, body: { data: { status: 'ok', role: 'all' } } });
     all.kill('SIGTERM');
     expect(await all.exit).toBe(0);
   }, 60_000);
 
-  it('an api and a worker process may share one SQLite file (one machine); the worker serves only the probes', async () => {
+  it('an api and a worker process may share one database (on SQLite one file, one machine); the worker serves only the probes', async () => {
     const api = await start({}, ['--role', 'api']);
     const worker = await start({ PROCESS_ROLE: 'worker' });
     expect(api.output()).toMatch(/role api: .*no background jobs/);
-    expect(api.output()).toContain('split roles on SQLite');
+    if (dialect === 'sqlite') expect(api.output()).toContain('split roles on SQLite');
+    else expect(api.output()).not.toContain('split roles on SQLite');
     expect(worker.output()).toMatch(/role worker: .*\/healthz and \/readyz only; all background jobs/);
     expect(worker.output()).not.toContain('Sandbox ready.');
     const publicKey = /public key\s+(pk_test_\w+)/.exec(api.output())![1]!;
