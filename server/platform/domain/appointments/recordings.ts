@@ -135,9 +135,7 @@ export async function processRecording(db: Db, files: FileStorage, recordingId: 
     present.push(key);
     bytes += size;
   }
-  // A key of this attempt's own: a sweep in another worker process may be joining the same recording at
-  // once; only the attempt whose conditional UPDATE wins is referenced, a losing attempt removes its file.
-  const storageKey = `recordings/${row.appointmentId}/${row.id}-${newId()}.${extensionOf(row.contentType)}`;
+  const storageKey = `recordings/${row.appointmentId}/${row.id}.${extensionOf(row.contentType)}`;
   if (bytes > 0) await files.putStream(storageKey, Readable.from(chunksInOrder(files, present)), row.contentType, bytes);
   const stamp = now.toISOString();
   const done = await inUnitOfWork(db, async (tx) => {
@@ -154,7 +152,6 @@ export async function processRecording(db: Db, files: FileStorage, recordingId: 
     return true;
   });
   if (done || bytes === 0) await files.delete(keys);
-  else if (bytes > 0) await files.delete([storageKey]);
   return done;
 }
 
