@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
-import { sql } from 'kysely';
 import { publicBaseUrl } from './config';
 import { AppError } from './platform/domain/errors';
 import type { Platform } from './platform/platform';
@@ -76,6 +75,30 @@ function errorHandler(platform: Platform) {
   };
 }
 
+/**
+ * Liveness and readiness, on every role. `/healthz`: the process is up and not draining (no database
+ * call: a database outage is not cured by restarting the process). `/readyz`: send traffic here —
+ * the database answers and every known migration is applied; else 503 with `data.reason`
+ * (`database_unavailable`, `migrations_pending`, `shutting_down`).
+ */
+function mountProbes(app: express.Express, platform: Platform, ready: () => boolean): void {
+  const role = platform.config.PROCESS_ROLE;
+  app.get('/healthz', (_req, res) => {
+    if (!ready()) return sendError(res, 503, 'SERVICE_UNAVAILABLE', 'Shutting down.', { reason: 'shutting_down' });
+    res.json({ status: 200, success: true, message: 'ok', data: { status: 'ok', database: platform.dialect, role } });
+  });
+  app.get('/readyz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (!ready()) return sendError(res, 503, 'SERVICE_UNAVAILABLE', 'Shutting down.', { reason: 'shutting_down' });
+    const readiness = await platform.readiness();
+    if (!readiness.ready) {
+      const { message, ...data } = readiness;
+      return sendError(res, 503, 'SERVICE_UNAVAILABLE', message, data);
+    }
+    res.json({ status: 200, success: true, message: 'ready', data: { status: 'ready', database: platform.dialect, role } });
+  });
+}
+
 export interface AppHandle {
   app: express.Express;
   routes: RouteSpec[];
@@ -123,11 +146,7 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   app.use(requestLogger(platform.logger));
   app.use(staticHeaders(helmet({ contentSecurityPolicy: { directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } } })));
 
-  app.get('/healthz', async (_req, res) => {
-    if (!ready) return sendError(res, 503, 'SERVICE_UNAVAILABLE', 'Shutting down.');
-    await sql`select 1`.execute(platform.db);
-    res.json({ status: 200, success: true, message: 'ok', data: { status: 'ok', database: platform.dialect } });
-  });
+  mountProbes(app, platform, () => ready);
 
   const routes = apiRoutes;
   const document = buildOpenApiDocument(routes, options.baseUrl);
@@ -260,6 +279,47 @@ export interface WebServer {
   app: AppHandle;
   /** Stops accepting connections, lets in-flight requests finish (up to the grace period), then closes. */
   stop(): Promise<void>;
+}
+
+/**
+ * The `worker` role's listener: /healthz and /readyz only (for the orchestrator's probes), 404 for
+ * everything else; no API, no checkout, no meeting sockets.
+ */
+export async function startProbeServer(platform: Platform, listen: { port: number; host: string }): Promise<WebServer> {
+  const app = express();
+  let ready = true;
+  app.set('etag', false);
+  app.disable('x-powered-by');
+  mountProbes(app, platform, () => ready);
+  // The sandbox rail provider (test-mode data only) is reached over HTTP at the process's base URL: without
+  // PUBLIC_BASE_URL a worker's collector charges through its own listener, so it serves the stand-in too.
+  if (platform.config.SANDBOX_ROUTES_ENABLED) {
+    app.use('/sandbox/rails', createSandboxRailRouter({ db: platform.db, clock: platform.clock, confirmationLagMs: platform.config.RAIL_CONFIRMATION_LAG_MS, chargeLagMs: platform.config.RAIL_CHARGE_LAG_MS, baseUrl: () => platform.baseUrl }));
+  }
+  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${req.path} (worker process: /healthz and /readyz only).`));
+  app.use(errorHandler(platform));
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  // Links a job hands out (rail return addresses) use PUBLIC_BASE_URL: set it on worker processes.
+  platform.baseUrl = publicBaseUrl(platform.config, port);
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const handle: AppHandle = { app, routes: [], setReady: (value) => void (ready = value) };
+  return {
+    server,
+    port,
+    url: `http://${host}:${port}`,
+    app: handle,
+    async stop() {
+      ready = false;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
 }
 
 export async function startWebServer(platform: Platform, listen: { port: number; host: string }): Promise<WebServer> {

@@ -16,6 +16,12 @@ export const ConfigSchema = z.object({
    * PUBLIC_BASE_URL, or with a development-only flag switched on (see `loadConfig`).
    */
   APP_ENV: z.enum(['development', 'production']).default('development'),
+  /**
+   * What this process runs (`--role` on the command line wins). `all` (default): the API and every background job.
+   * `api`: the HTTP API only, no job. `worker`: every job (dispatcher, collections, sweeps, settlements, summaries,
+   * recordings) and, on PORT/HOST, only /healthz and /readyz. Any number of each may share one PostgreSQL.
+   */
+  PROCESS_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   /** HTTP port; 0 picks a free port (tests). */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Interface to bind. Loopback by default; set 0.0.0.0 behind a load balancer or in a container. */
@@ -319,4 +325,19 @@ export function securitySettings(config: Config) {
 
 export function publicBaseUrl(config: Config, port: number): string {
   return (config.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+}
+
+export type ProcessRole = Config['PROCESS_ROLE'];
+
+/**
+ * The role this process plays: `--role api|worker|all` (or `--role=…`) among the command-line arguments
+ * wins over PROCESS_ROLE. An unknown role is a ConfigError (the process refuses to start).
+ */
+export function processRole(config: Pick<Config, 'PROCESS_ROLE'>, argv: readonly string[] = process.argv.slice(2)): ProcessRole {
+  const index = argv.findIndex((a) => a === '--role' || a.startsWith('--role='));
+  if (index === -1) return config.PROCESS_ROLE;
+  const value = argv[index]!.startsWith('--role=') ? argv[index]!.slice('--role='.length) : argv[index + 1];
+  const parsed = ConfigSchema.shape.PROCESS_ROLE.safeParse(value);
+  if (!parsed.success || value === undefined) throw new ConfigError(`--role must be api, worker or all (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`);
+  return parsed.data;
 }

@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig, securitySettings } from './config';
-import { startWebServer, type WebServer } from './app';
+import { ConfigError, loadConfig, processRole, securitySettings } from './config';
+import { startProbeServer, startWebServer, type WebServer } from './app';
 import { createPlatform, liveProviders, liveProvidersLine, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
 import { ensureSandboxOwner } from './platform/domain/dashboard/ensure-sandbox-owner';
@@ -8,7 +8,11 @@ import { demoEnabled } from '../demo/server/create-demo-router';
 import { startAppointmentSweep } from './workers/appointment-sweep';
 import { startArrearsSweep, startCollector, startExpirySweep, startHousekeeping, startSettlementWorker } from './workers/housekeeping';
 
-/** `npm start`: one process serving the platform on the embedded database (or PostgreSQL). */
+/**
+ * `npm start`: one process serving the platform on the embedded database (or PostgreSQL), in one of
+ * three roles (`--role` or PROCESS_ROLE): `all` (the API and every job), `api` (the API, no job) or
+ * `worker` (every job, and only /healthz and /readyz over HTTP). See docs/scale/roles.md.
+ */
 let platform: Platform | undefined;
 let web: WebServer | undefined;
 let stopWorkers: Array<() => void | Promise<void>> = [];
@@ -36,13 +40,20 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  const config = loadConfig();
+  const loaded = loadConfig();
+  const config = { ...loaded, PROCESS_ROLE: processRole(loaded) };
+  const role = config.PROCESS_ROLE;
   platform = await createPlatform(config);
   platform.logger.info({ security: securitySettings(config) }, 'security settings');
   const providers = liveProviders(platform);
   platform.logger.info({ liveProviders: providers }, liveProvidersLine(providers));
   let sandboxOrganisationId: string | undefined;
-  if (config.BOOTSTRAP_SANDBOX) {
+  if (role !== 'all' && platform.dialect === 'sqlite') {
+    // Allowed: api and worker processes may share one SQLite file on one machine (one writer at a time, the others wait).
+    platform.logger.info({ role }, 'split roles on SQLite: every process must run on this machine against the same DATA_DIR; use PostgreSQL to scale out');
+  }
+  // The sandbox bootstrap prints keys and links for the API: an API (or all-in-one) process does it.
+  if (config.BOOTSTRAP_SANDBOX && role !== 'worker') {
     const { created, result } = await bootstrapSandbox(platform.db, platform.secrets, platform.clock.now());
     sandboxOrganisationId = result.organisationId;
     const banner = [
@@ -56,8 +67,8 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${banner}\n\n`);
   }
   if (stopping) return;
-  web = await startWebServer(platform, { port: config.PORT, host: config.HOST });
-  if (sandboxOrganisationId) {
+  web = role === 'worker' ? await startProbeServer(platform, { port: config.PORT, host: config.HOST }) : await startWebServer(platform, { port: config.PORT, host: config.HOST });
+  if (sandboxOrganisationId && role !== 'worker') {
     // After the server listens: the link needs the public origin (PUBLIC_BASE_URL or the bound port).
     const owner = await ensureSandboxOwner(platform.db, { organisationId: sandboxOrganisationId, email: config.DASHBOARD_SANDBOX_OWNER_EMAIL, now: platform.clock.now() });
     if (owner) {
@@ -69,15 +80,20 @@ async function main(): Promise<void> {
       );
     }
   }
-  stopWorkers = [startHousekeeping(platform), startExpirySweep(platform), startArrearsSweep(platform), startSettlementWorker(platform), startCollector(platform)];
-  stopWorkers.push(startAppointmentSweep(platform));
-  if (config.WEBHOOK_DISPATCHER_ENABLED) {
-    const dispatcher = new WebhookDispatcher(platform);
-    dispatcher.start();
-    stopWorkers.push(() => dispatcher.stop());
+  // Every background job; an `api` process starts none (worker processes run them, each safe beside others).
+  if (role !== 'api') {
+    stopWorkers = [startHousekeeping(platform), startExpirySweep(platform), startArrearsSweep(platform), startSettlementWorker(platform), startCollector(platform)];
+    stopWorkers.push(startAppointmentSweep(platform));
+    if (config.WEBHOOK_DISPATCHER_ENABLED) {
+      const dispatcher = new WebhookDispatcher(platform);
+      dispatcher.start();
+      stopWorkers.push(() => dispatcher.stop());
+    }
   }
-  platform.logger.info({ url: web.url, database: platform.dialect }, `listening on ${web.url} (docs at ${web.url}/api-docs)`);
-  if (demoEnabled(config)) platform.logger.info(`sales demo at ${platform.baseUrl}/demo`);
+  const jobs = role === 'api' ? 'no background jobs' : config.WEBHOOK_DISPATCHER_ENABLED ? 'all background jobs' : 'all background jobs but the webhook dispatcher';
+  const served = role === 'worker' ? '/healthz and /readyz only' : `docs at ${web.url}/api-docs`;
+  platform.logger.info({ url: web.url, database: platform.dialect, role }, `role ${role}: listening on ${web.url} (${served}; ${jobs})`);
+  if (demoEnabled(config) && role !== 'worker') platform.logger.info(`sales demo at ${platform.baseUrl}/demo`);
 }
 
 main().catch((error) => {

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../integrations/clock';
 import { openDatabase, type Db, type Dialect } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { migrateToLatest, pendingMigrations } from './db/migrate';
 import { Secrets } from './domain/secrets';
 import { PerMode } from './domain/per-mode';
 import { fileLinkSigner } from './domain/appointments/signed-link';
@@ -56,7 +56,33 @@ export interface Platform extends Services {
   mailer: Mailer;
   /** Meeting rooms across processes: Redis pub/sub when REDIS_URL is set, else PostgreSQL LISTEN/NOTIFY, else in-process (SQLite). */
   roomBus: RoomBus;
+  /** Readiness (`/readyz`): the database answers (within 2 s) and every known migration is applied. */
+  readiness(): Promise<Readiness>;
   close(): Promise<void>;
+}
+
+export type Readiness =
+  | { ready: true }
+  | { ready: false; reason: 'database_unavailable'; message: string }
+  | { ready: false; reason: 'migrations_pending'; message: string; pending: string[] };
+
+const READINESS_TIMEOUT_MS = 2_000;
+
+async function checkReadiness(db: Db, pgSchema: string | undefined): Promise<Readiness> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${READINESS_TIMEOUT_MS} ms`)), READINESS_TIMEOUT_MS);
+  });
+  let pending: string[];
+  try {
+    pending = await Promise.race([pendingMigrations(db, pgSchema), timeout]);
+  } catch (error) {
+    return { ready: false, reason: 'database_unavailable', message: `The database does not answer: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (pending.length > 0) return { ready: false, reason: 'migrations_pending', message: `${pending.length} migration(s) not applied.`, pending };
+  return { ready: true };
 }
 
 export interface PlatformOverrides {
@@ -235,6 +261,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau()),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     roomBus,
+    readiness: () => checkReadiness(handle.db, overrides.pgSchema),
     async close() {
       await usage.stop();
       await roomBus.close();

@@ -19,8 +19,8 @@ export interface ServiceProcess {
 }
 
 /** Starts the service as a real process on a free loopback port; resolves once it is listening. */
-export function startServiceProcess(bundle: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [bundle], {
+export function startServiceProcess(bundle: string, env: Record<string, string>, args: string[] = []): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [bundle, ...args], {
     env: { ...process.env, MASTER_KEY: TEST_MASTER_KEY, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_ALLOW_LOOPBACK: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

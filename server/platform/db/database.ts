@@ -194,6 +194,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       max: options.poolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // An idle connection that breaks (PostgreSQL restarted or unreachable) is dropped from the pool; without
+    // a listener the pool's 'error' would end the process. The next query opens a new one (or fails, and /readyz says 503).
+    pool.on('error', () => undefined);
+    // Likewise a connection that breaks while checked out between two queries: its statement fails (and is
+    // retried by its job or answered 5xx), the pool drops it on release; the process must not end.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -110,3 +110,19 @@ export async function migrateToLatest(db: Db, dialect: Dialect, pgSchema?: strin
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
   }
 }
+
+/**
+ * The known migrations not applied to this database (readiness: a process whose schema is behind its
+ * code is not ready). One small query; a database without the bookkeeping table has every one pending.
+ */
+export async function pendingMigrations(db: Db, pgSchema?: string): Promise<string[]> {
+  const table = pgSchema ? sql.table(`${pgSchema}.kysely_migration`) : sql.table('kysely_migration');
+  let applied: Set<string>;
+  try {
+    applied = new Set((await sql<{ name: string }>`select name from ${table}`.execute(db)).rows.map((r) => r.name));
+  } catch (error) {
+    if (/does not exist|no such table/i.test((error as Error).message)) applied = new Set();
+    else throw error;
+  }
+  return Object.keys(migrations).filter((name) => !applied.has(name));
+}

@@ -1,7 +1,7 @@
 import type { Services } from '../services';
 import type { Mode } from '../scope';
 import type { RailName } from '../ports';
-import { attachFoundCharge, settleCharge, CHARGE_OUTCOME_UNKNOWN } from '../repayments/collect-mandates';
+import { attachFoundCharge, settleCharge, CHARGE_OUTCOME_UNKNOWN, CHARGE_SENDING } from '../repayments/collect-mandates';
 import { activateMandate, type MandatePlatform } from './manage-mandate';
 
 /** What a rail pushed, reduced to which record to read back: nothing in a notification is trusted as a state. */
@@ -44,7 +44,7 @@ export async function onRailNotification(
     .where('mode', '=', mode)
     .where('method', '=', 'mandate')
     .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('chargeReference', '=', notice.reference), eb.and([eb('reference', '=', notice.reference), eb('failureReason', '=', CHARGE_OUTCOME_UNKNOWN)])]))
+    .where((eb) => eb.or([eb('chargeReference', '=', notice.reference), eb.and([eb('reference', '=', notice.reference), eb('failureReason', 'in', [CHARGE_OUTCOME_UNKNOWN, CHARGE_SENDING])])]))
     .executeTakeFirst();
   if (!repayment) return 'unknown_reference';
   // A charge whose outcome was unknown is found by its reference first (nothing found: the collector sends it again).

@@ -29,6 +29,15 @@ export interface CollectionRun {
 
 /** `failure_reason` of a pending mandate repayment whose charge may or may not have reached the rail. */
 export const CHARGE_OUTCOME_UNKNOWN = 'charge_outcome_unknown';
+/** `failure_reason` of a pending mandate repayment a collector has claimed and is sending (its outcome is unknown until it answers). */
+export const CHARGE_SENDING = 'charge_sending';
+/** A send claim older than this belongs to a collector that died mid-send: another takes it over (as an unknown outcome). */
+export const CHARGE_SEND_LEASE_MS = 5 * 60_000;
+
+/** Hands a claimed send back as an unknown outcome (looked up again by the next run). */
+async function releaseClaim(db: Executor, id: string, at: string): Promise<void> {
+  await db.updateTable('loanRepayments').set({ failureReason: CHARGE_OUTCOME_UNKNOWN, updatedAt: at }).where('id', '=', id).where('status', '=', 'pending').where('failureReason', '=', CHARGE_SENDING).execute();
+}
 
 /**
  * The mandate collector (restartable; every step is a conditional write, so runs in several
@@ -86,11 +95,25 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
     const amount = Number(item.dueKobo);
     if (amount <= 0) continue;
     if (!railOf(item.mode, item.provider)) continue;
-    await db
-      .insertInto('loanRepayments')
-      .values(pendingMandateCharge({ loan: { id: item.loanId, organisationId: item.organisationId, mode: item.mode, borrowerId: item.borrowerId }, mandateId: item.mandateId, amountKobo: amount, now }))
-      .execute();
-    run.scheduled += 1;
+    // Several collectors (worker processes) may list the same loan: the loan's row lock makes a
+    // concurrent one wait, then see the pending charge this one scheduled and schedule none.
+    const scheduled = await inUnitOfWork(db, async (trx) => {
+      await trx.updateTable('loans').set({ updatedAt: sql`updated_at` }).where('id', '=', item.loanId).execute();
+      const blocking = await trx
+        .selectFrom('loanRepayments as r')
+        .select('r.id')
+        .where('r.loanId', '=', item.loanId)
+        .where('r.method', '=', 'mandate')
+        .where((eb) => eb.or([eb('r.status', '=', 'pending'), eb.and([eb('r.status', '=', 'failed'), eb('r.createdAt', '>', retryAfter)])]))
+        .executeTakeFirst();
+      if (blocking) return false;
+      await trx
+        .insertInto('loanRepayments')
+        .values(pendingMandateCharge({ loan: { id: item.loanId, organisationId: item.organisationId, mode: item.mode, borrowerId: item.borrowerId }, mandateId: item.mandateId, amountKobo: amount, now }))
+        .execute();
+      return true;
+    });
+    if (scheduled) run.scheduled += 1;
   }
 
   const fail = async (id: string, reason: string) => {
@@ -99,17 +122,38 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
   };
 
   const unsent = await db.selectFrom('loanRepayments').selectAll().where('method', '=', 'mandate').where('status', '=', 'pending').where('chargeReference', 'is', null).execute();
+  const staleClaim = new Date(now.getTime() - CHARGE_SEND_LEASE_MS).toISOString();
   for (const repayment of unsent) {
     const mandate = await db.selectFrom('loanMandates').selectAll().where('id', '=', repayment.mandateId!).executeTakeFirst();
     const rail = mandate ? railOf(mandate.mode, mandate.provider) : undefined;
     if (mandate && !rail) continue;
-    if (rail && repayment.failureReason === CHARGE_OUTCOME_UNKNOWN) {
+    // Claim the send, so two collectors never send one repayment at once (a live rail refuses a
+    // reused reference, which must not read as a failed charge). A claim left by a collector that
+    // died mid-send is taken over after the lease, as an unknown outcome: looked up first.
+    const claimed = await db
+      .updateTable('loanRepayments')
+      .set({ failureReason: CHARGE_SENDING, updatedAt: at })
+      .where('id', '=', repayment.id)
+      .where('status', '=', 'pending')
+      .where('chargeReference', 'is', null)
+      // Only from the state read above, so the look-up below is decided on what the claim replaced.
+      .where((eb) =>
+        repayment.failureReason === null
+          ? eb('failureReason', 'is', null)
+          : repayment.failureReason === CHARGE_SENDING
+            ? eb.and([eb('failureReason', '=', CHARGE_SENDING), eb('updatedAt', '<', staleClaim)])
+            : eb('failureReason', '=', repayment.failureReason),
+      )
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    if (rail && (repayment.failureReason === CHARGE_OUTCOME_UNKNOWN || repayment.failureReason === CHARGE_SENDING)) {
       // Reconcile first, whatever became of the mandate since: the charge may have been taken.
       let found;
       try {
         found = await attachFoundCharge(db, rail, repayment, now);
       } catch (error) {
         platform.logger.warn({ err: error, repaymentId: repayment.id }, 'could not look up a charge with an unknown outcome; will retry');
+        await releaseClaim(db, repayment.id, at);
         continue;
       }
       if (found) {
