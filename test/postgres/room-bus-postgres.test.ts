@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseEnv } from '../support/harness';
 import { channelOf, PostgresRoomBus } from '../../server/integrations/room-bus/postgres';
 import { LARGE_SDP } from '../support/meeting-processes';
+import { openDatabase } from '../../server/platform/db/database';
+import { migrateToLatest } from '../../server/platform/db/migrate';
 
 /** The PostgreSQL room bus on its own: two instances stand for two processes. */
 let database: Awaited<ReturnType<typeof freshDatabaseEnv>>;
@@ -14,6 +16,10 @@ const log = { warn: (_: object, message: string) => void warnings.push(message) 
 
 beforeAll(async () => {
   database = await freshDatabaseEnv();
+  // The presence table comes with the migrations (0036), as for a server.
+  const handle = openDatabase({ databaseUrl: database.env.DATABASE_URL!, pgSchema: database.pgSchema });
+  await migrateToLatest(handle.db, 'postgres', database.pgSchema);
+  await handle.close();
   a = new PostgresRoomBus(database.env.DATABASE_URL!, log);
   b = new PostgresRoomBus(database.env.DATABASE_URL!, log);
 });

@@ -10,22 +10,12 @@ interface Log {
 /** One channel per room; a hash keeps the name a short identifier whatever the room id. */
 export const channelOf = (room: string) => `meet_${crypto.createHash('sha256').update(room).digest('hex').slice(0, 40)}`;
 
-const PRESENCE_TABLE = `
-  create unlogged table if not exists meeting_presence (
-    room text not null,
-    client_id text not null,
-    connection text not null,
-    name text not null,
-    role text not null,
-    expires_at timestamptz not null,
-    primary key (room, client_id)
-  )`;
 
 /**
  * Rooms over PostgreSQL: `NOTIFY` on one channel per room (through `pg_notify`, messages above the payload limit cut
  * into pieces, see chunks.ts), a `pg` client dedicated to `LISTEN` that reconnects with backoff and listens again to
- * every room it had, and presence in an UNLOGGED table `meeting_presence` (ephemeral: lost on a crash of PostgreSQL,
- * rebuilt by the next heartbeats) that this adapter creates on first use, expiry by PostgreSQL's clock.
+ * every room it had, and presence in the UNLOGGED table `meeting_presence` of migration 0036 (ephemeral: lost on a crash of
+ * PostgreSQL, rebuilt by the next heartbeats), expiry by PostgreSQL's clock.
  * Commands (NOTIFY, presence) go through a second dedicated client: one session, so one process's messages keep
  * their order.
  */
@@ -36,7 +26,6 @@ export class PostgresRoomBus implements RoomBus {
   private listener?: pg.Client;
   private listening?: Promise<pg.Client>;
   private commands?: Promise<pg.Client>;
-  private tableReady?: Promise<void>;
   private retryMs = 100;
   private queue: Promise<unknown> = Promise.resolve();
   private listenQueue: Promise<unknown> = Promise.resolve();
@@ -74,7 +63,6 @@ export class PostgresRoomBus implements RoomBus {
   }
 
   async announce(room: string, entry: RoomPresence, ttlMs: number): Promise<void> {
-    await this.presenceTable();
     await this.command(
       `insert into meeting_presence (room, client_id, connection, name, role, expires_at)
        values ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond')
@@ -84,13 +72,11 @@ export class PostgresRoomBus implements RoomBus {
   }
 
   async withdraw(room: string, clientId: string, connection: string): Promise<boolean> {
-    await this.presenceTable();
     const result = await this.command('delete from meeting_presence where room = $1 and client_id = $2 and connection = $3', [room, clientId, connection]);
     return (result.rowCount ?? 0) > 0;
   }
 
   async present(room: string): Promise<RoomPresence[]> {
-    await this.presenceTable();
     await this.command('delete from meeting_presence where room = $1 and expires_at <= now()', [room]);
     const result = await this.command('select client_id, connection, name, role from meeting_presence where room = $1 and expires_at > now() order by client_id', [room]);
     return result.rows.map((r: { client_id: string; connection: string; name: string; role: string }) => ({ clientId: r.client_id, connection: r.connection, name: r.name, role: r.role }));
@@ -109,17 +95,6 @@ export class PostgresRoomBus implements RoomBus {
   /** The number of rooms listened to (for tests and metrics). */
   get rooms(): number {
     return this.handlers.size;
-  }
-
-  private presenceTable(): Promise<void> {
-    this.tableReady ??= (async () => {
-      // Two processes creating it at once would collide on the catalogue: one at a time.
-      await this.command(`do $$ begin perform pg_advisory_xact_lock(hashtext('meeting_presence')); ${PRESENCE_TABLE}; end $$`, []);
-    })().catch((error) => {
-      this.tableReady = undefined;
-      throw error;
-    });
-    return this.tableReady;
   }
 
   private onListener(client: pg.Client, text: string): Promise<unknown> {

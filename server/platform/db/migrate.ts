@@ -31,6 +31,7 @@ import * as poolFundingNotices from './migrations/0032-pool-funding-notices';
 import * as dashboardLoanIndexes from './migrations/0033-dashboard-loan-indexes';
 import * as webhookAttempts from './migrations/0034-webhook-attempts';
 import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists';
+import * as meetingPresence from './migrations/0036-meeting-presence';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -76,6 +77,7 @@ const migrations: Record<string, MigrationModule> = {
   '0033-dashboard-loan-indexes': dashboardLoanIndexes,
   '0034-webhook-attempts': webhookAttempts,
   '0035-dashboard-clinic-lists': dashboardClinicLists,
+  '0036-meeting-presence': meetingPresence,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
