@@ -122,6 +122,8 @@ describe('the API keys and team pages', { timeout: 120_000 }, () => {
     await expect.poll(() => page.locator('dash-app header').textContent()).toContain('Yaba Pharmacy · developer');
     const picker = page.getByLabel('Organisation', { exact: true });
     await expect.poll(() => picker.isVisible()).toBe(true);
+    // The page under the header has loaded (its heading), not only the shell: axe judges the whole page.
+    await expect.poll(() => main(page).locator('h1').first().isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await dashboardShot(page, 'org-switcher-laptop');
 
