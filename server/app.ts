@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { publicBaseUrl } from './config';
 import { AppError } from './platform/domain/errors';
+import { isDatabaseUnavailable } from './platform/db/database';
 import type { Platform } from './platform/platform';
 import { authenticateMiddleware } from './platform/http/authenticate';
 import { errorBody, sendError } from './platform/http/envelope';
@@ -65,6 +66,13 @@ function errorHandler(platform: Platform) {
     }
     if (bodyError?.status && bodyError.status >= 400 && bodyError.status < 500) {
       sendError(res, bodyError.status, 'invalid_request', 'The request could not be read.');
+      return;
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database restarting or unreachable: nothing of this request committed; retry shortly.
+      log.warn({ err: error }, 'database unavailable');
+      res.setHeader('Retry-After', '1');
+      sendError(res, 503, 'SERVICE_UNAVAILABLE', 'The database is unavailable for a moment; nothing was changed. Retry shortly (same Idempotency-Key).', { reason: 'database_unavailable' });
       return;
     }
     const requestId = requestIdOf(res);

@@ -241,3 +241,4 @@ export function fromJson<T>(value: unknown): T | null {
 }
 
 export { isUniqueViolation } from '../../shared/unique-violation';
+export { isDatabaseUnavailable } from './unavailable';

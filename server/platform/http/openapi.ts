@@ -114,7 +114,7 @@ const PageMetaSchema = z
   .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), hasNext: z.boolean() })
   .meta({ id: 'PageMeta' });
 
-const COMMON_ERRORS: ErrorCode[] = ['invalid_request', 'UNAUTHENTICATED', 'LOAN_TENANT_PERMISSION_DENIED', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+const COMMON_ERRORS: ErrorCode[] = ['invalid_request', 'UNAUTHENTICATED', 'LOAN_TENANT_PERMISSION_DENIED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed input; `message` names the field.',
@@ -127,6 +127,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Well-formed but unusable input; `error` names the problem.',
   429: 'Rate limited; honour Retry-After.',
   500: 'A bug on our side; safe to retry, never cached by idempotency.',
+  503: 'The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key.',
 };
 
 function successEnvelope(route: RouteSpec) {

@@ -12,6 +12,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency';
+import { isDatabaseUnavailable } from '../db/database';
 
 /**
  * Who may call a route:
@@ -241,12 +242,19 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
     });
     return send(res, out.status, out.body);
   } catch (error) {
-    if (error instanceof AppError && error.status < 500) {
-      // A refusal is an outcome: the same request with the same key gets the same answer.
-      const body = JSON.stringify(errorBody(error.status, error.code, error.message, error.data));
-      await completeIdempotencyKey(platform.db, platform.secrets, claim.id, error.status, body);
-    } else {
-      await releaseIdempotencyKey(platform.db, claim.id);
+    try {
+      if (error instanceof AppError && error.status < 500) {
+        // A refusal is an outcome: the same request with the same key gets the same answer.
+        const body = JSON.stringify(errorBody(error.status, error.code, error.message, error.data));
+        await completeIdempotencyKey(platform.db, platform.secrets, claim.id, error.status, body);
+      } else {
+        await releaseIdempotencyKey(platform.db, claim.id);
+      }
+    } catch (storeError) {
+      // The database went away between the handler and here: the claim stays in flight until
+      // IDEMPOTENCY_LOCK_TIMEOUT_SECONDS, then a retry runs the request again (nothing committed).
+      platform.logger.warn({ err: storeError, idempotencyKeyId: claim.id }, 'could not record the idempotent outcome');
+      throw isDatabaseUnavailable(storeError) ? storeError : error;
     }
     throw error;
   }
