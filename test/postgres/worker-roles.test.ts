@@ -1,4 +1,3 @@
-import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { client, pushBody, startTestApp, type TestApp } from '../support/harness
 import { acceptedLoan, lendingTenant, type LendingTenant } from '../support/lifecycle';
 import { buildServiceBundle, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/webhooks';
+import { startPostgresProxy } from '../support/postgres-proxy';
 
 /**
  * Process roles on one PostgreSQL: one `api` process and two `worker` processes (real child processes
@@ -187,38 +187,6 @@ describe('one api process and two worker processes on one PostgreSQL', () => {
     for (const p of [apiProcess, ...workers]) expect(await p.exit).toBe(0);
   }, 30_000);
 });
-
-/** A loopback TCP proxy to PostgreSQL that the test can cut (every connection dropped, nothing listening) and restore. */
-async function startPostgresProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-  let port = 0;
-  const open = async () => {
-    server = net.createServer((socket) => {
-      const upstream = net.connect(target.port, target.host);
-      for (const s of [socket, upstream]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      socket.pipe(upstream).pipe(socket);
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', () => resolve()));
-    port = (server!.address() as net.AddressInfo).port;
-  };
-  await open();
-  return {
-    get port() {
-      return port;
-    },
-    async cut() {
-      const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-      for (const s of sockets) s.destroy();
-      await closed;
-    },
-    restore: open,
-  };
-}
 
 describe('readiness when PostgreSQL is unreachable', () => {
   it('a worker answers /readyz 503 database_unavailable (and /healthz 200) while the database is cut off, and 200 once it is back', async () => {
