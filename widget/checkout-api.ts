@@ -201,6 +201,11 @@ export class CheckoutApi {
     return this.call('POST', '/session/renew', {}, signal);
   }
 
+  /** The language the checkout is read in, kept server side so texts and letters follow it: `borrower` picked it, or `partner` mounted with it. */
+  chooseLanguage(locale: string, chosenBy: 'borrower' | 'partner'): Promise<unknown> {
+    return this.call('POST', '/language', { locale, chosenBy });
+  }
+
   sendOtp(signal?: AbortSignal): Promise<OtpSent> {
     return this.call('POST', '/otp/send', {}, signal);
   }
