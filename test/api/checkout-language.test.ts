@@ -1,3 +1,4 @@
+import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
 import { client, startTestApp, type TestApp } from '../support/harness';
@@ -87,6 +88,26 @@ describe('the borrower\'s language, server side', () => {
     await later.post('/v1/checkout/otp/send');
 
     expect((await inbox(phone))[0]!.body).toMatch(/^\d{6} na your .+ loan code\. E go expire for 5 minutes\./);
+  });
+
+  it('when the borrower reads in Yorùbá, then the offer letter opens with the key facts in Yorùbá, characters intact, then the English binding text', async () => {
+    const { phone, session } = await borrower();
+    await session.post('/v1/checkout/language', { locale: 'yo' });
+    await session.post('/v1/checkout/otp/send');
+    await session.post('/v1/checkout/otp/verify', { code: await latestOtp(app, phone) });
+
+    const state = await session.get('/v1/checkout/session');
+    const pdf = await fetch(state.body.data.offer.offerLetter.url);
+    const { text } = await extractText(new Uint8Array(await pdf.arrayBuffer()), { mergePages: true });
+    const flat = text.replace(/\s+/g, ' ').normalize('NFC');
+
+    expect(pdf.status).toBe(200);
+    expect(flat).toContain('Ìfilọ̀ awin: àwọn òkodoro pàtàkì'.normalize('NFC'));
+    expect(flat).toContain('Ọ̀rọ̀ Gẹ̀ẹ́sì tó tẹ̀lé e ni ẹ̀dà tí òfin dè.'.normalize('NFC'));
+    expect(flat).toContain('Owó tí o yá (olú-owó)'.normalize('NFC'));
+    expect(flat).toContain('English text: the binding version of this offer.');
+    expect(flat.indexOf('English text: the binding version')).toBeGreaterThan(flat.indexOf('Ìfilọ̀ awin'.normalize('NFC')));
+    expect(flat).toContain('Loan offer and key facts statement');
   });
 
   it.each([
