@@ -201,9 +201,9 @@ export class CheckoutApi {
     return this.call('POST', '/session/renew', {}, signal);
   }
 
-  /** The language the checkout is read in, kept server side so texts and letters follow it: `borrower` picked it, or `partner` mounted with it. */
-  chooseLanguage(locale: string, chosenBy: 'borrower' | 'partner'): Promise<unknown> {
-    return this.call('POST', '/language', { locale, chosenBy });
+  /** The borrower picked a language: kept server side, so the texts and the offer letter follow it. */
+  chooseLanguage(locale: string): Promise<unknown> {
+    return this.call('POST', '/language', { locale });
   }
 
   sendOtp(signal?: AbortSignal): Promise<OtpSent> {

@@ -2,7 +2,6 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { AsyncAction } from '../async-action';
 import { adoptDocumentStyles } from '../document-styles';
 import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api';
-import { localeOfTag } from '../../server/shared/locales';
 import { currentLocale, errorText, LOCALE_NAMES, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
 import { applyTheme, type CheckoutTheme } from '../theme';
 import { devicePasskeysAvailable } from '../passkeys';
@@ -201,8 +200,6 @@ export class LcCheckout extends LitElement {
       if (!this.isConnected) return;
       void this.applyLocale(savedLocale() ?? this.locale ?? navigator.languages);
       if (this.pageState !== 'ready') return this.events.loadSettings(true);
-      this.tellLanguage(this.locale, 'partner');
-      this.tellLanguage(savedLocale(), 'borrower');
       await this.refresh();
       this.events.loadSettings(this.pageState !== 'ready');
     });
@@ -252,13 +249,8 @@ export class LcCheckout extends LitElement {
     this.locale = (event.target as HTMLSelectElement).value;
     saveLocale(this.locale);
     void this.applyLocale(this.locale);
-    this.tellLanguage(this.locale, 'borrower');
-  }
-
-  /** The platform texts the code, the receipt and the letter in this language; best effort, the page works without it. */
-  private tellLanguage(locale: string | undefined, chosenBy: 'borrower' | 'partner') {
-    const shipped = locale ? localeOfTag(locale) : null;
-    if (shipped && this.pageState === 'ready') this.api.chooseLanguage(shipped, chosenBy).catch(() => undefined);
+    // Kept server side so the code, the receipt and the letter follow it; best effort, the page works without it.
+    this.api.chooseLanguage(this.locale).catch(() => 0);
   }
 
   private async offerChanged() {
