@@ -13,9 +13,14 @@ export interface RetryOptions {
    * answer is raised at once as a `LendingApiError` carrying `retryAfterSeconds`.
    */
   maxRetryAfterMs?: number;
+  /**
+   * How long one attempt may wait for the answer's headers, in ms (default 30 000; 0 for no limit). An attempt that
+   * times out counts as a network error: retried when the request is repeatable, else raised.
+   */
+  attemptTimeoutMs?: number;
 }
 
-export const DEFAULT_RETRY: Required<RetryOptions> = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: Required<RetryOptions> = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60_000, attemptTimeoutMs: 30_000 };
 
 /** Statuses worth another attempt: rate limited, and server-side failures (501 Not Implemented will not change). */
 export function isRetryableStatus(status: number): boolean {
@@ -76,7 +81,7 @@ export function retryingFetch(
       const last = attempt >= attempts;
       let response: Response;
       try {
-        response = await baseFetch(last ? template : template.clone());
+        response = await withTimeout(last ? template : template.clone(), policy.attemptTimeoutMs, baseFetch);
       } catch (error) {
         if (request.signal?.aborted) throw error;
         if (last) {
@@ -92,6 +97,25 @@ export function retryingFetch(
       await sleep(retryAfter ?? backoffDelayMs(attempt, policy, random), request.signal);
     }
   };
+}
+
+/**
+ * One attempt, abandoned after `timeoutMs` (the caller's own signal still aborts it). The timer covers the wait for
+ * the answer's headers; reading the body is the caller's.
+ */
+async function withTimeout(request: Request, timeoutMs: number, baseFetch: (request: Request) => Promise<Response>): Promise<Response> {
+  if (!(timeoutMs > 0)) return baseFetch(request);
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(request.signal.reason);
+  if (request.signal.aborted) onAbort();
+  else request.signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  try {
+    return await baseFetch(new Request(request, { signal: controller.signal }));
+  } finally {
+    clearTimeout(timer);
+    request.signal.removeEventListener('abort', onAbort);
+  }
 }
 
 function describe(error: unknown): string {

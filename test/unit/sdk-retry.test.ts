@@ -101,6 +101,27 @@ describe('client retries', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('when an attempt gets no answer within attemptTimeoutMs, then it is abandoned and a repeatable request is tried again', async () => {
+    server = await startLoopbackServer((_req, res, i) => {
+      if (i === 0) setTimeout(() => json(res, 200, { status: 200, success: true, message: 'late', data: [] }), 1500);
+      else json(res, 200, { status: 200, success: true, message: 'Loans retrieved', data: [] });
+    });
+
+    const body = await clientOf(server.url, { retry: { ...FAST, attemptTimeoutMs: 200 } }).get('/v1/loans');
+
+    expect(body.message).toBe('Loans retrieved');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('when the caller aborts, then the call rejects at once and is not retried', async () => {
+    server = await startLoopbackServer((_req, res) => setTimeout(() => json(res, 200, { status: 200, success: true, message: 'late', data: [] }), 1500));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('caller gave up')), 100);
+
+    await expect(clientOf(server.url).get('/v1/loans', { signal: controller.signal })).rejects.toThrow('caller gave up');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('when retries are off, then a 503 GET is tried once', async () => {
     server = await startLoopbackServer((_req, res) => json(res, 503, { status: 503, success: false, message: 'Busy', error: 'SERVICE_UNAVAILABLE' }));
 
