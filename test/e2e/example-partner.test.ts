@@ -1,5 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
@@ -25,8 +24,7 @@ let output = '';
 
 beforeAll(async () => {
   await ensureBundles();
-  // The package as a partner installs it: built from sdk/ (the root's node_modules links @lending-platform/client there).
-  execFileSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'sdk/scripts/build.ts'], { stdio: 'pipe' });
+  // The package is built into sdk/dist by the e2e global setup (the root's node_modules links @lending-platform/client there).
   app = await startTestApp();
   tenant = await lendingTenant(app);
   dispatcher = new WebhookDispatcher(app.platform);
