@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 import { startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, type LendingTenant } from '../support/lifecycle';
-import { latestOtp, nubanCheckDigit, uniquePhone } from '../support/checkout';
+import { latestOtp, uniquePhone } from '../support/checkout';
+import { signOfferAndGiveBank } from '../support/checkout-steps';
 import { axeViolations, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } from '../support/browser';
-import { chooseBank } from '../support/bank-picker';
 
 /**
  * The example partner backend (`examples/partner-backend`, `npm run example`) as a partner's customer uses it, at
@@ -86,18 +86,7 @@ describe('the example partner backend', () => {
       const code = page.getByLabel(/Code sent to/);
       await code.waitFor();
       await code.fill(await latestOtp(app, phone));
-      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
-      await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
-      await page.getByLabel('I have read the offer and agree to its terms.').check();
-      await page.getByRole('button', { name: 'Sign and accept' }).click();
-
-      await page.getByRole('heading', { name: 'Your bank account' }).waitFor();
-      await chooseBank(page, 'Guaranty Trust Bank');
-      await page.getByLabel('Account number').fill(`012345678${nubanCheckDigit('058', '012345678')}`);
-      await page.getByText('Account name:').waitFor();
-      await page.getByRole('button', { name: 'This is my account' }).click();
-
-      await page.getByRole('heading', { name: 'Set up your repayments' }).waitFor();
+      await signOfferAndGiveBank(page);
       await page.getByRole('button', { name: 'Set up direct debit' }).click();
       await page.getByRole('link', { name: /Continue to your bank/ }).waitFor();
       await screenshot(page, 'example-partner-mandate');
