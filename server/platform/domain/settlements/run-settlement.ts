@@ -1,11 +1,12 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
 import { toJson } from '../../db/database';
 import type { Mode, Scope } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { ensureAccount, postTransaction } from '../ledger/ledger';
+import { ensureAccount, postTransaction, type LedgerAccount } from '../ledger/ledger';
+import { FINANCING_LENDER_ID } from '../financing/financing-lender';
 import { getOrganisation } from '../organisations/organisation';
 import { toStatement, type SettlementLine, type SettlementStatement } from './settlement';
 import { inUnitOfWork } from '../unit-of-work';
@@ -28,16 +29,43 @@ const EPOCH = '1970-01-01T00:00:00.000Z';
  */
 const unsettled = (scope: Scope, until: string) => (eb: ExpressionBuilder<Database, 'loanRepayments'>) =>
   eb.and([
-    eb('organisationId', '=', scope.organisationId),
+    ...(isLender(scope)
+      ? [eb('loanId', 'in', eb.selectFrom('financingApplications').select('id'))]
+      : [eb('organisationId', '=', scope.organisationId), eb('loanId', 'not in', eb.selectFrom('financingApplications').select('id'))]),
     eb('mode', '=', scope.mode),
     eb('status', '=', 'completed'),
     eb('settlementId', 'is', null),
     eb('completedAt', '<', until),
     eb('method', '<>', 'wallet'),
-    eb('loanId', 'not in', eb.selectFrom('financingApplications').select('id')),
   ]);
 
 /**
+ * The service's own settlement (the fixed financing lender): its statement sweeps the interest and fees of every
+ * patient-financing loan (whichever partner's) to the service's revenue; a partner's never includes them.
+ */
+const isLender = (scope: Scope) => scope.organisationId === FINANCING_LENDER_ID;
+
+/** Where a statement's income goes: the partner's organisation wallet, or the service's revenue lines. */
+async function destinations(trx: Executor, scope: Scope, now: Date): Promise<{ fee: LedgerAccount; interest: LedgerAccount }> {
+  if (isLender(scope)) {
+    return {
+      fee: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_FEE_REVENUE }, now),
+      interest: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_INTEREST_REVENUE }, now),
+    };
+  }
+  const wallet = await ensureAccount(trx, { ...scope, kind: 'organisation_wallet', code: scope.organisationId }, now);
+  return { fee: wallet, interest: wallet };
+}
+
+/** The service's revenue lines (`platform_revenue` codes in the lender's scope) a lender statement sweeps to. */
+export const FINANCING_INTEREST_REVENUE = 'financing_interest';
+export const FINANCING_FEE_REVENUE = 'financing_fees';
+
+/**
+ * For the service (`--org` the financing lender): the same, over every patient-financing loan's repayments, from the
+ * service's income accounts to its revenue (`platform_revenue` financing_interest / financing_fees); run by the daily
+ * settlement worker like any partner's, or `admin settlement run --org <lender id>`.
+ *
  * Sweeps the fee and interest the partner earned from repayments completed before `until` (and
  * not swept yet) from the income accounts to its organisation wallet, and writes a statement with
  * one line per loan. Idempotent for a period: a run whose period is already covered returns the
@@ -88,7 +116,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       transferReference = `STL-${id}`;
       const feeIncome = await ensureAccount(trx, { ...scope, kind: 'fee_income', code: scope.organisationId }, options.now);
       const interestIncome = await ensureAccount(trx, { ...scope, kind: 'interest_income', code: scope.organisationId }, options.now);
-      const wallet = await ensureAccount(trx, { ...scope, kind: 'organisation_wallet', code: scope.organisationId }, options.now);
+      const to = await destinations(trx, scope, options.now);
       await postTransaction(trx, {
         ...scope,
         reference: transferReference,
@@ -97,7 +125,8 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
         postings: [
           { account: feeIncome, amountKobo: fee },
           { account: interestIncome, amountKobo: interest },
-          { account: wallet, amountKobo: -(fee + interest) },
+          { account: to.fee, amountKobo: -fee },
+          { account: to.interest, amountKobo: -interest },
         ].filter((p) => p.amountKobo !== 0),
         now: options.now,
       });
