@@ -5,7 +5,7 @@ import { toJson } from '../../db/database';
 import type { Mode, Scope } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { ensureAccount, postTransaction, type LedgerAccount } from '../ledger/ledger';
+import { ensureAccount, postTransaction, type Posting } from '../ledger/ledger';
 import { FINANCING_LENDER_ID } from '../financing/financing-lender';
 import { getOrganisation } from '../organisations/organisation';
 import { toStatement, type SettlementLine, type SettlementStatement } from './settlement';
@@ -46,15 +46,14 @@ const unsettled = (scope: Scope, until: string) => (eb: ExpressionBuilder<Databa
 const isLender = (scope: Scope) => scope.organisationId === FINANCING_LENDER_ID;
 
 /** Where a statement's income goes: the partner's organisation wallet, or the service's revenue lines. */
-async function destinations(trx: Executor, scope: Scope, now: Date): Promise<{ fee: LedgerAccount; interest: LedgerAccount }> {
+async function destinations(trx: Executor, scope: Scope, fee: number, interest: number, now: Date): Promise<Posting[]> {
   if (isLender(scope)) {
-    return {
-      fee: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_FEE_REVENUE }, now),
-      interest: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_INTEREST_REVENUE }, now),
-    };
+    return [
+      { account: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_FEE_REVENUE }, now), amountKobo: -fee },
+      { account: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_INTEREST_REVENUE }, now), amountKobo: -interest },
+    ];
   }
-  const wallet = await ensureAccount(trx, { ...scope, kind: 'organisation_wallet', code: scope.organisationId }, now);
-  return { fee: wallet, interest: wallet };
+  return [{ account: await ensureAccount(trx, { ...scope, kind: 'organisation_wallet', code: scope.organisationId }, now), amountKobo: -(fee + interest) }];
 }
 
 /** The service's revenue lines (`platform_revenue` codes in the lender's scope) a lender statement sweeps to. */
@@ -116,7 +115,6 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       transferReference = `STL-${id}`;
       const feeIncome = await ensureAccount(trx, { ...scope, kind: 'fee_income', code: scope.organisationId }, options.now);
       const interestIncome = await ensureAccount(trx, { ...scope, kind: 'interest_income', code: scope.organisationId }, options.now);
-      const to = await destinations(trx, scope, options.now);
       await postTransaction(trx, {
         ...scope,
         reference: transferReference,
@@ -125,8 +123,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
         postings: [
           { account: feeIncome, amountKobo: fee },
           { account: interestIncome, amountKobo: interest },
-          { account: to.fee, amountKobo: -fee },
-          { account: to.interest, amountKobo: -interest },
+          ...(await destinations(trx, scope, fee, interest, options.now)),
         ].filter((p) => p.amountKobo !== 0),
         now: options.now,
       });
