@@ -16,7 +16,8 @@ import type { ColumnTypes } from '../migrate';
  * lender's: `WOF-<loan id>`, receivable → `loan_write_off`), as the arrears sweep now does when a loan defaults.
  * Guarded accounts (receivables, pools) keep their running balance equal to the sum of their postings.
  *
- * The constants are frozen copies (a migration never changes with the code that follows it).
+ * Selected columns are aliased without underscores: the result rows read the same with or without the camel-case
+ * plugin. The constants are frozen copies (a migration never changes with the code that follows it).
  */
 const FINANCING_LENDER_ID = '0f1a0000-0000-4000-8000-000000000001';
 const FINANCING_PRODUCT_ID = '0f1a0000-0000-4000-8000-000000000002';
@@ -81,8 +82,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   }
 
   const financing = (
-    await sql<{ id: string; organisation_id: string; mode: string; capital_pool_code: string }>`
-      select l.id, l.organisation_id, l.mode, l.capital_pool_code from loans l
+    await sql<{ id: string; org: string; mode: string; pool: string }>`
+      select l.id, l.organisation_id as org, l.mode, l.capital_pool_code as pool from loans l
       where l.id in (select id from financing_applications)
         and exists (select 1 from ledger_transactions d where d.reference = 'DSB-' || l.id)
       order by l.id`.execute(db)
@@ -90,21 +91,21 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   for (const loan of financing) {
     const reference = `REB-${loan.id}`;
     if (await posted(reference)) continue;
-    const partner = { organisationId: loan.organisation_id, mode: loan.mode };
+    const partner = { organisationId: loan.org, mode: loan.mode };
     const lender = { organisationId: FINANCING_LENDER_ID, mode: loan.mode };
     const open = await balance({ ...partner, kind: 'loan_receivable', code: loan.id });
     const groups = (
-      await sql<{ method: string; mandate_id: string | null; amount: number | string; principal: number | string; interest: number | string; fee: number | string }>`
-        select method, mandate_id, sum(amount_kobo) as amount, sum(principal_portion_kobo) as principal,
+      await sql<{ method: string; mandate: string | null; amount: number | string; principal: number | string; interest: number | string; fee: number | string }>`
+        select method, mandate_id as mandate, sum(amount_kobo) as amount, sum(principal_portion_kobo) as principal,
                sum(interest_portion_kobo) as interest, sum(fee_portion_kobo) as fee
         from loan_repayments where loan_id = ${loan.id} and status = 'completed'
         group by method, mandate_id`.execute(db)
-    ).rows.map((g) => ({ method: g.method, mandateId: g.mandate_id, amount: Number(g.amount), principal: Number(g.principal), interest: Number(g.interest), fee: Number(g.fee) }));
+    ).rows.map((g) => ({ method: g.method, mandateId: g.mandate, amount: Number(g.amount), principal: Number(g.principal), interest: Number(g.interest), fee: Number(g.fee) }));
     const sum = (pick: (g: (typeof groups)[number]) => number) => groups.reduce((s, g) => s + pick(g), 0);
     const legs: Leg[] = [
       { ref: { ...partner, kind: 'loan_receivable', code: loan.id }, amountKobo: -open },
       { ref: { ...lender, kind: 'loan_receivable', code: loan.id }, amountKobo: open },
-      { ref: { ...lender, kind: 'capital_pool', code: loan.capital_pool_code }, amountKobo: sum((g) => g.principal) },
+      { ref: { ...lender, kind: 'capital_pool', code: loan.pool }, amountKobo: sum((g) => g.principal) },
       { ref: { ...partner, kind: 'interest_income', code: partner.organisationId }, amountKobo: sum((g) => g.interest) },
       { ref: { ...lender, kind: 'interest_income', code: FINANCING_LENDER_ID }, amountKobo: -sum((g) => g.interest) },
       { ref: { ...partner, kind: 'fee_income', code: partner.organisationId }, amountKobo: sum((g) => g.fee) },
@@ -126,13 +127,13 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   }
 
   const defaulted = (
-    await sql<{ id: string; organisation_id: string; mode: string; loan_product_id: string }>`
-      select id, organisation_id, mode, loan_product_id from loans where status = 'defaulted' order by id`.execute(db)
+    await sql<{ id: string; org: string; mode: string; product: string }>`
+      select id, organisation_id as org, mode, loan_product_id as product from loans where status = 'defaulted' order by id`.execute(db)
   ).rows;
   for (const loan of defaulted) {
     const reference = `WOF-${loan.id}`;
     if (await posted(reference)) continue;
-    const owner = { organisationId: loan.loan_product_id === FINANCING_PRODUCT_ID ? FINANCING_LENDER_ID : loan.organisation_id, mode: loan.mode };
+    const owner = { organisationId: loan.product === FINANCING_PRODUCT_ID ? FINANCING_LENDER_ID : loan.org, mode: loan.mode };
     const open = await balance({ ...owner, kind: 'loan_receivable', code: loan.id });
     if (open <= 0) continue;
     await post(owner, reference, 'write_off', `loan ${loan.id} defaulted: outstanding principal written off`, [
