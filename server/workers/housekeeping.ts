@@ -2,8 +2,7 @@ import type { Platform } from '../platform/platform';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency';
 import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preapprovals';
 import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
-import { runSettlement } from '../platform/domain/settlements/run-settlement';
-import { FINANCING_LENDER_ID } from '../platform/domain/financing/financing-lender';
+import { runSettlement, settlementsDue } from '../platform/domain/settlements/run-settlement';
 import { runCollections } from '../platform/domain/repayments/collect-mandates';
 import { purgeCheckoutData } from '../platform/domain/checkout/purge-checkout-data';
 import { expireFinancingApplications } from '../platform/domain/financing/expire-financing';
@@ -79,17 +78,7 @@ export function startSettlementWorker(platform: Platform): () => void {
   return startPeriodic(platform, 'settlement', platform.config.SETTLEMENT_INTERVAL_MS, async () => {
     const now = platform.clock.now();
     const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const unswept = platform.db
-      .selectFrom('loanRepayments')
-      .where('settlementId', 'is', null)
-      .where('status', '=', 'completed')
-      .where('completedAt', '<', until.toISOString());
-    const financing = platform.db.selectFrom('financingApplications').select('id');
-    // Patient-financing repayments are the service's: they settle on the lender's statement, not the partner's.
-    const due = [
-      ...(await unswept.select(['organisationId', 'mode']).distinct().where('loanId', 'not in', financing).execute()),
-      ...(await unswept.select('mode').distinct().where('loanId', 'in', financing).execute()).map(({ mode }) => ({ organisationId: FINANCING_LENDER_ID, mode })),
-    ];
+    const due = await settlementsDue(platform.db, until);
     for (const { organisationId, mode } of due) {
       const { statement, created } = await runSettlement(platform.db, { organisationId, mode, until, now });
       if (created) platform.logger.info({ organisationId, mode, statementId: statement.id, totalSweptKobo: statement.totalSweptKobo }, 'settled');

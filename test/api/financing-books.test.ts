@@ -7,7 +7,7 @@ import { scopeBalances, type ScopeBalance } from '../../server/platform/domain/l
 import { recordRepayment } from '../../server/platform/domain/repayments/record-repayment';
 import { runCollections } from '../../server/platform/domain/repayments/collect-mandates';
 import { sweepArrears } from '../../server/platform/domain/repayments/sweep-arrears';
-import { runSettlement, FINANCING_FEE_REVENUE, FINANCING_INTEREST_REVENUE } from '../../server/platform/domain/settlements/run-settlement';
+import { runSettlement, settlementsDue, FINANCING_FEE_REVENUE, FINANCING_INTEREST_REVENUE } from '../../server/platform/domain/settlements/run-settlement';
 import { listStatements, statementCsv } from '../../server/platform/domain/settlements/settlement';
 import { inUnitOfWork } from '../../server/platform/domain/unit-of-work';
 import { client, createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
@@ -167,6 +167,10 @@ describe('patient financing on the service\'s books', () => {
     await expectFinancingBooks();
 
     clock.advance(1000);
+    // The periodic run owes the service a statement for these repayments, and owes none of them to the partner.
+    const due = await settlementsDue(db(), clock.now());
+    expect(due).toContainEqual({ organisationId: FINANCING_LENDER_ID, mode: 'test' });
+    expect(due).not.toContainEqual({ organisationId: partner.organisationId, mode: 'test' });
     const { statement, created } = await runSettlement(db(), { organisationId: FINANCING_LENDER_ID, mode: 'test', until: clock.now(), now: clock.now() });
     expect(created).toBe(true);
     const line = statement.lines?.find((l) => l.loanId === loanId);

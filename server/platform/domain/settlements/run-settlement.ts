@@ -153,3 +153,20 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
     return { statement: toStatement(row), created: true };
   });
 }
+
+/**
+ * The statements a periodic run owes for the period ending `until`: every organisation and mode with unswept repayments
+ * of its own loans, and the service (the financing lender) for every mode with unswept patient-financing repayments,
+ * which settle on the service's statement, never the partner's.
+ */
+export async function settlementsDue(db: Executor, until: Date): Promise<Scope[]> {
+  const unswept = db
+    .selectFrom('loanRepayments')
+    .where('settlementId', 'is', null)
+    .where('status', '=', 'completed')
+    .where('completedAt', '<', until.toISOString());
+  const financing = db.selectFrom('financingApplications').select('id');
+  const partners = await unswept.select(['organisationId', 'mode']).distinct().where('loanId', 'not in', financing).execute();
+  const lender = await unswept.select('mode').distinct().where('loanId', 'in', financing).execute();
+  return [...partners, ...lender.map(({ mode }) => ({ organisationId: FINANCING_LENDER_ID, mode }))];
+}
