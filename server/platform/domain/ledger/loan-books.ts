@@ -1,16 +1,24 @@
 import type { Executor } from '../../db/database';
 import type { LoansTable } from '../../db/schema';
-import { FINANCING_LENDER_ID, isFinancingLoan } from '../financing/financing-lender';
 import type { Scope } from '../scope';
 import { findAccount, postTransaction, ensureAccount } from './ledger';
 
+/** A product's organisation never changes: remembered per process (products are few). */
+const productLenders = new Map<string, string>();
+
 /**
- * Whose books a loan's receivable, collections, income, write-off and recoveries live in (docs/ledger.md): the
- * lender's. A lending loan is the partner's own (its organisation, the loan's mode); a patient-financing loan is the
- * service's (the fixed financing lender organisation, the loan's mode) even though the loan row belongs to the partner.
+ * Whose books a loan's receivable, collections, income, write-off and recoveries live in (docs/ledger.md): its
+ * lender's, i.e. the organisation that owns the loan's product, in the loan's mode. A lending loan's product is the
+ * partner's own; patient financing's product belongs to the fixed financing lender (the service), although the loan
+ * row belongs to the partner. Reading it from the product keeps the lending core free of any financing import.
  */
-export function loanBooks(loan: Pick<LoansTable, 'organisationId' | 'mode' | 'loanProductId'>): Scope {
-  return { organisationId: isFinancingLoan(loan) ? FINANCING_LENDER_ID : loan.organisationId, mode: loan.mode };
+export async function loanBooks(db: Executor, loan: Pick<LoansTable, 'mode' | 'loanProductId'>): Promise<Scope> {
+  let lender = productLenders.get(loan.loanProductId);
+  if (!lender) {
+    lender = (await db.selectFrom('loanProducts').select('organisationId').where('id', '=', loan.loanProductId).executeTakeFirstOrThrow()).organisationId;
+    productLenders.set(loan.loanProductId, lender);
+  }
+  return { organisationId: lender, mode: loan.mode };
 }
 
 /**
@@ -20,8 +28,8 @@ export function loanBooks(loan: Pick<LoansTable, 'organisationId' | 'mode' | 'lo
  * already reduced it; one that comes later sees `defaulted` and books a recovery). Nothing is posted when nothing is
  * left; the reference `WOF-<loan id>` makes a second write-off of the same loan impossible.
  */
-export async function writeOffLoan(db: Executor, loan: Pick<LoansTable, 'id' | 'organisationId' | 'mode' | 'loanProductId'>, now: Date): Promise<number> {
-  const books = loanBooks(loan);
+export async function writeOffLoan(db: Executor, loan: Pick<LoansTable, 'id' | 'mode' | 'loanProductId'>, now: Date): Promise<number> {
+  const books = await loanBooks(db, loan);
   const receivable = await findAccount(db, { ...books, kind: 'loan_receivable', code: loan.id });
   const amount = receivable ? Number(receivable.balanceKobo) : 0;
   if (!receivable || amount <= 0) return 0;

@@ -9,7 +9,6 @@ import { newId } from '../ids';
 import { ensureAccount, postTransaction, type Posting } from '../ledger/ledger';
 import { requireBalance, requireWallet, walletRef } from '../wallets/wallet';
 import { loanBooks } from '../ledger/loan-books';
-import { isFinancingLoan } from '../financing/financing-lender';
 import { allocatePrincipalReturn } from './allocate-principal-return';
 import { getLoanRow, invalidState } from '../loans/loan';
 import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
@@ -312,8 +311,9 @@ async function postRepayment(
   recovery: boolean,
 ): Promise<void> {
   const partner = { organisationId: loan.organisationId, mode: loan.mode };
-  const owner = loanBooks(loan);
-  const financing = isFinancingLoan(loan);
+  const owner = await loanBooks(ctx.db, loan);
+  // Lent from another organisation's pool (patient financing: the service's): its principal goes straight back there.
+  const financing = owner.organisationId !== loan.organisationId;
   const applied = allocation.appliedKobo;
   const principal = allocation.principalPortionKobo;
   // What of the collection stays in the collections account: all of it, or for financing what is not principal.
