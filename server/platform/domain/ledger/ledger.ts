@@ -50,7 +50,11 @@ export type AccountKind =
   /** Interest earned by the partner from repayments, awaiting settlement (code: organisation id). */
   | 'interest_income'
   /** Fees (late fees included) earned from repayments, awaiting settlement (code: organisation id). */
-  | 'fee_income';
+  | 'fee_income'
+  /** Principal written off when a loan defaulted: the owner's loss (code: loan id). Debit-normal. */
+  | 'loan_write_off'
+  /** Principal collected on a loan after it was written off (code: organisation id). Credit-normal. */
+  | 'recovery_income';
 
 export interface AccountRef {
   organisationId: string;
@@ -87,6 +91,8 @@ const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   rail_collections: true,
   interest_income: true,
   fee_income: true,
+  loan_write_off: true,
+  recovery_income: true,
 };
 
 /** Guarded liabilities: their running balance may never rise above zero (the guard is `<= 0`). */

@@ -335,7 +335,9 @@ export const loanRoutes = [
       'Only loans disbursed to `borrower_wallet` have undrawn credit (422 `no_undrawn_credit` otherwise). It reduces principal only (fee and interest portions are 0; ' +
       'interest and fees stay as frozen in the pricing snapshot), from the latest instalment backwards, so the loan shortens from its end; anything above the unpaid principal ' +
       'is returned as `unallocatedKobo`. The wallet must hold the applied amount (409 `insufficient_wallet_balance`). A `wallet` movement earns nothing, so settlement statements ' +
-      'neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan.',
+      'neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan. ' +
+      'A `defaulted` loan still takes repayments (recoveries): its outstanding principal was written off when it defaulted, so the principal part of a recovery is booked as ' +
+      'recovery income (fees and interest as usual); clearing everything completes the loan.',
     access: 'tenant',
     params: IdParams,
     body: z
