@@ -67,6 +67,20 @@ export function useMessages(locale: Locale, messages: Messages): void {
 
 const loaded = new Map<string, Promise<Messages>>();
 
+declare const __LC_LOCALE_PARTIAL__: Partial<Record<string, number>> | undefined;
+/**
+ * The locales whose tables still miss keys, with the share translated (0–99): the build's coverage
+ * data (`partialLocales()` in tables.ts), empty when every table is complete and in builds without
+ * the locales plugin.
+ */
+export const PARTIAL_LOCALES: Partial<Record<Locale, number>> = typeof __LC_LOCALE_PARTIAL__ === 'undefined' ? {} : __LC_LOCALE_PARTIAL__;
+
+/** The language menu's entry: the language's own name, marked (in the current language) when its table is partial. */
+export function languageLabel(locale: Locale, partial: Partial<Record<Locale, number>> = PARTIAL_LOCALES): string {
+  const percent = partial[locale];
+  return percent === undefined ? LOCALE_NAMES[locale] : t('checkout.languagePartial', { language: LOCALE_NAMES[locale], percent });
+}
+
 declare const __LC_LOCALE_FILES__: Record<string, string> | undefined;
 /** The tables' content-hashed file names, in the script-tag build (served immutable, next to the bundle); other builds ask for `{locale}.json`. */
 const LOCALE_FILES: Record<string, string> = typeof __LC_LOCALE_FILES__ === 'undefined' ? {} : __LC_LOCALE_FILES__;
