@@ -446,7 +446,7 @@ export class LcCheckout extends LitElement {
         ? html`<dl class="lc-receipt">
             ${row(t('receipt.amount'), formatKobo(state.offer?.principalKobo ?? state.loan.principalKobo))}
             ${state.bank ? row(t('receipt.account'), `${state.bank.bankName} ••••${state.bank.accountNumberLast4}`) : nothing}
-            ${first ? row(t('receipt.firstDebit'), t('receipt.firstDebitValue', { amount: formatKobo(first.totalKobo), date: formatDate(first.dueDate) })) : nothing}
+            ${first ? row(t('receipt.firstDebit'), t('receipt.firstDebitValue', { amount: formatKobo(first.totalKobo), date: formatDate(first.dueDate, currentLocale()) })) : nothing}
             ${row(t('receipt.reference'), html`<span class="lc-ref">${state.loan.id}</span>`)}
           </dl>
           ${state.loan.receiptSentAt ? html`<p>${t('receipt.texted')}</p>` : nothing}`
