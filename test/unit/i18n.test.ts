@@ -40,6 +40,30 @@ describe('checkout texts', () => {
     for (const letter of ['ị', 'ọ', 'ụ']) expect(all(TABLES.ig), letter).toContain(letter);
   });
 
+  it('the financial terms of docs/languages are used consistently: every text with the English term has the glossary term', () => {
+    const glossary: [RegExp, Record<'yo' | 'ha' | 'ig', string>][] = [
+      [/direct[- ]debit/i, { yo: 'àyọkúrò tààrà', ha: 'cirar kuɗi kai-tsaye', ig: 'mwepụ ego ozugbo' }],
+      [/guarantor/i, { yo: 'onídùúró', ha: 'lamuni', ig: 'nkwado' }],
+      [/\binterest\b/i, { yo: 'èlé', ha: 'kuɗin ruwa', ig: 'ọmụrụnwa' }],
+      [/late fee/i, { yo: 'owó ìtanràn ìsanpẹ́', ha: 'tarar jinkiri', ig: 'ntaramahụhụ mbubreyo' }],
+      [/instalment/i, { yo: 'ìpín ìsanpadà', ha: 'kashin biya', ig: 'akụkụ nkwụghachi' }],
+      [/cost of credit/i, { yo: 'iye tí ẹ̀yáwó ń ná yín', ha: 'jimillar kuɗin rance', ig: 'ọnụ ahịa mbinye ego' }],
+      [/\bAPR\b/, { yo: 'APR', ha: 'APR', ig: 'APR' }],
+      [/\blender\b/i, { yo: 'ayánilówó', ha: 'mai ba da rance', ig: 'onye mbinye ego' }],
+    ];
+    const inconsistent: string[] = [];
+    for (const [english, terms] of glossary) {
+      for (const key of Object.keys(en) as (keyof typeof en)[]) {
+        if (!english.test(en[key].replace(/\{\w+\}/g, ''))) continue;
+        for (const locale of ['yo', 'ha', 'ig'] as const) {
+          const term = terms[locale].normalize('NFC');
+          if (!TABLES[locale][key]!.toLowerCase().includes(term.toLowerCase())) inconsistent.push(`${locale} ${key}: ${term}`);
+        }
+      }
+    }
+    expect(inconsistent).toEqual([]);
+  });
+
   it('the build fails on a missing key unless the locale may ship partial, and on text not in NFC', () => {
     const keys = Object.keys(en) as (keyof typeof en)[];
     const row = { ...coverage().find((r) => r.locale === 'yo')!, translated: keys.length - 1, missing: [keys[3]!] };
