@@ -1,3 +1,5 @@
+import { currentLocale } from './i18n/i18n';
+
 /** Display formatting only: amounts stay integer kobo everywhere else. */
 const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', minimumFractionDigits: 2 });
 
@@ -9,25 +11,13 @@ export const formatKoboShort = (kobo: number) => (kobo % 100 ? naira : wholeNair
 
 export const formatBps = (bps: number) => `${(bps / 100).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
 /**
- * A due date in the borrower's language (`currentLocale()` from the i18n module, passed in so the
- * dashboard's use stays English without loading the texts): `27 Nov 2026` in English and Pidgin, the
- * month named in full in Yorùbá, Hausa and Igbo (`27 Oṣù Bélú 2026`), and digits (`27/11/2026`) when
- * the browser does not know the language, never an English month inside another language.
+ * A due date: `27 Nov 2026` in English and Pidgin, digits (`27/11/2026`, `07/02/2027`) in Yorùbá, Hausa and Igbo,
+ * never an English month inside another language (browsers' `Intl` mostly lacks these three
+ * languages' month names, and would fall back to English ones).
  */
-export function formatDate(iso: string, locale = 'en'): string {
-  let format = dateFormats.get(locale);
-  if (!format) {
-    const tag = locale === 'en' || locale === 'pcm' ? 'en-NG' : `${locale}-NG`;
-    const known = tag === 'en-NG' || Intl.DateTimeFormat.supportedLocalesOf(tag).length > 0;
-    format = known
-      ? new Intl.DateTimeFormat(tag, { day: 'numeric', month: tag === 'en-NG' ? 'short' : 'long', year: 'numeric', timeZone: 'UTC' })
-      : new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
-    dateFormats.set(locale, format);
-  }
-  return format.format(new Date(iso));
-}
+export const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-NG', { day: 'numeric', month: /^(en|pcm)$/.test(currentLocale()) ? 'short' : 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 /** `"150,000.50"` → 15000050 kobo, by string arithmetic (no floats); null unless a positive amount with at most 2 decimals. */
 export function parseNairaToKobo(text: string): number | null {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../widget/i18n/en';
-import { languageLabel, resolveLocale, t, tp, useMessages, errorText, type Messages } from '../../widget/i18n/i18n';
-import { COMPLETE, coverage, partialLocales, placeholders, problems, TABLES } from '../../widget/i18n/tables';
+import { PARTIAL_LABELS, resolveLocale, t, tp, useMessages, errorText, type Messages } from '../../widget/i18n/i18n';
+import { localesPlugin } from '../../widget/i18n/vite-locales';
+import { COMPLETE, coverage, PARTIAL_MARK, partialLabels, placeholders, problems, TABLES } from '../../widget/i18n/tables';
 
 describe('checkout texts', () => {
   it('resolves language tags to a supported locale, English last', () => {
@@ -70,18 +71,30 @@ describe('checkout texts', () => {
     expect(problems([row], ['yo'])).toEqual([`yo must be complete; missing: ${keys[3]}`]);
     expect(problems([row], [])).toEqual([]);
     expect(problems([{ ...row, missing: [], notNfc: ['otp.send'] }], ['yo'])).toEqual(['yo texts not in Unicode NFC: otp.send']);
-    expect(partialLocales([row])).toEqual({ yo: Math.floor((100 * (keys.length - 1)) / keys.length) });
-    expect(partialLocales()).toEqual({});
+    expect(partialLabels([row])).toEqual({ yo: `Yorùbá (a kò tíì túmọ̀ gbogbo rẹ̀: ${Math.floor((100 * (keys.length - 1)) / keys.length)} %)`.normalize('NFC') });
+    expect(partialLabels()).toEqual({});
   });
 
-  it('the language menu marks a partial language, in the language the borrower reads', () => {
-    useMessages('en', {});
-    expect(languageLabel('yo')).toBe('Yorùbá');
-    expect(languageLabel('yo', { yo: 62 })).toBe('Yorùbá (partly translated: 62 %)');
-    useMessages('ha', TABLES.ha);
-    expect(languageLabel('ig', { ig: 40 })).toBe('Igbo (an fassara wani sashi kawai: 40 %)');
-    expect(languageLabel('ha', { ig: 40 })).toBe('Hausa');
-    useMessages('en', {});
+  it('the build hands the widget the coverage data the language menu reads, and fails on a problem before bundling', () => {
+    const plugin = localesPlugin();
+    const config = (plugin.config as () => { define: Record<string, string> })();
+    // Nothing is partial: `null`, and the menu shows the languages' names alone.
+    expect(config.define.__LC_LOCALE_PARTIAL__).toBe('null');
+    expect(Object.keys(JSON.parse(config.define.__LC_LOCALE_FILES__!)).sort()).toEqual(['ha', 'ig', 'pcm', 'yo']);
+    let failed = '';
+    (plugin.buildStart as (this: { error: (message: string) => never }) => void).call({ error: (message: string) => ((failed = message), undefined as never) });
+    expect(failed).toBe('');
+  });
+
+  it('the language menu marks a partial language, in that language\'s own words', () => {
+    const keys = Object.keys(en) as (keyof typeof en)[];
+    const hausa = { ...coverage().find((r) => r.locale === 'ha')!, translated: 166, missing: keys.slice(0, keys.length - 166) };
+    expect(partialLabels([hausa])).toEqual({ ha: `Hausa (an fassara wani sashi kawai: ${Math.floor((100 * 166) / keys.length)} %)` });
+    expect(PARTIAL_LABELS).toBeNull();
+    for (const [locale, mark] of Object.entries(PARTIAL_MARK)) {
+      expect(placeholders(mark), locale).toBe('language,percent');
+      expect(mark, locale).toBe(mark.normalize('NFC'));
+    }
   });
 
   it('falls back to English for a key the table lacks, fills placeholders and picks the plural form', () => {

@@ -7,8 +7,6 @@ export const en = {
   // The shell (lc-checkout)
   'page.title': 'Complete your loan',
   'checkout.language': 'Language',
-  // A language menu entry whose table still misses keys (see PARTIAL in tables.ts)
-  'checkout.languagePartial': '{language} (partly translated: {percent} %)',
   'checkout.loading': 'Loading your loan checkout…',
   'checkout.progress': 'Step {n} of {m}',
   'checkout.notAvailable.title': 'This checkout is not available',

@@ -7,7 +7,6 @@ import type { Messages } from './i18n.ts';
 export const ha: Messages = {
   'page.title': 'Ku kammala rancenku',
   'checkout.language': 'Harshe',
-  'checkout.languagePartial': '{language} (an fassara wani sashi kawai: {percent} %)',
   'checkout.loading': 'Ana buɗe shafin rancenku…',
   'checkout.progress': 'Mataki na {n} cikin {m}',
   'checkout.notAvailable.title': 'Wannan shafin rance ba ya samuwa',

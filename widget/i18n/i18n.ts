@@ -67,19 +67,14 @@ export function useMessages(locale: Locale, messages: Messages): void {
 
 const loaded = new Map<string, Promise<Messages>>();
 
-declare const __LC_LOCALE_PARTIAL__: Partial<Record<string, number>> | undefined;
+declare const __LC_LOCALE_PARTIAL__: Partial<Record<string, string>> | null | undefined;
 /**
- * The locales whose tables still miss keys, with the share translated (0–99): the build's coverage
- * data (`partialLocales()` in tables.ts), empty when every table is complete and in builds without
- * the locales plugin.
+ * The language menu's labels of the locales whose tables still miss keys (`partialLabels()` in
+ * tables.ts, from the build's coverage data; the mark is in the language's own words): `null` when
+ * every table is complete and in builds without the locales plugin. The menu shows
+ * `PARTIAL_LABELS?.[locale] ?? LOCALE_NAMES[locale]`, which a build with no partial locale folds to the name.
  */
-export const PARTIAL_LOCALES: Partial<Record<Locale, number>> = typeof __LC_LOCALE_PARTIAL__ === 'undefined' ? {} : __LC_LOCALE_PARTIAL__;
-
-/** The language menu's entry: the language's own name, marked (in the current language) when its table is partial. */
-export function languageLabel(locale: Locale, partial: Partial<Record<Locale, number>> = PARTIAL_LOCALES): string {
-  const percent = partial[locale];
-  return percent === undefined ? LOCALE_NAMES[locale] : t('checkout.languagePartial', { language: LOCALE_NAMES[locale], percent });
-}
+export const PARTIAL_LABELS: Partial<Record<string, string>> | null = typeof __LC_LOCALE_PARTIAL__ === 'undefined' ? null : __LC_LOCALE_PARTIAL__;
 
 declare const __LC_LOCALE_FILES__: Record<string, string> | undefined;
 /** The tables' content-hashed file names, in the script-tag build (served immutable, next to the bundle); other builds ask for `{locale}.json`. */

@@ -7,7 +7,6 @@ import type { Messages } from './i18n.ts';
 export const ig: Messages = {
   'page.title': 'Mezue mbinye ego gị',
   'checkout.language': 'Asụsụ',
-  'checkout.languagePartial': '{language} (a sụgharịala naanị akụkụ: {percent} %)',
   'checkout.loading': 'A na-emeghe ibe mbinye ego gị…',
   'checkout.progress': 'Nzọụkwụ {n} n’ime {m}',
   'checkout.notAvailable.title': 'Ibe mbinye ego a adịghị',

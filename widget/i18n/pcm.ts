@@ -4,7 +4,6 @@ import type { Messages } from './i18n.ts';
 export const pcm: Messages = {
   'page.title': 'Finish your loan',
   'checkout.language': 'Language',
-  'checkout.languagePartial': '{language} (we never translate am finish: {percent} %)',
   'checkout.loading': 'We dey load your loan checkout…',
   'checkout.progress': 'Step {n} for {m}',
   'checkout.notAvailable.title': 'Dis checkout no dey available',

@@ -1,6 +1,6 @@
 import { en, type MessageKey } from './en.ts';
 import { ha } from './ha.ts';
-import type { Locale, Messages } from './i18n.ts';
+import { LOCALE_NAMES, type Locale, type Messages } from './i18n.ts';
 import { ig } from './ig.ts';
 import { pcm } from './pcm.ts';
 import { yo } from './yo.ts';
@@ -14,7 +14,7 @@ export const TABLES: Record<Exclude<Locale, 'en'>, Messages> = { pcm, yo, ha, ig
 
 /**
  * Locales allowed to ship while some keys still fall back to English: the build lets them through
- * and the language menu marks them as partial (from `partialLocales()`). Empty: every shipped
+ * and the language menu marks them as partial (from `partialLabels()`). Empty: every shipped
  * language translates every key, and the build fails on any other locale missing one. A new
  * language can be listed here while its table is being written.
  */
@@ -53,11 +53,27 @@ export function coverage(): Coverage[] {
 }
 
 /**
- * The locales whose tables miss keys, with the share translated (0–100, rounded down so a partial
- * table never shows 100): the build gives the widget this map for the language menu's marker.
+ * The language menu's mark for a locale whose table misses keys, in that language's own words (its
+ * menu entry carries its `lang`). Build-side only: the bundle gets the finished labels, never this.
  */
-export function partialLocales(rows = coverage()): Partial<Record<Locale, number>> {
-  return Object.fromEntries(rows.filter((row) => row.missing.length > 0).map((row) => [row.locale, Math.floor((100 * row.translated) / row.total)]));
+export const PARTIAL_MARK: Record<Exclude<Locale, 'en'>, string> = {
+  pcm: '{language} (we never translate am finish: {percent} %)',
+  yo: '{language} (a kò tíì túmọ̀ gbogbo rẹ̀: {percent} %)',
+  ha: '{language} (an fassara wani sashi kawai: {percent} %)',
+  ig: '{language} (a sụgharịala naanị akụkụ: {percent} %)',
+};
+
+/**
+ * The menu labels of the locales whose tables miss keys (`Hausa (an fassara wani sashi kawai: 62 %)`,
+ * the share translated rounded down so a partial table never shows 100): the coverage data the build
+ * gives the widget for the language menu. Empty when every table is complete.
+ */
+export function partialLabels(rows = coverage()): Partial<Record<Locale, string>> {
+  return Object.fromEntries(
+    rows
+      .filter((row) => row.missing.length > 0)
+      .map((row) => [row.locale, PARTIAL_MARK[row.locale as Exclude<Locale, 'en'>].replace('{language}', LOCALE_NAMES[row.locale]).replace('{percent}', String(Math.floor((100 * row.translated) / row.total)))]),
+  );
 }
 
 /** The problems that fail the build: a complete locale missing a key, a key English lacks, placeholders that differ from English, text not in Unicode NFC. */

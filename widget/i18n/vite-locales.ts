@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite';
-import { partialLocales, problems, TABLES } from './tables.ts';
+import { partialLabels, problems, TABLES } from './tables.ts';
 import { contentHash, hashedName } from '../vite-static-assets.ts';
 
 /**
@@ -15,10 +15,12 @@ export function localesPlugin(): Plugin {
     apply: 'build',
     // The bundle asks for each table by its content-hashed name (an immutable URL), known here before
     // the build: the name the static-assets plugin gives the file is the hash of the same bytes. The
-    // language menu marks the locales that still fall back to English for some keys (none today).
+    // language menu marks the locales that still fall back to English for some keys (none today: `null`,
+    // and the marker's code is left out of the bundle).
     config() {
+      const partial = Object.entries(partialLabels());
       const files = Object.fromEntries(Object.entries(TABLES).map(([locale, table]) => [locale, hashedName(`${locale}.json`, contentHash(JSON.stringify(table)))]));
-      return { define: { __LC_LOCALE_FILES__: JSON.stringify(files), __LC_LOCALE_PARTIAL__: JSON.stringify(partialLocales()) } };
+      return { define: { __LC_LOCALE_FILES__: JSON.stringify(files), __LC_LOCALE_PARTIAL__: partial.length ? JSON.stringify(Object.fromEntries(partial)) : 'null' } };
     },
     buildStart() {
       const found = problems();

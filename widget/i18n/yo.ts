@@ -7,7 +7,6 @@ import type { Messages } from './i18n.ts';
 export const yo: Messages = {
   'page.title': 'Ẹ parí ẹ̀yáwó yín',
   'checkout.language': 'Èdè',
-  'checkout.languagePartial': '{language} (a kò tíì túmọ̀ gbogbo rẹ̀: {percent} %)',
   'checkout.loading': 'À ń ṣí ojú-ìwé ẹ̀yáwó yín…',
   'checkout.progress': 'Ìgbésẹ̀ {n} nínú {m}',
   'checkout.notAvailable.title': 'Ojú-ìwé ẹ̀yáwó yìí kò ṣí sílẹ̀',

@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { AsyncAction } from '../async-action';
 import { adoptDocumentStyles } from '../document-styles';
 import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api';
-import { currentLocale, errorText, languageLabel, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
+import { currentLocale, errorText, LOCALE_NAMES, LOCALES, PARTIAL_LABELS, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
 import { applyTheme, type CheckoutTheme } from '../theme';
 import { devicePasskeysAvailable } from '../passkeys';
 import '../lc-otp/lc-otp';
@@ -416,7 +416,7 @@ export class LcCheckout extends LitElement {
         : html`<span class="lc-name">${name}</span>`}</span>
       <label class="lc-language">${GLOBE}<span class="lc-visually-hidden">${t('checkout.language')}</span>
         <select @change=${this.onLanguage}>
-          ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${languageLabel(l)}</option>`)}
+          ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${PARTIAL_LABELS?.[l] ?? LOCALE_NAMES[l]}</option>`)}
         </select>
       </label></div>
     </header>`;
@@ -446,7 +446,7 @@ export class LcCheckout extends LitElement {
         ? html`<dl class="lc-receipt">
             ${row(t('receipt.amount'), formatKobo(state.offer?.principalKobo ?? state.loan.principalKobo))}
             ${state.bank ? row(t('receipt.account'), `${state.bank.bankName} ••••${state.bank.accountNumberLast4}`) : nothing}
-            ${first ? row(t('receipt.firstDebit'), t('receipt.firstDebitValue', { amount: formatKobo(first.totalKobo), date: formatDate(first.dueDate, currentLocale()) })) : nothing}
+            ${first ? row(t('receipt.firstDebit'), t('receipt.firstDebitValue', { amount: formatKobo(first.totalKobo), date: formatDate(first.dueDate) })) : nothing}
             ${row(t('receipt.reference'), html`<span class="lc-ref">${state.loan.id}</span>`)}
           </dl>
           ${state.loan.receiptSentAt ? html`<p>${t('receipt.texted')}</p>` : nothing}`

@@ -4,7 +4,7 @@ import { emit } from '../step-events';
 import type { CheckoutApi, CheckoutApiError, CheckoutState, Mandate, MandateFailure, OfferFacts } from '../checkout-api';
 import { formatDate, formatKobo } from '../format';
 import { stepBaseStyles } from '../step-styles';
-import { currentLocale, LocaleController, t, type MessageKey } from '../i18n/i18n';
+import { LocaleController, t, type MessageKey } from '../i18n/i18n';
 import { mandateStyles } from './lc-mandate.styles';
 
 /** How often, and how long, a returning borrower's page asks the rail whether it has confirmed. */
@@ -236,7 +236,7 @@ export class LcMandate extends LitElement {
       ${first && last
         ? html`${row('mandate.summary.instalment', formatKobo(first.totalKobo))}
           ${last.totalKobo !== first.totalKobo ? row('mandate.summary.lastAmount', formatKobo(last.totalKobo)) : nothing}
-          ${row('mandate.summary.count', String(schedule.length))} ${row('mandate.summary.first', formatDate(first.dueDate, currentLocale()))} ${row('mandate.summary.last', formatDate(last.dueDate, currentLocale()))}`
+          ${row('mandate.summary.count', String(schedule.length))} ${row('mandate.summary.first', formatDate(first.dueDate))} ${row('mandate.summary.last', formatDate(last.dueDate))}`
         : nothing}
     </dl></section>`;
   }

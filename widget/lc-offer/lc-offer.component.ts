@@ -4,7 +4,7 @@ import { emit } from '../step-events';
 import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatDate, formatKobo, formatKoboShort } from '../format';
-import { currentLocale, errorText, LocaleController, t } from '../i18n/i18n';
+import { errorText, LocaleController, t } from '../i18n/i18n';
 import { browserSupportsWebAuthn, passkeyCeremonies } from '../passkeys';
 import { offerStyles } from './lc-offer.styles';
 
@@ -198,7 +198,7 @@ export class LcOffer extends LitElement {
       <section class="lc-hero" part="headline">
         <p class="lc-hero-label">${t('offer.youRepay')}</p>
         <p class="lc-hero-amount">${headline(o)}</p>
-        ${o.schedule[0] ? html`<p class="lc-hero-sub">${t('offer.firstDue', { date: formatDate(o.schedule[0].dueDate, currentLocale()) })}</p>` : nothing}
+        ${o.schedule[0] ? html`<p class="lc-hero-sub">${t('offer.firstDue', { date: formatDate(o.schedule[0].dueDate) })}</p>` : nothing}
       </section>
       <dl>
         <dt>${t('offer.receive')}</dt><dd>${formatKobo(o.principalKobo)}</dd>
@@ -218,7 +218,7 @@ export class LcOffer extends LitElement {
       <table>
         <thead><tr><th scope="col">${t('offer.due')}</th><th scope="col">${t('offer.amount')}</th></tr></thead>
         <tbody>
-          ${o.schedule.map((row) => html`<tr><td>${formatDate(row.dueDate, currentLocale())}</td><td>${formatKobo(row.totalKobo)}</td></tr>`)}
+          ${o.schedule.map((row) => html`<tr><td>${formatDate(row.dueDate)}</td><td>${formatKobo(row.totalKobo)}</td></tr>`)}
         </tbody>
       </table>
       <p><a part="link" href=${o.offerLetter.url} target="_blank" rel="noopener">${t('offer.letter')}</a></p>
