@@ -23,9 +23,9 @@ describe('envelope', () => {
     expect(res.body).toMatchObject({ status: 200, success: true, data: [] });
   });
 
-  it('wraps an error in {status, success: false, message, error} with no data', async () => {
+  it('wraps an error in {status, success: false, message, error, docUrl} with no data', async () => {
     const res = await client(app, tenant.test).get('/v1/products/00000000-0000-4000-8000-000000000000');
-    expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND' });
+    expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND', docUrl: `${app.url}/docs/errors#NOT_FOUND` });
   });
 
   it('answers an unknown route under /v1 with 404 NOT_FOUND in the envelope', async () => {
@@ -101,7 +101,7 @@ describe('failures', () => {
     await broken.platform.db.destroy();
     const res = await client(broken, owner.test).get('/v1/products', { 'X-Request-Id': 'req-500-check' });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ status: 500, success: false, error: 'INTERNAL_ERROR', message: expect.stringContaining('req-500-check') });
+    expect(res.body).toEqual({ status: 500, success: false, error: 'INTERNAL_ERROR', message: expect.stringContaining('req-500-check'), docUrl: `${broken.url}/docs/errors#INTERNAL_ERROR` });
     expect(res.body.message).not.toMatch(/select|sqlite|postgres|driver|destroy/i);
     await broken.web.stop();
   });

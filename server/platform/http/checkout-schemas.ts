@@ -4,7 +4,7 @@ import { FinancingViewSchema } from './financing-schemas';
 import { CheckoutBrandingSchema } from './checkout-settings-schemas';
 import { RATE_DISPLAYS } from '../domain/products/product';
 import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
-import { KoboAmount, Timestamp, Uuid, safeName } from './schemas';
+import { IpAddress, KoboAmount, Timestamp, Uuid, safeName } from './schemas';
 
 export const CheckoutSessionSchema = z
   .object({
@@ -228,7 +228,7 @@ const SignatureFields = {
   signatureFullName: safeName({ min: 2, max: 200 }).meta({ description: 'The name the borrower typed: the signature.' }),
   signatureEmail: z.email().max(150).nullable().optional(),
   documentReference: z.string().min(1).max(200).meta({ description: 'The offer the borrower read; a stale one answers 409 `stale_document_reference` with `data.currentOffer`.' }),
-  ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'The borrower\'s IP as the checkout server saw it (after its trust-proxy rules).' }),
+  ipAddress: IpAddress.meta({ description: 'The borrower\'s IP as the checkout server saw it (after its trust-proxy rules).' }),
   userAgent: z.string().min(1).max(400).meta({ description: 'The borrower\'s User-Agent as the checkout server saw it.' }),
 };
 

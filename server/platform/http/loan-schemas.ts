@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOAN_STATUSES } from '../domain/loans/loan';
-import { KoboAmount, Timestamp, Uuid, safeName } from './schemas';
+import { IpAddress, KoboAmount, Timestamp, Uuid, safeName } from './schemas';
 
 export const LoanStatusSchema = z.enum(LOAN_STATUSES).meta({
   id: 'LoanStatus',
@@ -154,7 +154,7 @@ export const InsurancePolicySchema = z
 export const BorrowerConsentSchema = z
   .object({
     signatureFullName: safeName({ min: 2, max: 200 }).meta({ description: 'The typed name is the signature.' }),
-    ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'Borrower\'s IP as seen by the partner.' }),
+    ipAddress: IpAddress.meta({ description: 'Borrower\'s IP as seen by the partner.' }),
     userAgent: z.string().min(1).max(400),
     signedAt: z.iso.datetime({ offset: true }).meta({ description: 'At the partner\'s clock.' }),
     documentReference: z.string().min(1).max(200).meta({ description: 'From the offer-letter link; must name the current offer.' }),

@@ -106,9 +106,17 @@ const ErrorEnvelope = z
     status: z.number().int(),
     success: z.literal(false),
     message: z.string().meta({ description: 'For people; not for parsing.' }),
-    error: z.string().meta({ description: 'Machine-readable error code.' }),
+    error: z.string().meta({ description: 'Machine-readable error code; every code is listed at `/docs/errors`.' }),
+    docUrl: z
+      .string()
+      .meta({
+        format: 'uri',
+        description: 'The code\'s entry in the error reference: `<base>/docs/errors#<code>`, the base being PUBLIC_BASE_URL or else the origin the request was sent to.',
+        example: 'https://api.example.com/docs/errors#NOT_FOUND',
+      }),
+    data: z.object({}).optional().meta({ additionalProperties: true, description: 'Only for errors that carry something to act on (named in the error reference).' }),
   })
-  .meta({ id: 'ErrorEnvelope', description: 'An error answer: read the status, then `error`.' });
+  .meta({ id: 'ErrorEnvelope', description: 'An error answer: read the status, then `error`; `docUrl` says what it means and what to do.' });
 
 const PageMetaSchema = z
   .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), hasNext: z.boolean() })

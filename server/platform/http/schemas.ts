@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   APPROVAL_MODES,
@@ -18,6 +19,16 @@ export { safeName };
 
 /** Shared pieces of the public contract, declared in the domain (its event catalogue uses them too). */
 export { KoboAmount, Timestamp, Uuid };
+
+/**
+ * An IPv4 or IPv6 address, as one string schema (a union of `z.ipv4()` and `z.ipv6()` documents as an `anyOf` of two
+ * identical `format: ip` strings, which API-document validators flag).
+ */
+export const IpAddress = z
+  .string()
+  .max(45)
+  .refine((value) => isIP(value) !== 0, { error: 'must be an IPv4 or IPv6 address' })
+  .meta({ example: '203.0.113.7' });
 
 export const IdParams = z.object({ id: Uuid.meta({ description: 'Record id (UUID).' }) });
 
