@@ -59,6 +59,10 @@ describe('OpenAPI document', () => {
     expect(document.openapi).toBe('3.0.3');
   });
 
+  it('names as its server the origin it was fetched from (no PUBLIC_BASE_URL here), not a guessed port', () => {
+    expect(document.servers).toEqual([{ url: app.url, description: 'This deployment' }]);
+  });
+
   it('covers every route that exists, with the envelope and the security schemes', () => {
     const documented = Object.entries(document.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`));
     expect(documented.sort()).toEqual(apiRoutes.map((r) => `${r.method} ${r.path}`).sort());

@@ -19,7 +19,7 @@ export const CheckoutSessionSchema = z
     revokedAt: Timestamp.nullable(),
     createdAt: Timestamp,
   })
-  .meta({ id: 'CheckoutSession', description: 'Addition: a borrower checkout session for one loan. Its token is shown once, when minted.' });
+  .meta({ id: 'CheckoutSession', description: 'A borrower checkout session for one loan. Its token is shown once, when minted.' });
 
 export const MintedCheckoutSessionSchema = CheckoutSessionSchema.extend({
   token: z.string().meta({ description: '`cs_test_…`/`cs_live_…`: the borrower\'s credential for this loan (`Authorization: CheckoutSession <token>`). Shown once; only a keyed hash is stored.' }),
@@ -147,7 +147,7 @@ export const CheckoutStateSchema = z
     settlementCatalog: z.boolean().meta({ description: 'Whether the loan has a `catalog` step: a `merchant_wallet` product with `settlementCatalogEnabled`.' }),
     settlementMerchant: SettlementMerchantChoiceSchema.nullable().meta({ description: 'The merchant the borrower chose to receive the funds (null until chosen, and before the OTP).' }),
     financing: FinancingViewSchema.nullable().meta({
-      description: 'Addition: a patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP.',
+      description: 'A patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP.',
     }),
   })
   .meta({
@@ -241,8 +241,8 @@ export const RpId = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'a host name')
-  .meta({ description: 'The WebAuthn relying party id: the checkout server\'s host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.' });
+  .regex(/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/, 'a host name')
+  .meta({ example: 'checkout.lender.example', description: 'The WebAuthn relying party id: the checkout server\'s host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.' });
 const Origin = z.url({ protocol: /^https?$/ }).max(300).meta({ description: 'The origin the borrower\'s browser was on (e.g. `https://checkout.lender.example`), as the checkout server expects it.' });
 
 const Transports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(8);

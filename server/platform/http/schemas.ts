@@ -64,7 +64,7 @@ export const LoanProductSchema = z
     repaymentFrequency: z
       .enum(REPAYMENT_FREQUENCIES)
       .nullable()
-      .meta({ description: 'Addition to the spec: instalment frequency for loans priced from the product; null means monthly.' }),
+      .meta({ description: 'Instalment frequency for loans priced from the product; null means monthly.' }),
     insuranceMode: z.enum(INSURANCE_MODES),
     insurancePremiumBearer: z.enum(PREMIUM_BEARERS),
     insurancePremiumBps: z.number().int(),
@@ -79,15 +79,15 @@ export const LoanProductSchema = z
       .nullable()
       .meta({
         description:
-          'Addition to the spec: the product\'s recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant\'s threshold applies.',
+          'The product\'s recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant\'s threshold applies.',
       }),
     guarantorsRequired: z
       .number()
       .int()
-      .meta({ description: 'Addition to the spec: guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none.' }),
+      .meta({ description: 'Guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none.' }),
     rateDisplay: z.enum(RATE_DISPLAYS).meta({
       description:
-        'Addition to the spec: how the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` ' +
+        'How the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` ' +
         '(`interestRateBps` ÷ 12 a month, as Nigerian consumer lenders usually quote). Display only: pricing always uses the annual rate, and the APR is shown in both cases as the comparison figure.',
     }),
     createdAt: Timestamp,
