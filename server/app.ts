@@ -99,19 +99,21 @@ function errorHandler(platform: Platform) {
 }
 
 /**
- * The OpenAPI document as JSON for a request: built once, its server URL `fixedBase` (PUBLIC_BASE_URL) when configured,
- * else the request's origin (a few origins cached), else `fallback` for a Host that is not a plain host name.
+ * The OpenAPI document as JSON for a request: built on the first request (a few hundred milliseconds that a start need
+ * not wait for), its server URL `fixedBase` (PUBLIC_BASE_URL) when configured, else the request's origin (a few origins
+ * cached), else `fallback` for a Host that is not a plain host name.
  */
 function apiDocumentFor(routes: RouteSpec[], fixedBase: string | undefined, fallback: string) {
   const PLACEHOLDER = 'https://server.invalid';
-  const template = JSON.stringify(buildOpenApiDocument(routes, fixedBase ?? PLACEHOLDER));
-  if (fixedBase) return () => template;
+  let built: string | undefined;
+  const template = () => (built ??= JSON.stringify(buildOpenApiDocument(routes, fixedBase ?? PLACEHOLDER)));
+  if (fixedBase) return () => template();
   const byOrigin = new Map<string, string>();
   return (req: Request) => {
     const base = requestOrigin(req) ?? fallback;
     let json = byOrigin.get(base);
     if (json === undefined) {
-      json = template.replaceAll(PLACEHOLDER, base);
+      json = template().replaceAll(PLACEHOLDER, base);
       if (byOrigin.size >= 8) byOrigin.delete(byOrigin.keys().next().value!);
       byOrigin.set(base, json);
     }
