@@ -53,10 +53,10 @@ describe('the API reference page', () => {
     }
     await page.waitForLoadState('networkidle');
 
-    expect(await page.getByRole('button', { name: /ask ai/i }).count()).toBe(0);
-    expect(await page.getByText(/ask ai/i).count()).toBe(0);
     expect(problems).toEqual([]);
     expect(elsewhere).toEqual([]);
+    expect(await page.getByRole('button', { name: /ask ai/i }).count()).toBe(0);
+    expect(await page.getByText(/ask ai/i).count()).toBe(0);
     await context.close();
   }, 120_000);
 });
