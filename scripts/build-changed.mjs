@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm start`'s build step (prestart): rebuilds a bundle only when its inputs changed since it was last built.
+ * `npm start`'s build step: rebuilds a bundle only when its inputs changed since it was last built.
  *
  * Each bundle's stamp, `dist/<name>.stamp`, next to its output folder, holds a SHA-256 over the path, size and mtime of
  * every file of the bundle's inputs (the source folders it can import from, its build configuration, package.json and
@@ -8,13 +8,14 @@
  * stamp is written only after its build succeeded. `--force` (or BUILD_FORCE=1) rebuilds everything.
  *
  * Plain Node (no TypeScript loader) and one process for all bundles: a start with nothing to rebuild costs tens of
- * milliseconds here, not six `npm run` processes.
+ * milliseconds here, not six `npm run` processes. `npm start` runs it with `--then dist/server/main.js`: the server then
+ * starts in the same process.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const COMMON = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build-changed.mjs'];
@@ -86,4 +87,10 @@ function main() {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main();
+  // `--then <file>`: run that module in this process once the bundles are fresh (npm start: the server), saving the
+  // start of a second Node process.
+  const then = process.argv.indexOf('--then');
+  if (then !== -1 && process.argv[then + 1]) await import(pathToFileURL(path.resolve(ROOT, process.argv[then + 1])).href);
+}

@@ -43,7 +43,7 @@ async function timeToHealthy(dataDir: string, mainJs: string): Promise<number> {
 }
 
 /**
- * The same for the real `npm start` (its prestart build step included: bundles whose inputs did not change are not
+ * The same for the real `npm start` (its build check included: bundles whose inputs did not change are not
  * rebuilt). `detached` puts npm and the server it runs in their own process group, so the SIGTERM reaches both.
  */
 async function timeNpmStartToHealthy(dataDir: string): Promise<number> {

@@ -47,7 +47,8 @@ describe('npm start rebuilds a bundle only when its inputs changed', () => {
     const scripts = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
     expect(BUNDLES.map((b) => b.name).sort()).toEqual(['checkout-server', 'dashboard', 'demo', 'meeting', 'server', 'widget']);
     for (const b of BUNDLES) expect(scripts[b.script], b.script).toBeDefined();
-    expect(scripts.prestart).toBe('node scripts/build-changed.mjs');
+    expect(scripts.start).toBe('node --enable-source-maps scripts/build-changed.mjs --then dist/server/main.js');
+    expect(scripts.prestart).toBeUndefined();
   });
 });
 
