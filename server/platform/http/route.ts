@@ -245,7 +245,7 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
     try {
       if (error instanceof AppError && error.status < 500) {
         // A refusal is an outcome: the same request with the same key gets the same answer.
-        const body = JSON.stringify(errorBody(error.status, error.code, error.message, error.data));
+        const body = JSON.stringify(errorBody(res, error.status, error.code, error.message, error.data));
         await completeIdempotencyKey(platform.db, platform.secrets, claim.id, error.status, body);
       } else {
         await releaseIdempotencyKey(platform.db, claim.id);

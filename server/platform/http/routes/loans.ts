@@ -62,7 +62,7 @@ export const loanRoutes = [
     access: 'tenant',
     params: IdParams,
     description:
-      'The loan, plus `checkoutSession` (addition): when the borrower\'s link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, ' +
+      'The loan, plus `checkoutSession`: when the borrower\'s link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, ' +
       'never past `maxExpiresAt`) and whether you revoked it; null when the loan has no application link yet. An expired link can be renewed by the borrower from the expired page (a new link by SMS); ' +
       'the new one then takes its place in `applicationUrl`.',
     response: { status: 200, description: 'The loan.', data: LoanDetailSchema },
@@ -302,7 +302,7 @@ export const loanRoutes = [
     tag: 'Loans',
     summary: 'Trigger insurance (manual products)',
     description:
-      'Addition to the spec: buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. ' +
+      'Buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. ' +
       '`commissionKobo` is the platform\'s configurable share of the premium; a tenant-borne premium is charged to the organisation.',
     access: 'tenant',
     params: IdParams,
