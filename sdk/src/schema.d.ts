@@ -231,7 +231,7 @@ export interface paths {
         };
         /**
          * Get a loan
-         * @description The loan, plus `checkoutSession` (addition): when the borrower's link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, never past `maxExpiresAt`) and whether you revoked it; null when the loan has no application link yet. An expired link can be renewed by the borrower from the expired page (a new link by SMS); the new one then takes its place in `applicationUrl`.
+         * @description The loan, plus `checkoutSession`: when the borrower's link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, never past `maxExpiresAt`) and whether you revoked it; null when the loan has no application link yet. An expired link can be renewed by the borrower from the expired page (a new link by SMS); the new one then takes its place in `applicationUrl`.
          */
         get: operations["getLoan"];
         put?: never;
@@ -457,7 +457,7 @@ export interface paths {
         put?: never;
         /**
          * Trigger insurance (manual products)
-         * @description Addition to the spec: buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. `commissionKobo` is the platform's configurable share of the premium; a tenant-borne premium is charged to the organisation.
+         * @description Buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. `commissionKobo` is the platform's configurable share of the premium; a tenant-borne premium is charged to the organisation.
          */
         post: operations["triggerLoanInsurance"];
         delete?: never;
@@ -481,7 +481,7 @@ export interface paths {
         put?: never;
         /**
          * Record a repayment
-         * @description Allocation: instalment by instalment in due order (oldest first); within each instalment strictly fee (late fees count as fees), then interest, then principal; never proportional, never beyond a bucket's outstanding. A payment equal to the first instalment's total clears exactly that instalment. Anything above the loan's whole outstanding is returned as `unallocatedKobo` and not applied. Each repayment posts balanced ledger entries, emits `loan.repayment.completed` with the new `outstandingKobo`, and the one that clears everything completes the loan (`loan.completed`). `external` (collected on the partner's own rail) is idempotent on `externalReference`: a reuse answers 200 with the original movement. `mandate` charges the loan's active service-operated mandate (`rail_a`/`rail_b`; 422 for `rail_c` or no chargeable mandate): the repayment is `pending` until the rail reports, then `completed` (allocated as above) or `failed`. Due instalments are also collected automatically on their due date (a failed automatic charge is retried after `COLLECTION_RETRY_HOURS`). Sandbox rails: an amount ending in 51 kobo fails with insufficient funds, 52 with do not honour. `cash_wallet` debits the borrower's own cash wallet by the applied amount (the excess is not debited) and is allocated exactly like `external`; the borrower needs a wallet (a claimed platform account: 422 `no_borrower_wallet`) holding at least the applied amount (409 `insufficient_wallet_balance`); nothing changes on a refusal, and concurrent debits can never overdraw the wallet. `wallet` is not a collection from the borrower: it sweeps undrawn credit (loan money still sitting in the borrower's wallet) back to the partner's capital pool. Only loans disbursed to `borrower_wallet` have undrawn credit (422 `no_undrawn_credit` otherwise). It reduces principal only (fee and interest portions are 0; interest and fees stay as frozen in the pricing snapshot), from the latest instalment backwards, so the loan shortens from its end; anything above the unpaid principal is returned as `unallocatedKobo`. The wallet must hold the applied amount (409 `insufficient_wallet_balance`). A `wallet` movement earns nothing, so settlement statements neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan.
+         * @description Allocation: instalment by instalment in due order (oldest first); within each instalment strictly fee (late fees count as fees), then interest, then principal; never proportional, never beyond a bucket's outstanding. A payment equal to the first instalment's total clears exactly that instalment. Anything above the loan's whole outstanding is returned as `unallocatedKobo` and not applied. Each repayment posts balanced ledger entries, emits `loan.repayment.completed` with the new `outstandingKobo`, and the one that clears everything completes the loan (`loan.completed`). `external` (collected on the partner's own rail) is idempotent on `externalReference`: a reuse answers 200 with the original movement. `mandate` charges the loan's active service-operated mandate (`rail_a`/`rail_b`; 422 for `rail_c` or no chargeable mandate): the repayment is `pending` until the rail reports, then `completed` (allocated as above) or `failed`. Due instalments are also collected automatically on their due date (a failed automatic charge is retried after `COLLECTION_RETRY_HOURS`). Sandbox rails: an amount ending in 51 kobo fails with insufficient funds, 52 with do not honour. `cash_wallet` debits the borrower's own cash wallet by the applied amount (the excess is not debited) and is allocated exactly like `external`; the borrower needs a wallet (a claimed platform account: 422 `no_borrower_wallet`) holding at least the applied amount (409 `insufficient_wallet_balance`); nothing changes on a refusal, and concurrent debits can never overdraw the wallet. `wallet` is not a collection from the borrower: it sweeps undrawn credit (loan money still sitting in the borrower's wallet) back to the partner's capital pool. Only loans disbursed to `borrower_wallet` have undrawn credit (422 `no_undrawn_credit` otherwise). It reduces principal only (fee and interest portions are 0; interest and fees stay as frozen in the pricing snapshot), from the latest instalment backwards, so the loan shortens from its end; anything above the unpaid principal is returned as `unallocatedKobo`. The wallet must hold the applied amount (409 `insufficient_wallet_balance`). A `wallet` movement earns nothing, so settlement statements neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan. A `defaulted` loan still takes repayments (recoveries): its outstanding principal was written off when it defaulted, so the principal part of a recovery is booked as recovery income (fees and interest as usual); clearing everything completes the loan.
          */
         post: operations["recordLoanRepayment"];
         delete?: never;
@@ -677,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Returns the signing secret (`whsec_` + 32 random bytes) once; it is stored encrypted and never shown again. An endpoint receives only events of its `mode`. Test and live stay apart: a key registers, lists and manages endpoints of its own mode (the spec's default `live` applies to live keys; a test key's default is `test`).
+         * @description Returns the signing secret (`whsec_` + 32 random bytes) once; it is stored encrypted and never shown again. An endpoint receives only events of its `mode`. Test and live stay apart: a key registers, lists and manages endpoints of its own mode (`mode` defaults to `live` for a live key and to `test` for a test key).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -699,14 +699,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Addition. Nothing more is delivered to it: deliveries still waiting end as `dead`; past deliveries stay in the event log with `endpointId` null.
+         * @description Nothing more is delivered to it: deliveries still waiting end as `dead`; past deliveries stay in the event log with `endpointId` null.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Addition: change the URL, description or events, or the status (`active` re-enables a disabled endpoint and resets its failure count).
+         * @description Change the URL, description or events, or the status (`active` re-enables a disabled endpoint and resets its failure count).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -722,7 +722,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Addition: returns a new secret once. For 24 hours deliveries carry both signatures in `X-Service-Signature` (comma-separated), so receivers can switch without losing events.
+         * @description Returns a new secret once. For 24 hours deliveries carry both signatures in `X-Service-Signature` (comma-separated), so receivers can switch without losing events.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -740,7 +740,7 @@ export interface paths {
         };
         /**
          * List webhook deliveries (the event log)
-         * @description Newest first, for the key's organisation and mode. Filters are additions.
+         * @description Newest first, for the key's organisation and mode.
          */
         get: operations["listEvents"];
         put?: never;
@@ -760,7 +760,7 @@ export interface paths {
         };
         /**
          * Get one webhook delivery
-         * @description Addition.
+         * @description One delivery of an event to one endpoint, with its attempts and status.
          */
         get: operations["getEvent"];
         put?: never;
@@ -802,7 +802,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a checkout session for a loan
-         * @description Addition to the spec. A restricted credential for the borrower's hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, or hand `token` to your own mounted checkout server. It lives `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), refreshable up to `maxExpiresAt`. The token is shown only here. A session is also minted automatically whenever an offer issues: that is the loan's `applicationUrl`. Loans that are rejected, declined, cancelled, completed or defaulted: 409 `invalid_loan_state`.
+         * @description A restricted credential for the borrower's hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, or hand `token` to your own mounted checkout server. It lives `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), refreshable up to `maxExpiresAt`. The token is shown only here. A session is also minted automatically whenever an offer issues: that is the loan's `applicationUrl`. Loans that are rejected, declined, cancelled, completed or defaulted: 409 `invalid_loan_state`.
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -822,7 +822,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a checkout session
-         * @description Addition to the spec. The token stops working at once (401 `checkout_session_revoked`). Revoking again changes nothing.
+         * @description The token stops working at once (401 `checkout_session_revoked`). Revoking again changes nothing.
          */
         post: operations["revokeCheckoutSession"];
         delete?: never;
@@ -1122,7 +1122,7 @@ export interface paths {
         put?: never;
         /**
          * Choose the merchant that receives the funds
-         * @description The catalog step: records on the loan the merchant (an active provider of the directory; 422 `provider_not_found` otherwise) that disbursement pays (its `merchant_wallet`). Choosing the recorded merchant again answers the same; another one replaces it until the loan is disbursed (409 `invalid_loan_state` afterwards, and for declined, rejected or cancelled loans). Signing through the session needs a choice (409 `checkout_step_required`). No event: the spec defines none for it; the choice is on the loan when `loan.disbursed` fires.
+         * @description The catalog step: records on the loan the merchant (an active provider of the directory; 422 `provider_not_found` otherwise) that disbursement pays (its `merchant_wallet`). Choosing the recorded merchant again answers the same; another one replaces it until the loan is disbursed (409 `invalid_loan_state` afterwards, and for declined, rejected or cancelled loans). Signing through the session needs a choice (409 `checkout_step_required`). No event is sent for it; the choice is on the loan when `loan.disbursed` fires.
          */
         post: operations["chooseCheckoutMerchant"];
         delete?: never;
@@ -1365,7 +1365,7 @@ export interface paths {
         get?: never;
         /**
          * Reschedule an appointment
-         * @description New `startTime` and `endTime` for a `scheduled` appointment, which stays `scheduled` (the upper-case `CONFIRMED` of the spec's sample is this status; the API always answers in lower case). A start in the past answers 400 `appointment_time_in_past` telling the caller to cancel instead. Participant keys and links stay valid. Emits `appointment.rescheduled`.
+         * @description New `startTime` and `endTime` for a `scheduled` appointment, which stays `scheduled` (an upper-case `CONFIRMED` means this status; the API always answers in lower case). A start in the past answers 400 `appointment_time_in_past` telling the caller to cancel instead. Participant keys and links stay valid. Emits `appointment.rescheduled`.
          */
         put: operations["modifyAppointmentTime"];
         post?: never;
@@ -1384,7 +1384,7 @@ export interface paths {
         };
         /**
          * Checkout embedding settings
-         * @description Addition to the spec. The origins allowed to embed the checkout and receive its events, and the hosted page's return URL, for the key's mode.
+         * @description The origins allowed to embed the checkout and receive its events, and the hosted page's return URL, for the key's mode.
          */
         get: operations["getCheckoutSettings"];
         put?: never;
@@ -1394,7 +1394,7 @@ export interface paths {
         head?: never;
         /**
          * Change the checkout embedding settings and branding
-         * @description Addition to the spec. Send what changes: `allowedOrigins` replaces the whole list, `returnUrl: null` removes the return URL, and any branding field set to null is removed. A mounted checkout server (`createCheckoutRouter`) adds its own `allowedOrigins` option to these. Bad origins, URLs, colours, e-mails or phones: 400 `invalid_request` naming the field, and nothing changes.
+         * @description Send what changes: `allowedOrigins` replaces the whole list, `returnUrl: null` removes the return URL, and any branding field set to null is removed. A mounted checkout server (`createCheckoutRouter`) adds its own `allowedOrigins` option to these. Bad origins, URLs, colours, e-mails or phones: 400 `invalid_request` naming the field, and nothing changes.
          */
         patch: operations["updateCheckoutSettings"];
         trace?: never;
@@ -1408,7 +1408,7 @@ export interface paths {
         };
         /**
          * Where this checkout may deliver its events
-         * @description Addition to the spec. The session's organisation settings for its mode: the origins the widget may `postMessage` to (and accept messages from) and the return URL of the hosted page. Nothing personal; readable before the OTP.
+         * @description The session's organisation settings for its mode: the origins the widget may `postMessage` to (and accept messages from) and the return URL of the hosted page. Nothing personal; readable before the OTP.
          */
         get: operations["getCheckoutEmbedding"];
         put?: never;
@@ -1452,7 +1452,7 @@ export interface paths {
         };
         /**
          * Read an initiation and its status
-         * @description Addition: the initiation record with its current status (for polling besides webhooks). Another organisation's loan answers 404.
+         * @description The initiation record with its current status (for polling besides webhooks). Another organisation's loan answers 404.
          */
         get: operations["sdkGetLoan"];
         put?: never;
@@ -1474,7 +1474,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel before disbursement
-         * @description Addition: the partner calls the application off (the patient changed their mind, the treatment was cancelled). Any time before disbursement; cancelling a cancelled application changes nothing; after disbursement 400 `loan_already_disbursed`; after a rejection or expiry 409 `invalid_loan_state`. Sends `loan.cancelled`.
+         * @description The partner calls the application off (the patient changed their mind, the treatment was cancelled). Any time before disbursement; cancelling a cancelled application changes nothing; after disbursement 400 `loan_already_disbursed`; after a rejection or expiry 409 `invalid_loan_state`. Sends `loan.cancelled`.
          */
         post: operations["sdkCancelLoan"];
         delete?: never;
@@ -1556,13 +1556,13 @@ export interface paths {
         };
         /**
          * List patient-financing webhook endpoints
-         * @description Addition: the key's mode, oldest first.
+         * @description The key's mode, oldest first.
          */
         get: operations["sdkListWebhookEndpoints"];
         put?: never;
         /**
          * Register a patient-financing webhook endpoint
-         * @description Addition (the spec does not say how an endpoint is registered). The endpoint receives the patient-financing events of the key's mode as `{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key (the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only (plain http to loopback for test mode). In every mode an IP-literal host must be a public address (422 `webhook_url_not_allowed` otherwise, nothing stored); a host name is checked at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.
+         * @description The endpoint receives the patient-financing events of the key's mode as `{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key (the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only (plain http to loopback for test mode). In every mode an IP-literal host must be a public address (422 `webhook_url_not_allowed` otherwise, nothing stored); a host name is checked at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.
          */
         post: operations["sdkRegisterWebhookEndpoint"];
         delete?: never;
@@ -2113,7 +2113,7 @@ export interface components {
             mandateId: string;
             provider: string;
         };
-        /** @description Addition: an appointment was booked (`scheduled`). */
+        /** @description An appointment was booked (`scheduled`). */
         EventAppointmentCreated: {
             /**
              * Format: uuid
@@ -2139,7 +2139,7 @@ export interface components {
                 communicationsUserClientID: string;
             }[];
         };
-        /** @description Addition: new times; still `scheduled`. */
+        /** @description New times; still `scheduled`. */
         EventAppointmentRescheduled: {
             /**
              * Format: uuid
@@ -2170,7 +2170,7 @@ export interface components {
              */
             previousEndTime: string;
         };
-        /** @description Addition: cancelled by the organisation, or `unattended` (nobody joined before the end time). */
+        /** @description Cancelled by the organisation, or `unattended` (nobody joined before the end time). */
         EventAppointmentCancelled: {
             /**
              * Format: uuid
@@ -2193,7 +2193,7 @@ export interface components {
             /** @enum {string} */
             reason: "organisation" | "unattended";
         };
-        /** @description Addition: the first participant joined inside the window (`in-progress`). */
+        /** @description The first participant joined inside the window (`in-progress`). */
         EventAppointmentStarted: {
             /**
              * Format: uuid
@@ -2221,7 +2221,7 @@ export interface components {
             /** @enum {string} */
             firstParticipantRole: "patient" | "doctor";
         };
-        /** @description Addition: the doctor ended the consultation, or its end time passed after it started. */
+        /** @description The doctor ended the consultation, or its end time passed after it started. */
         EventAppointmentCompleted: {
             /**
              * Format: uuid
@@ -2249,7 +2249,7 @@ export interface components {
             /** @enum {string} */
             completedBy: "doctor" | "end_time";
         };
-        /** @description Addition: a recording was processed; `GET /appointment` lists a fresh signed link for it. */
+        /** @description A recording was processed; `GET /appointment` lists a fresh signed link for it. */
         EventAppointmentRecordingReady: {
             /**
              * Format: uuid
@@ -2277,7 +2277,7 @@ export interface components {
             contentType: string;
             bytes: number;
         };
-        /** @description Addition: `transcriptionSummary` and `patientSummary` are on the appointment. */
+        /** @description `transcriptionSummary` and `patientSummary` are on the appointment. */
         EventAppointmentSummaryReady: {
             /**
              * Format: uuid
@@ -2298,7 +2298,7 @@ export interface components {
              */
             appointmentEndTime: string;
         };
-        /** @description Addition: a test event sent from the dashboard to one endpoint; nothing happened. Answer 2xx and ignore it. */
+        /** @description A test event sent from the dashboard to one endpoint; nothing happened. Answer 2xx and ignore it. */
         EventWebhookTest: {
             /**
              * Format: uuid
@@ -2324,7 +2324,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description An application was started from the partner's initiation (the spec's sample fields). */
+        /** @description An application was started from the partner's initiation. */
         SdkEventLoanInitiated: {
             /**
              * Format: uuid
@@ -2835,7 +2835,7 @@ export interface components {
             mandateId: string;
             provider: string;
         };
-        /** @description Addition: a test event sent from the dashboard to one endpoint; nothing happened. Answer 2xx and ignore it. */
+        /** @description A test event sent from the dashboard to one endpoint; nothing happened. Answer 2xx and ignore it. */
         SdkEventWebhookTest: {
             /**
              * Format: uuid
@@ -2892,7 +2892,7 @@ export interface components {
             minTenorDays: number;
             maxTenorDays: number;
             /**
-             * @description Addition to the spec: instalment frequency for loans priced from the product; null means monthly.
+             * @description Instalment frequency for loans priced from the product; null means monthly.
              * @enum {string|null}
              */
             repaymentFrequency: "daily" | "weekly" | "biweekly" | "monthly" | null;
@@ -2911,12 +2911,12 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             recoveryPolicyId: string | null;
-            /** @description Addition to the spec: the product's recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant's threshold applies. */
+            /** @description The product's recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant's threshold applies. */
             recoveryDefaultAfterDaysOverdue: number | null;
-            /** @description Addition to the spec: guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none. */
+            /** @description Guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none. */
             guarantorsRequired: number;
             /**
-             * @description Addition to the spec: how the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` (`interestRateBps` ÷ 12 a month, as Nigerian consumer lenders usually quote). Display only: pricing always uses the annual rate, and the APR is shown in both cases as the comparison figure.
+             * @description How the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` (`interestRateBps` ÷ 12 a month, as Nigerian consumer lenders usually quote). Display only: pricing always uses the annual rate, and the APR is shown in both cases as the comparison figure.
              * @enum {string}
              */
             rateDisplay: "annual" | "monthly";
@@ -2931,15 +2931,25 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description An error answer: read the status, then `error`. */
+        /** @description An error answer: read the status, then `error`; `docUrl` says what it means and what to do. */
         ErrorEnvelope: {
             status: number;
             /** @enum {boolean} */
             success: false;
             /** @description For people; not for parsing. */
             message: string;
-            /** @description Machine-readable error code. */
+            /** @description Machine-readable error code; every code is listed at `/docs/errors`. */
             error: string;
+            /**
+             * Format: uri
+             * @description The code's entry in the error reference: `<base>/docs/errors#<code>`, the base being PUBLIC_BASE_URL or else the origin the request was sent to.
+             * @example https://api.example.com/docs/errors#NOT_FOUND
+             */
+            docUrl: string;
+            /** @description Only for errors that carry something to act on (named in the error reference). */
+            data?: {
+                [key: string]: unknown;
+            };
         };
         /** @description A borrower of the organisation. The raw BVN is never returned or stored in clear. */
         Borrower: {
@@ -3215,11 +3225,11 @@ export interface components {
             currency: string;
             tenorDays: number;
             /**
-             * @description Addition: the instalment frequency priced.
+             * @description The instalment frequency priced.
              * @enum {string}
              */
             repaymentFrequency: "daily" | "weekly" | "biweekly" | "monthly";
-            /** @description Addition: the annual nominal rate this loan is priced at (pushed or product rate). */
+            /** @description The annual nominal rate this loan is priced at (pushed or product rate). */
             interestRateBps: number;
             /**
              * Format: int64
@@ -3279,7 +3289,7 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             pricingSnapshotId: string | null;
-            /** @description Addition: the current offer's reference; a consent must name it. */
+            /** @description The current offer's reference; a consent must name it. */
             documentReference: string | null;
             /**
              * Format: uuid
@@ -3303,11 +3313,11 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             preapprovalId: string | null;
-            /** @description Addition: an instalment is overdue and unpaid. The loan stays `active` while in arrears ("active in arrears"); it becomes `defaulted` after the tenant's default threshold. */
+            /** @description An instalment is overdue and unpaid. The loan stays `active` while in arrears ("active in arrears"); it becomes `defaulted` after the tenant's default threshold. */
             inArrears: boolean;
             /**
              * Format: date-time
-             * @description Addition: due date of the oldest unpaid overdue instalment.
+             * @description Due date of the oldest unpaid overdue instalment.
              * @example 2026-11-26T09:30:00.000Z
              */
             arrearsSince: string | null;
@@ -3359,11 +3369,11 @@ export interface components {
             currency: string;
             tenorDays: number;
             /**
-             * @description Addition: the instalment frequency priced.
+             * @description The instalment frequency priced.
              * @enum {string}
              */
             repaymentFrequency: "daily" | "weekly" | "biweekly" | "monthly";
-            /** @description Addition: the annual nominal rate this loan is priced at (pushed or product rate). */
+            /** @description The annual nominal rate this loan is priced at (pushed or product rate). */
             interestRateBps: number;
             /**
              * Format: int64
@@ -3423,7 +3433,7 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             pricingSnapshotId: string | null;
-            /** @description Addition: the current offer's reference; a consent must name it. */
+            /** @description The current offer's reference; a consent must name it. */
             documentReference: string | null;
             /**
              * Format: uuid
@@ -3447,11 +3457,11 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             preapprovalId: string | null;
-            /** @description Addition: an instalment is overdue and unpaid. The loan stays `active` while in arrears ("active in arrears"); it becomes `defaulted` after the tenant's default threshold. */
+            /** @description An instalment is overdue and unpaid. The loan stays `active` while in arrears ("active in arrears"); it becomes `defaulted` after the tenant's default threshold. */
             inArrears: boolean;
             /**
              * Format: date-time
-             * @description Addition: due date of the oldest unpaid overdue instalment.
+             * @description Due date of the oldest unpaid overdue instalment.
              * @example 2026-11-26T09:30:00.000Z
              */
             arrearsSince: string | null;
@@ -3465,7 +3475,7 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             updatedAt: string;
-            /** @description Addition: the checkout session behind `applicationUrl`; null when the loan has none. */
+            /** @description The checkout session behind `applicationUrl`; null when the loan has none. */
             checkoutSession: {
                 /**
                  * Format: date-time
@@ -3552,7 +3562,10 @@ export interface components {
         BorrowerConsent: {
             /** @description The typed name is the signature. */
             signatureFullName: string;
-            /** @description Borrower's IP as seen by the partner. */
+            /**
+             * @description Borrower's IP as seen by the partner.
+             * @example 203.0.113.7
+             */
             ipAddress: string;
             userAgent: string;
             /**
@@ -3622,7 +3635,7 @@ export interface components {
             totalKobo: number;
             /**
              * Format: int64
-             * @description Addition: the late fee charged once when the instalment became overdue (0 before). Amount due = totalKobo + lateFeeKobo.
+             * @description The late fee charged once when the instalment became overdue (0 before). Amount due = totalKobo + lateFeeKobo.
              */
             lateFeeKobo: number;
             /**
@@ -3728,7 +3741,7 @@ export interface components {
             amountKobo: number;
             /**
              * Format: int64
-             * @description Addition: what was sent beyond the whole outstanding and not applied (return it to the payer).
+             * @description What was sent beyond the whole outstanding and not applied (return it to the payer).
              */
             unallocatedKobo: number;
             /**
@@ -3764,7 +3777,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description A sweep of the fee and interest earned from completed repayments in a period to the organisation wallet. Totals equal the sum of the lines. A period with nothing to sweep is `skipped`. Runs are periodic (and by an operator); a repayment is swept once. */
+        /** @description A sweep of the fee and interest earned from completed repayments in a period to the organisation wallet. Totals equal the sum of the lines. A period with nothing to sweep is `skipped`. Runs are periodic (and by an operator); a repayment is swept once. Patient-financing loans never appear on a partner's statement or its CSV: the service is their lender, so their interest and fees are swept to the service's own revenue on its own statement; the partner's books hold only the treatment amounts owed to it (docs/ledger.md). */
         SettlementStatement: {
             /**
              * Format: uuid
@@ -3976,7 +3989,7 @@ export interface components {
             /** @enum {string} */
             mode: "live" | "test";
             /**
-             * @description Addition: `lending` receives the lending API's events; `sdk` the patient-financing events (`/api/v1/sdk`), registered with `POST /api/v1/sdk/webhook-endpoints`.
+             * @description `lending` receives the lending API's events; `sdk` the patient-financing events (`/api/v1/sdk`), registered with `POST /api/v1/sdk/webhook-endpoints`.
              * @enum {string}
              */
             api: "lending" | "sdk";
@@ -4025,11 +4038,11 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             endpointId: string | null;
-            /** @description Addition: the event id, sent as `id` in the body and as `X-Service-Event-Id`; the same for every endpoint, retry and redelivery. */
+            /** @description The event id, sent as `id` in the body and as `X-Service-Event-Id`; the same for every endpoint, retry and redelivery. */
             eventId: string;
             event: string;
             /**
-             * @description Addition: the mode of the event.
+             * @description The mode of the event.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -4120,7 +4133,7 @@ export interface components {
              */
             url: string;
         };
-        /** @description Addition: a borrower checkout session for one loan. Its token is shown once, when minted. */
+        /** @description A borrower checkout session for one loan. Its token is shown once, when minted. */
         CheckoutSession: {
             /**
              * Format: uuid
@@ -4341,7 +4354,7 @@ export interface components {
                  */
                 chosenAt: string;
             } | null;
-            /** @description Addition: a patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP. */
+            /** @description A patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP. */
             financing: {
                 /**
                  * Format: uuid
@@ -4903,7 +4916,7 @@ export interface components {
              */
             prescriptionUrl?: string;
             /**
-             * @description Addition: why a cancelled appointment was cancelled.
+             * @description Why a cancelled appointment was cancelled.
              * @enum {string}
              */
             cancellationReason?: "organisation" | "unattended";
@@ -5063,7 +5076,7 @@ export interface components {
              */
             prescriptionUrl?: string;
             /**
-             * @description Addition: why a cancelled appointment was cancelled.
+             * @description Why a cancelled appointment was cancelled.
              * @enum {string}
              */
             cancellationReason?: "organisation" | "unattended";
@@ -5092,7 +5105,7 @@ export interface components {
              */
             endTime: string;
         };
-        /** @description Addition: how your frontends embed the borrower checkout, for the mode of the key (test and live are separate). */
+        /** @description How your frontends embed the borrower checkout, for the mode of the key (test and live are separate). */
         CheckoutSettings: {
             /** @description Exact web origins (`https://shop.example`, no path, no wildcard; plain http only for localhost in test mode), at most 10. The checkout posts its events (`postMessage`) to a parent or opener window only at one of these origins, and drops any message that comes in from another origin. */
             allowedOrigins: string[];
@@ -5141,7 +5154,7 @@ export interface components {
              */
             applicationUrl: string;
             /**
-             * @description The application's status (decided here; the spec leaves the set open): `initiated` → `application_submitted` (identity matched) → `approved` | `rejected` → `offer_accepted` | `offer_rejected` → `disbursed` (mandate live, amount settled to the partner) → `completed` | `defaulted`; `cancelled` and `expired` end an application before disbursement.
+             * @description The application's status: `initiated` → `application_submitted` (identity matched) → `approved` | `rejected` → `offer_accepted` | `offer_rejected` → `disbursed` (mandate live, amount settled to the partner) → `completed` | `defaulted`; `cancelled` and `expired` end an application before disbursement.
              * @enum {string}
              */
             status: "initiated" | "application_submitted" | "approved" | "rejected" | "offer_accepted" | "offer_rejected" | "disbursed" | "completed" | "defaulted" | "cancelled" | "expired";
@@ -5315,6 +5328,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "code": "string",
+                     *           "name": "Ada Obi",
+                     *           "description": "string",
+                     *           "currency": "NGN",
+                     *           "isActive": true,
+                     *           "kycTier": "delegated",
+                     *           "approvalMode": "tenant",
+                     *           "interestModel": "flat",
+                     *           "interestRateBps": 250,
+                     *           "lateFeeBps": 250,
+                     *           "processingFeeBps": 250,
+                     *           "processingFeeFlatKobo": 5000000,
+                     *           "minAmountKobo": 5000000,
+                     *           "maxAmountKobo": 5000000,
+                     *           "minTenorDays": 90,
+                     *           "maxTenorDays": 90,
+                     *           "repaymentFrequency": "daily",
+                     *           "insuranceMode": "automatic",
+                     *           "insurancePremiumBearer": "borrower",
+                     *           "insurancePremiumBps": 250,
+                     *           "settlementDestination": "borrower_wallet",
+                     *           "settlementCatalogEnabled": true,
+                     *           "capitalPoolCode": "string",
+                     *           "recoveryEnabled": true,
+                     *           "recoveryPolicyId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "recoveryDefaultAfterDaysOverdue": 1,
+                     *           "guarantorsRequired": 1,
+                     *           "rateDisplay": "annual",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -5331,6 +5387,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5340,6 +5405,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5349,6 +5423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5358,6 +5441,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5367,6 +5459,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5376,6 +5477,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5399,6 +5509,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "code": "string",
+                     *         "name": "Ada Obi",
+                     *         "description": "string",
+                     *         "currency": "NGN",
+                     *         "isActive": true,
+                     *         "kycTier": "delegated",
+                     *         "approvalMode": "tenant",
+                     *         "interestModel": "flat",
+                     *         "interestRateBps": 250,
+                     *         "lateFeeBps": 250,
+                     *         "processingFeeBps": 250,
+                     *         "processingFeeFlatKobo": 5000000,
+                     *         "minAmountKobo": 5000000,
+                     *         "maxAmountKobo": 5000000,
+                     *         "minTenorDays": 90,
+                     *         "maxTenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "insuranceMode": "automatic",
+                     *         "insurancePremiumBearer": "borrower",
+                     *         "insurancePremiumBps": 250,
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "settlementCatalogEnabled": true,
+                     *         "capitalPoolCode": "string",
+                     *         "recoveryEnabled": true,
+                     *         "recoveryPolicyId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "recoveryDefaultAfterDaysOverdue": 1,
+                     *         "guarantorsRequired": 1,
+                     *         "rateDisplay": "annual",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -5415,6 +5566,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5424,6 +5584,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5433,6 +5602,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5442,6 +5620,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5451,6 +5638,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5460,6 +5656,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5469,6 +5674,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5492,6 +5706,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "clientReference": "string",
+                     *         "firstName": "Ada",
+                     *         "lastName": "Obi",
+                     *         "phone": "+2348031234567",
+                     *         "email": "ada.obi@example.com",
+                     *         "identityStatus": "unclaimed",
+                     *         "linkedAt": "2026-11-26T09:30:00.000Z",
+                     *         "userId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -5508,6 +5743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5517,6 +5761,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5526,6 +5779,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5535,6 +5797,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5544,6 +5815,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5553,6 +5833,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5562,6 +5851,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5592,6 +5890,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "pagination": {
+                     *           "total": 1,
+                     *           "page": 1,
+                     *           "limit": 1,
+                     *           "totalPages": 1,
+                     *           "hasNext": true
+                     *         },
+                     *         "providers": [
+                     *           {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "code": "string",
+                     *             "name": "Ada Obi",
+                     *             "slug": "string",
+                     *             "description": "string",
+                     *             "providerType": "laboratory",
+                     *             "organisationType": "string",
+                     *             "receivesDrugs": true,
+                     *             "receivesTests": true,
+                     *             "isActive": true,
+                     *             "address": "string",
+                     *             "city": "string",
+                     *             "state": "string",
+                     *             "localGovernment": "string",
+                     *             "country": "string",
+                     *             "organisationLogoUrl": "https://partner.example/path",
+                     *             "createdAt": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "hasNext": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -5612,6 +5953,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5621,6 +5971,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5630,6 +5989,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5639,6 +6007,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5648,6 +6025,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5657,6 +6043,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5677,6 +6072,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "pools": [
+                     *           {
+                     *             "code": "string",
+                     *             "currency": "NGN",
+                     *             "balanceKobo": 5000000,
+                     *             "balanceNaira": 1.5
+                     *           }
+                     *         ],
+                     *         "totalBalanceKobo": 5000000,
+                     *         "totalBalanceNaira": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -5693,6 +6107,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5702,6 +6125,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5711,6 +6143,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5720,6 +6161,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5729,6 +6179,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5738,6 +6197,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5760,6 +6228,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "day": "2026-11-26T09:30:00.000Z",
+                     *           "requestCount": 1,
+                     *           "errorCount": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -5776,6 +6258,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5785,6 +6276,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5794,6 +6294,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5803,6 +6312,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5812,6 +6330,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5821,6 +6348,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5845,6 +6381,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "preapprovals": [
+                     *           {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "assessmentId": "string",
+                     *             "clientReference": "string",
+                     *             "recommendation": "string",
+                     *             "approvedAmountKobo": 5000000,
+                     *             "interestRateBps": 250,
+                     *             "tenorDays": 90,
+                     *             "repaymentFrequency": "string",
+                     *             "confidence": "string",
+                     *             "riskBand": "string",
+                     *             "trustScore": 1,
+                     *             "status": "received",
+                     *             "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *             "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "providerOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "createdAt": "2026-11-26T09:30:00.000Z",
+                     *             "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -5863,6 +6431,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5872,6 +6449,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5881,6 +6467,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5890,6 +6485,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5899,6 +6503,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5908,6 +6521,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5925,6 +6547,34 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "borrower": {
+                 *         "firstName": "Ada",
+                 *         "lastName": "Obi",
+                 *         "phone": "+2348031234567"
+                 *       },
+                 *       "decision": {
+                 *         "metadata": {
+                 *           "assessment_id": "asm_01J9Z3",
+                 *           "bvn": "22222222222"
+                 *         },
+                 *         "decision": {
+                 *           "recommendation": "APPROVE",
+                 *           "approved_amount": 150000.5,
+                 *           "conditions": {
+                 *             "interest_rate": 4.5,
+                 *             "tenor_days": 90,
+                 *             "repayment_frequency": "monthly"
+                 *           }
+                 *         },
+                 *         "confidence": "high",
+                 *         "risk_band": "B",
+                 *         "trust_score": 712
+                 *       },
+                 *       "providerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13"
+                 *     }
+                 */
                 "application/json": {
                     borrower: {
                         firstName: string;
@@ -5978,6 +6628,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 202,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "assessmentId": "string",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "recommendation": "string",
+                     *         "approvedAmountKobo": 5000000,
+                     *         "status": "received",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 202;
@@ -5994,6 +6660,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6003,6 +6678,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6012,6 +6696,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Pre-Approved Lending permission that the pre-approval routes need.",
+                     *       "error": "PREAPPROVED_LENDING_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PREAPPROVED_LENDING_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6021,6 +6714,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6030,6 +6732,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6039,6 +6750,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6048,6 +6768,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "`decision.metadata.assessment_id` is missing, or not a string of 1-255 characters.",
+                     *       "error": "assessment_id_required",
+                     *       "docUrl": "http://localhost:3000/docs/errors#assessment_id_required"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6057,6 +6786,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6066,6 +6804,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6075,6 +6822,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6095,6 +6851,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "pushed": 1,
+                     *         "awaitingOffer": 1,
+                     *         "offerIssued": 1,
+                     *         "acceptedByBorrower": 1,
+                     *         "declinedByBorrower": 1,
+                     *         "declinedByPartner": 1,
+                     *         "expired": 1,
+                     *         "disbursed": 1,
+                     *         "approvedAmountKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "repaidAmountKobo": 5000000,
+                     *         "outstandingKobo": 5000000
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -6111,6 +6888,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6120,6 +6906,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6129,6 +6924,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6138,6 +6942,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6147,6 +6960,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6156,6 +6978,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6176,6 +7007,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** Format: uuid */
                     productId?: string;
@@ -6189,6 +7021,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -6205,6 +7085,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6214,6 +7103,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6223,6 +7121,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6232,6 +7139,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6241,6 +7157,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The pre-approval is declined or expired, so it cannot be used for this.",
+                     *       "error": "invalid_preapproval_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_preapproval_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6250,6 +7175,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6259,6 +7193,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6268,6 +7211,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The rate is above your organisation's rate cap; it is never clamped.",
+                     *       "error": "interest_rate_bps_above_tenant_cap",
+                     *       "docUrl": "http://localhost:3000/docs/errors#interest_rate_bps_above_tenant_cap"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6277,6 +7229,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6286,6 +7247,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6295,6 +7265,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6318,6 +7297,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "assessmentId": "string",
+                     *         "clientReference": "string",
+                     *         "recommendation": "string",
+                     *         "approvedAmountKobo": 5000000,
+                     *         "interestRateBps": 250,
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "string",
+                     *         "confidence": "string",
+                     *         "riskBand": "string",
+                     *         "trustScore": 1,
+                     *         "status": "received",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "providerOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -6334,6 +7341,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6343,6 +7359,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6352,6 +7377,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6361,6 +7395,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6370,6 +7413,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6379,6 +7431,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6388,6 +7449,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6413,6 +7483,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "pending",
+                     *           "approvalMode": "tenant",
+                     *           "kycTier": "delegated",
+                     *           "settlementDestination": "borrower_wallet",
+                     *           "currency": "NGN",
+                     *           "tenorDays": 90,
+                     *           "repaymentFrequency": "daily",
+                     *           "interestRateBps": 250,
+                     *           "amountRequestedKobo": 5000000,
+                     *           "principalKobo": 5000000,
+                     *           "principalBalanceKobo": 5000000,
+                     *           "amountPaidKobo": 5000000,
+                     *           "outstandingKobo": 5000000,
+                     *           "disbursedAmountKobo": 5000000,
+                     *           "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *           "disbursementReference": "string",
+                     *           "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *           "approvalNotes": "string",
+                     *           "rejectionReason": "string",
+                     *           "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *           "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *           "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "documentReference": "string",
+                     *           "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "hasActiveMandate": true,
+                     *           "applicationUrl": "https://partner.example/path",
+                     *           "clientReference": "string",
+                     *           "metadata": {},
+                     *           "cancelledBy": "tenant",
+                     *           "cancellationReason": "string",
+                     *           "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "inArrears": true,
+                     *           "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -6429,6 +7549,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6438,6 +7567,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6447,6 +7585,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6456,6 +7603,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6465,6 +7621,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6474,6 +7639,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6497,6 +7671,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "checkoutSession": {
+                     *           "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *           "maxExpiresAt": "2026-11-26T09:30:00.000Z",
+                     *           "revokedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -6513,6 +7740,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6522,6 +7758,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6531,6 +7776,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6540,6 +7794,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6549,6 +7812,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6558,6 +7830,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6567,6 +7848,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6587,6 +7877,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     notes?: string;
                     reason?: string;
@@ -6608,6 +7899,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -6628,6 +7967,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6637,6 +7985,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6646,6 +8003,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6655,6 +8021,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6664,6 +8039,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6673,6 +8057,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6682,6 +8075,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6691,6 +8093,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6700,6 +8111,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6709,6 +8129,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6729,6 +8158,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     notes?: string;
                     reason?: string;
@@ -6742,6 +8172,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -6758,6 +8236,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6767,6 +8254,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6776,6 +8272,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6785,6 +8290,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6794,6 +8308,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6803,6 +8326,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6812,6 +8344,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6821,6 +8362,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6830,6 +8380,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6839,6 +8398,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6859,6 +8427,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "attestedChecks": {}
+                 *     }
+                 */
                 "application/json": {
                     /** @description e.g. {bvnVerified: true, idType: "nin", idLast4: "1234", creditCheck: {...}} */
                     attestedChecks: {
@@ -6876,6 +8449,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "attestedAt": "2026-11-26T09:30:00.000Z",
+                     *         "attestedByKey": "string",
+                     *         "attestedChecks": {},
+                     *         "schemaVersion": 1,
+                     *         "amlScreenStatus": "pending",
+                     *         "amlScreenDetail": "string",
+                     *         "amlScreenedAt": "2026-11-26T09:30:00.000Z",
+                     *         "sampledForAudit": true,
+                     *         "auditOutcome": "string",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -6892,6 +8489,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6901,6 +8507,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6910,6 +8525,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6919,6 +8543,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6928,6 +8561,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6937,6 +8579,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6946,6 +8597,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6955,6 +8615,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6964,6 +8633,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6973,6 +8651,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6993,6 +8680,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bvn": "22222222222"
+                 *     }
+                 */
                 "application/json": {
                     bvn: string;
                     nin?: string;
@@ -7008,6 +8700,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "outcome": "verified",
+                     *         "loanStatus": "pending",
+                     *         "documents": [
+                     *           {
+                     *             "type": "string",
+                     *             "status": "string"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7024,6 +8733,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7033,6 +8751,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7042,6 +8769,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7051,6 +8787,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7060,6 +8805,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7069,6 +8823,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7078,6 +8841,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7087,6 +8859,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7096,6 +8877,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7105,6 +8895,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7125,6 +8924,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "consent": {
+                 *         "signatureFullName": "Ada Obi",
+                 *         "ipAddress": "203.0.113.7",
+                 *         "userAgent": "string",
+                 *         "signedAt": "2026-03-02T09:30:00.000Z",
+                 *         "documentReference": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     consent: components["schemas"]["BorrowerConsent"];
                 };
@@ -7137,6 +8947,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7153,6 +9011,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7162,6 +9029,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7171,6 +9047,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7180,6 +9065,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7189,6 +9083,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7198,6 +9101,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7207,6 +9119,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7216,6 +9137,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7225,6 +9155,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7234,6 +9173,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7254,6 +9202,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "consent": {
+                 *         "signatureFullName": "Ada Obi",
+                 *         "ipAddress": "203.0.113.7",
+                 *         "userAgent": "string",
+                 *         "signedAt": "2026-03-02T09:30:00.000Z",
+                 *         "documentReference": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     consent: components["schemas"]["BorrowerConsent"];
                     reason?: string;
@@ -7267,6 +9226,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7283,6 +9290,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7292,6 +9308,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7301,6 +9326,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7310,6 +9344,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7319,6 +9362,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7328,6 +9380,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7337,6 +9398,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7346,6 +9416,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7355,6 +9434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7364,6 +9452,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7384,6 +9481,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     reason?: string;
                 };
@@ -7396,6 +9494,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7412,6 +9558,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7421,6 +9576,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7430,6 +9594,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7439,6 +9612,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7448,6 +9630,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7457,6 +9648,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7466,6 +9666,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7475,6 +9684,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7484,6 +9702,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7493,6 +9720,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7519,6 +9755,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "approvalMode": "tenant",
+                     *         "kycTier": "delegated",
+                     *         "settlementDestination": "borrower_wallet",
+                     *         "currency": "NGN",
+                     *         "tenorDays": 90,
+                     *         "repaymentFrequency": "daily",
+                     *         "interestRateBps": 250,
+                     *         "amountRequestedKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "principalBalanceKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "disbursedAmountKobo": 5000000,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "disbursementReference": "string",
+                     *         "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *         "approvalNotes": "string",
+                     *         "rejectionReason": "string",
+                     *         "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *         "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *         "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "hasActiveMandate": true,
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "clientReference": "string",
+                     *         "metadata": {},
+                     *         "cancelledBy": "tenant",
+                     *         "cancellationReason": "string",
+                     *         "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "inArrears": true,
+                     *         "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7535,6 +9819,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7544,6 +9837,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7553,6 +9855,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7562,6 +9873,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7571,6 +9891,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7580,6 +9909,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7589,6 +9927,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7598,6 +9945,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7621,6 +9977,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "url": "https://partner.example/path",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "documentReference": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7637,6 +10005,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7646,6 +10023,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7655,6 +10041,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7664,6 +10059,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7673,6 +10077,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7682,6 +10095,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7691,6 +10113,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7714,6 +10145,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "installmentNumber": 1,
+                     *           "dueDate": "2026-11-26T09:30:00.000Z",
+                     *           "principalKobo": 5000000,
+                     *           "interestKobo": 5000000,
+                     *           "feeKobo": 5000000,
+                     *           "totalKobo": 5000000,
+                     *           "lateFeeKobo": 5000000,
+                     *           "amountPaidKobo": 5000000,
+                     *           "paidAt": "2026-11-26T09:30:00.000Z",
+                     *           "status": "pending",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7730,6 +10187,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7739,6 +10205,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7748,6 +10223,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7757,6 +10241,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7766,6 +10259,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7775,6 +10277,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7784,6 +10295,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7807,6 +10327,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "string",
+                     *         "status": "pending",
+                     *         "triggeredBy": "automatic",
+                     *         "premiumBearer": "borrower",
+                     *         "premiumKobo": 5000000,
+                     *         "commissionKobo": 5000000,
+                     *         "policyReference": "string",
+                     *         "errorMessage": "string",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -7823,6 +10365,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7832,6 +10383,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7841,6 +10401,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7850,6 +10419,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7859,6 +10437,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7868,6 +10455,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7877,6 +10473,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7903,6 +10508,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "string",
+                     *         "status": "pending",
+                     *         "triggeredBy": "automatic",
+                     *         "premiumBearer": "borrower",
+                     *         "premiumKobo": 5000000,
+                     *         "commissionKobo": 5000000,
+                     *         "policyReference": "string",
+                     *         "errorMessage": "string",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -7919,6 +10546,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7928,6 +10564,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7937,6 +10582,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7946,6 +10600,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7955,6 +10618,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7964,6 +10636,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The product cannot be used here: wrong approval mode, inactive, or without a capital pool.",
+                     *       "error": "product_not_usable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#product_not_usable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7973,6 +10654,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7982,6 +10672,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7991,6 +10690,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8014,6 +10722,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "reference": "string",
+                     *           "method": "wallet",
+                     *           "status": "pending",
+                     *           "amountKobo": 5000000,
+                     *           "unallocatedKobo": 5000000,
+                     *           "feePortionKobo": 5000000,
+                     *           "interestPortionKobo": 5000000,
+                     *           "principalPortionKobo": 5000000,
+                     *           "externalReference": "string",
+                     *           "ledgerTransactionRef": "string",
+                     *           "completedAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -8030,6 +10766,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8039,6 +10784,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8048,6 +10802,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8057,6 +10820,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8066,6 +10838,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8075,6 +10856,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8084,6 +10874,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8104,6 +10903,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "method": "wallet",
+                 *       "amountKobo": 5000000
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     method: "wallet" | "mandate" | "external" | "cash_wallet";
@@ -8119,6 +10924,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "reference": "string",
+                     *         "method": "wallet",
+                     *         "status": "pending",
+                     *         "amountKobo": 5000000,
+                     *         "unallocatedKobo": 5000000,
+                     *         "feePortionKobo": 5000000,
+                     *         "interestPortionKobo": 5000000,
+                     *         "principalPortionKobo": 5000000,
+                     *         "externalReference": "string",
+                     *         "ledgerTransactionRef": "string",
+                     *         "completedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -8135,6 +10966,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8144,6 +10984,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8153,6 +11002,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8162,6 +11020,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8171,6 +11038,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8180,6 +11056,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8189,6 +11074,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8198,6 +11092,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "This repayment method is not available for the loan (not offered, or not on this rail).",
+                     *       "error": "repayment_method_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#repayment_method_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8207,6 +11110,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8216,6 +11128,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8225,6 +11146,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8245,6 +11175,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "periodStart": "2026-11-26T09:30:00.000Z",
+                     *           "periodEnd": "2026-11-26T09:30:00.000Z",
+                     *           "feeSweptKobo": 5000000,
+                     *           "interestSweptKobo": 5000000,
+                     *           "totalSweptKobo": 5000000,
+                     *           "status": "completed",
+                     *           "failureReason": "string",
+                     *           "transferReference": "string",
+                     *           "lines": [
+                     *             {
+                     *               "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *               "feeKobo": 5000000,
+                     *               "interestKobo": 5000000,
+                     *               "repayments": 1
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -8261,6 +11222,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8270,6 +11240,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8279,6 +11258,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8288,6 +11276,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8297,6 +11294,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8306,6 +11312,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8329,6 +11344,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "periodStart": "2026-11-26T09:30:00.000Z",
+                     *         "periodEnd": "2026-11-26T09:30:00.000Z",
+                     *         "feeSweptKobo": 5000000,
+                     *         "interestSweptKobo": 5000000,
+                     *         "totalSweptKobo": 5000000,
+                     *         "status": "completed",
+                     *         "failureReason": "string",
+                     *         "transferReference": "string",
+                     *         "lines": [
+                     *           {
+                     *             "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "feeKobo": 5000000,
+                     *             "interestKobo": 5000000,
+                     *             "repayments": 1
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -8345,6 +11389,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8354,6 +11407,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8363,6 +11425,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8372,6 +11443,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8381,6 +11461,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8390,6 +11479,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8399,6 +11497,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8422,6 +11529,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,status,createdAt
+                     *     5f1c9a3e-8b2d-4c7a-9e41-2d6b7f0a1c93,active,2026-03-02T09:30:00.000Z
+                     */
                     "text/csv": string;
                 };
             };
@@ -8431,6 +11542,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8440,6 +11560,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8449,6 +11578,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8458,6 +11596,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8467,6 +11614,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8476,6 +11632,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8485,6 +11650,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8505,6 +11679,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada.obi@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
@@ -8524,6 +11703,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "rail_a",
+                     *         "status": "initiated",
+                     *         "reference": "string",
+                     *         "email": "ada.obi@example.com",
+                     *         "accountNumber": "string",
+                     *         "bankCode": "string",
+                     *         "amountKobo": 5000000,
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -8540,6 +11743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8549,6 +11761,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8558,6 +11779,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8567,6 +11797,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8576,6 +11815,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8585,6 +11833,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8594,6 +11851,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8603,6 +11869,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8612,6 +11887,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8621,6 +11905,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The payment-rail provider refused the request or could not be reached.",
+                     *       "error": "rail_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#rail_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8630,6 +11923,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8653,6 +11955,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "rail_a",
+                     *         "status": "initiated",
+                     *         "reference": "string",
+                     *         "email": "ada.obi@example.com",
+                     *         "accountNumber": "string",
+                     *         "bankCode": "string",
+                     *         "amountKobo": 5000000,
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -8669,6 +11995,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8678,6 +12013,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8687,6 +12031,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8696,6 +12049,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8705,6 +12067,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8714,6 +12085,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8723,6 +12103,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8749,6 +12138,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "rail_a",
+                     *         "status": "initiated",
+                     *         "reference": "string",
+                     *         "email": "ada.obi@example.com",
+                     *         "accountNumber": "string",
+                     *         "bankCode": "string",
+                     *         "amountKobo": 5000000,
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -8765,6 +12178,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8774,6 +12196,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8783,6 +12214,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8792,6 +12232,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8801,6 +12250,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8810,6 +12268,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8819,6 +12286,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8828,6 +12304,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The payment-rail provider refused the request or could not be reached.",
+                     *       "error": "rail_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#rail_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8837,6 +12322,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8863,6 +12357,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "rail_a",
+                     *         "status": "initiated",
+                     *         "reference": "string",
+                     *         "email": "ada.obi@example.com",
+                     *         "accountNumber": "string",
+                     *         "bankCode": "string",
+                     *         "amountKobo": 5000000,
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -8879,6 +12397,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8888,6 +12415,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8897,6 +12433,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "A live key called a sandbox helper route (`/v1/test/…`).",
+                     *       "error": "SANDBOX_ONLY",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SANDBOX_ONLY"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8906,6 +12451,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8915,6 +12469,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8924,6 +12487,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8933,6 +12505,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8942,6 +12523,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8966,6 +12556,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "currency": "NGN",
+                     *           "amountKobo": 5000000,
+                     *           "bankName": "Ada Obi",
+                     *           "bankCode": "string",
+                     *           "accountNumber": "string",
+                     *           "accountName": "Ada Obi",
+                     *           "status": "requested",
+                     *           "rejectionReason": "string",
+                     *           "settledAt": "2026-11-26T09:30:00.000Z",
+                     *           "settledByUserId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "settlementReference": "string",
+                     *           "ledgerTransactionRef": "string",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -8982,6 +12601,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8991,6 +12619,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9000,6 +12637,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9009,6 +12655,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9018,6 +12673,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9027,6 +12691,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9044,6 +12717,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                 *       "amountKobo": 5000000,
+                 *       "bankName": "Ada Obi",
+                 *       "bankCode": "058",
+                 *       "accountNumber": "0123456789",
+                 *       "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -9070,6 +12753,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "currency": "NGN",
+                     *         "amountKobo": 5000000,
+                     *         "bankName": "Ada Obi",
+                     *         "bankCode": "string",
+                     *         "accountNumber": "string",
+                     *         "accountName": "Ada Obi",
+                     *         "status": "requested",
+                     *         "rejectionReason": "string",
+                     *         "settledAt": "2026-11-26T09:30:00.000Z",
+                     *         "settledByUserId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "settlementReference": "string",
+                     *         "ledgerTransactionRef": "string",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -9086,6 +12796,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9095,6 +12814,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9104,6 +12832,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9113,6 +12850,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9122,6 +12868,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The borrower's wallet (or ledger balance) holds less than the amount; nothing was changed.",
+                     *       "error": "insufficient_wallet_balance",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_wallet_balance"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9131,6 +12886,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9140,6 +12904,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9149,6 +12922,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The borrower has no cash wallet (no claimed platform account); nothing was changed.",
+                     *       "error": "no_borrower_wallet",
+                     *       "docUrl": "http://localhost:3000/docs/errors#no_borrower_wallet"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9158,6 +12940,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9167,6 +12958,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9176,6 +12976,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9199,6 +13008,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "currency": "NGN",
+                     *         "amountKobo": 5000000,
+                     *         "bankName": "Ada Obi",
+                     *         "bankCode": "string",
+                     *         "accountNumber": "string",
+                     *         "accountName": "Ada Obi",
+                     *         "status": "requested",
+                     *         "rejectionReason": "string",
+                     *         "settledAt": "2026-11-26T09:30:00.000Z",
+                     *         "settledByUserId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "settlementReference": "string",
+                     *         "ledgerTransactionRef": "string",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -9215,6 +13051,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9224,6 +13069,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9233,6 +13087,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9242,6 +13105,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9251,6 +13123,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9260,6 +13141,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9269,6 +13159,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9289,6 +13188,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "url": "https://partner.example/path",
+                     *           "description": "string",
+                     *           "events": [
+                     *             "string"
+                     *           ],
+                     *           "mode": "live",
+                     *           "api": "lending",
+                     *           "status": "active",
+                     *           "consecutiveFails": 1,
+                     *           "lastFailureAt": "2026-11-26T09:30:00.000Z",
+                     *           "lastSuccessAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -9305,6 +13230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9314,6 +13248,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9323,6 +13266,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9332,6 +13284,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9341,6 +13302,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9350,6 +13320,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9367,6 +13346,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://partner.example/path"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -9391,6 +13375,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "endpoint": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "url": "https://partner.example/path",
+                     *           "description": "string",
+                     *           "events": [
+                     *             "string"
+                     *           ],
+                     *           "mode": "live",
+                     *           "api": "lending",
+                     *           "status": "active",
+                     *           "consecutiveFails": 1,
+                     *           "lastFailureAt": "2026-11-26T09:30:00.000Z",
+                     *           "lastSuccessAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "signingSecret": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -9411,6 +13422,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9420,6 +13440,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9429,6 +13458,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9438,6 +13476,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9447,6 +13494,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9456,6 +13512,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9465,6 +13530,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …).",
+                     *       "error": "webhook_url_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#webhook_url_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9474,6 +13548,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9483,6 +13566,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9492,6 +13584,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9515,6 +13616,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "url": "https://partner.example/path",
+                     *         "description": "string",
+                     *         "events": [
+                     *           "string"
+                     *         ],
+                     *         "mode": "live",
+                     *         "api": "lending",
+                     *         "status": "active",
+                     *         "consecutiveFails": 1,
+                     *         "lastFailureAt": "2026-11-26T09:30:00.000Z",
+                     *         "lastSuccessAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -9531,6 +13656,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9540,6 +13674,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9549,6 +13692,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9558,6 +13710,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9567,6 +13728,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9576,6 +13746,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9585,6 +13764,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9611,6 +13799,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "url": "https://partner.example/path",
+                     *         "description": "string",
+                     *         "events": [
+                     *           "string"
+                     *         ],
+                     *         "mode": "live",
+                     *         "api": "lending",
+                     *         "status": "active",
+                     *         "consecutiveFails": 1,
+                     *         "lastFailureAt": "2026-11-26T09:30:00.000Z",
+                     *         "lastSuccessAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -9627,6 +13839,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9636,6 +13857,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9645,6 +13875,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9654,6 +13893,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9663,6 +13911,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9672,6 +13929,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9681,6 +13947,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9690,6 +13965,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9710,6 +13994,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /**
                      * Format: uri
@@ -9731,6 +14016,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "url": "https://partner.example/path",
+                     *         "description": "string",
+                     *         "events": [
+                     *           "string"
+                     *         ],
+                     *         "mode": "live",
+                     *         "api": "lending",
+                     *         "status": "active",
+                     *         "consecutiveFails": 1,
+                     *         "lastFailureAt": "2026-11-26T09:30:00.000Z",
+                     *         "lastSuccessAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -9747,6 +14056,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9756,6 +14074,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9765,6 +14092,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9774,6 +14110,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9783,6 +14128,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9792,6 +14146,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9801,6 +14164,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9810,6 +14182,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …).",
+                     *       "error": "webhook_url_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#webhook_url_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9819,6 +14200,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9828,6 +14218,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9837,6 +14236,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9863,6 +14271,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "endpoint": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "url": "https://partner.example/path",
+                     *           "description": "string",
+                     *           "events": [
+                     *             "string"
+                     *           ],
+                     *           "mode": "live",
+                     *           "api": "lending",
+                     *           "status": "active",
+                     *           "consecutiveFails": 1,
+                     *           "lastFailureAt": "2026-11-26T09:30:00.000Z",
+                     *           "lastSuccessAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "signingSecret": "string",
+                     *         "previousSecretExpiresAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -9887,6 +14323,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9896,6 +14341,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9905,6 +14359,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9914,6 +14377,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9923,6 +14395,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9932,6 +14413,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9941,6 +14431,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9950,6 +14449,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9976,6 +14484,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "endpointId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "eventId": "string",
+                     *           "event": "string",
+                     *           "mode": "live",
+                     *           "targetUrl": "https://partner.example/path",
+                     *           "payload": {},
+                     *           "status": "pending",
+                     *           "attemptCount": 1,
+                     *           "maxAttempts": 1,
+                     *           "nextAttemptAt": "2026-11-26T09:30:00.000Z",
+                     *           "deliveredAt": "2026-11-26T09:30:00.000Z",
+                     *           "responseStatus": 1,
+                     *           "lastError": "string",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -9992,6 +14528,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10001,6 +14546,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10010,6 +14564,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10019,6 +14582,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10028,6 +14600,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10037,6 +14618,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10060,6 +14650,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "endpointId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "eventId": "string",
+                     *         "event": "string",
+                     *         "mode": "live",
+                     *         "targetUrl": "https://partner.example/path",
+                     *         "payload": {},
+                     *         "status": "pending",
+                     *         "attemptCount": 1,
+                     *         "maxAttempts": 1,
+                     *         "nextAttemptAt": "2026-11-26T09:30:00.000Z",
+                     *         "deliveredAt": "2026-11-26T09:30:00.000Z",
+                     *         "responseStatus": 1,
+                     *         "lastError": "string",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10076,6 +14692,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10085,6 +14710,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10094,6 +14728,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10103,6 +14746,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10112,6 +14764,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10121,6 +14782,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10130,6 +14800,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10156,6 +14835,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "endpointId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "eventId": "string",
+                     *         "event": "string",
+                     *         "mode": "live",
+                     *         "targetUrl": "https://partner.example/path",
+                     *         "payload": {},
+                     *         "status": "pending",
+                     *         "attemptCount": 1,
+                     *         "maxAttempts": 1,
+                     *         "nextAttemptAt": "2026-11-26T09:30:00.000Z",
+                     *         "deliveredAt": "2026-11-26T09:30:00.000Z",
+                     *         "responseStatus": 1,
+                     *         "lastError": "string",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10172,6 +14877,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10181,6 +14895,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10190,6 +14913,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10199,6 +14931,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10208,6 +14949,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The webhook delivery is being attempted right now.",
+                     *       "error": "delivery_in_flight",
+                     *       "docUrl": "http://localhost:3000/docs/errors#delivery_in_flight"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10217,6 +14967,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10226,6 +14985,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10235,6 +15003,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10261,6 +15038,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "source": "offer_issued",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "maxExpiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "token": "string",
+                     *         "url": "https://partner.example/path"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -10277,6 +15072,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10286,6 +15090,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10295,6 +15108,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10304,6 +15126,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10313,6 +15144,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10322,6 +15162,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10331,6 +15180,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10340,6 +15198,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10366,6 +15233,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "source": "offer_issued",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "maxExpiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10382,6 +15265,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10391,6 +15283,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10400,6 +15301,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10409,6 +15319,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10418,6 +15337,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10427,6 +15355,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10436,6 +15373,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10445,6 +15391,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10465,6 +15420,167 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "session": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "source": "offer_issued",
+                     *           "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *           "maxExpiresAt": "2026-11-26T09:30:00.000Z",
+                     *           "revokedAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "otpVerified": true
+                     *         },
+                     *         "organisationName": "Ada Obi",
+                     *         "mode": "test",
+                     *         "branding": {
+                     *           "displayName": "Ada Obi",
+                     *           "logoUrl": "https://partner.example/path",
+                     *           "brandColor": "string",
+                     *           "supportEmail": "ada.obi@example.com",
+                     *           "supportPhone": "+2348031234567",
+                     *           "supportUrl": "https://partner.example/path",
+                     *           "privacyUrl": "https://partner.example/path",
+                     *           "termsUrl": "https://partner.example/path",
+                     *           "securedBy": "string"
+                     *         },
+                     *         "phoneHint": "+2348031234567",
+                     *         "otpChallenge": {
+                     *           "sentTo": "string",
+                     *           "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *           "resendAvailableAt": "2026-11-26T09:30:00.000Z",
+                     *           "resendInSeconds": 1,
+                     *           "attemptsAllowed": 1,
+                     *           "attemptsLeft": 1
+                     *         },
+                     *         "status": "in_progress",
+                     *         "nextStep": "otp",
+                     *         "steps": [
+                     *           {
+                     *             "name": "otp",
+                     *             "done": true
+                     *           }
+                     *         ],
+                     *         "borrower": {
+                     *           "firstName": "Ada",
+                     *           "lastName": "Obi",
+                     *           "email": "ada.obi@example.com",
+                     *           "emailHint": "string",
+                     *           "identityStatus": "string"
+                     *         },
+                     *         "loan": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "pending",
+                     *           "kycTier": "string",
+                     *           "currency": "NGN",
+                     *           "principalKobo": 5000000,
+                     *           "tenorDays": 90,
+                     *           "documentReference": "string",
+                     *           "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *           "hasActiveMandate": true,
+                     *           "receiptSentAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "offer": {
+                     *           "documentReference": "string",
+                     *           "currency": "NGN",
+                     *           "principalKobo": 5000000,
+                     *           "tenorDays": 90,
+                     *           "repaymentFrequency": "string",
+                     *           "interestModel": "string",
+                     *           "interestRateBps": 250,
+                     *           "rateDisplay": "annual",
+                     *           "fees": {
+                     *             "processingFeeKobo": 5000000,
+                     *             "insurancePremiumKobo": 5000000,
+                     *             "totalFeesKobo": 5000000
+                     *           },
+                     *           "totalInterestKobo": 5000000,
+                     *           "costOfCreditKobo": 5000000,
+                     *           "totalRepayableKobo": 5000000,
+                     *           "aprBps": 250,
+                     *           "lateFeeBps": 250,
+                     *           "schedule": [
+                     *             {
+                     *               "installmentNumber": 1,
+                     *               "dueDate": "2026-11-26T09:30:00.000Z",
+                     *               "principalKobo": 5000000,
+                     *               "interestKobo": 5000000,
+                     *               "feeKobo": 5000000,
+                     *               "totalKobo": 5000000
+                     *             }
+                     *           ],
+                     *           "offerLetter": {
+                     *             "url": "https://partner.example/path",
+                     *             "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *             "documentReference": "string"
+                     *           }
+                     *         },
+                     *         "bank": {
+                     *           "bankCode": "string",
+                     *           "bankName": "Ada Obi",
+                     *           "accountNumberLast4": "string",
+                     *           "accountName": "Ada Obi"
+                     *         },
+                     *         "mandate": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "string",
+                     *           "provider": "string",
+                     *           "authorizationUrl": "https://partner.example/path",
+                     *           "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *           "failure": "declined"
+                     *         },
+                     *         "guarantorsRequired": 1,
+                     *         "guarantors": [
+                     *           {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "fullName": "Ada Obi",
+                     *             "phoneHint": "+2348031234567",
+                     *             "relationship": "string",
+                     *             "verified": true,
+                     *             "verifiedAt": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "settlementCatalog": true,
+                     *         "settlementMerchant": {
+                     *           "merchant": {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "name": "Ada Obi",
+                     *             "providerType": "string",
+                     *             "address": "string",
+                     *             "city": "string",
+                     *             "state": "string"
+                     *           },
+                     *           "chosenAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "financing": {
+                     *           "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "initiated",
+                     *           "treatment": "string",
+                     *           "amountKobo": 5000000,
+                     *           "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *           "options": [
+                     *             {
+                     *               "tenorMonths": 1,
+                     *               "tenorDays": 90,
+                     *               "annualRateBps": 250,
+                     *               "instalmentKobo": 5000000,
+                     *               "instalmentCount": 1,
+                     *               "totalRepayableKobo": 5000000,
+                     *               "costOfCreditKobo": 5000000,
+                     *               "aprBps": 250
+                     *             }
+                     *           ],
+                     *           "riskBand": "string",
+                     *           "rejectionReason": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10481,6 +15597,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10490,6 +15615,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10499,6 +15633,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10508,6 +15651,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10517,6 +15669,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10526,6 +15687,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10549,6 +15719,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "source": "offer_issued",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "maxExpiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10565,6 +15751,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10574,6 +15769,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10583,6 +15787,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10592,6 +15805,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10601,6 +15823,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10610,6 +15841,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10619,6 +15859,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10639,6 +15888,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "expiredAt": "2026-11-26T09:30:00.000Z",
+                     *         "lender": {
+                     *           "name": "Ada Obi",
+                     *           "email": "ada.obi@example.com",
+                     *           "phone": "+2348031234567",
+                     *           "url": "https://partner.example/path"
+                     *         },
+                     *         "renewable": true,
+                     *         "renewAvailableAt": "2026-11-26T09:30:00.000Z",
+                     *         "renewInSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10655,6 +15923,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10664,6 +15941,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The lender revoked the checkout-session token.",
+                     *       "error": "checkout_session_revoked",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_revoked"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10673,6 +15959,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10682,6 +15977,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The session has not expired, so there is nothing to renew.",
+                     *       "error": "checkout_session_not_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_not_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10691,6 +15995,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10700,6 +16013,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10709,6 +16031,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10726,6 +16057,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -10736,6 +16068,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sentTo": "string",
+                     *         "lender": {
+                     *           "name": "Ada Obi",
+                     *           "email": "ada.obi@example.com",
+                     *           "phone": "+2348031234567",
+                     *           "url": "https://partner.example/path"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10752,6 +16100,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10761,6 +16118,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The lender revoked the checkout-session token.",
+                     *       "error": "checkout_session_revoked",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_revoked"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10770,6 +16136,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10779,6 +16154,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The session has not expired, so there is nothing to renew.",
+                     *       "error": "checkout_session_not_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_not_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10788,6 +16172,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10797,6 +16190,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10806,6 +16208,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The borrower's phone on record cannot receive an OTP (not a valid number).",
+                     *       "error": "borrower_phone_invalid",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_phone_invalid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10815,6 +16226,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "A new link was texted moments ago, or too many were sent today.",
+                     *       "error": "checkout_renew_limit",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_renew_limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10824,6 +16244,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10833,6 +16262,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The SMS provider refused the message or could not be reached.",
+                     *       "error": "sms_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#sms_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10842,6 +16280,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10859,6 +16306,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -10869,6 +16317,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sentTo": "string",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "resendAvailableAt": "2026-11-26T09:30:00.000Z",
+                     *         "resendInSeconds": 1,
+                     *         "attemptsAllowed": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -10885,6 +16347,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10894,6 +16365,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10903,6 +16383,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10912,6 +16401,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10921,6 +16419,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10930,6 +16437,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10939,6 +16455,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The borrower's phone on record cannot receive an OTP (not a valid number).",
+                     *       "error": "borrower_phone_invalid",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_phone_invalid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10948,6 +16473,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "A code was sent less than the cool-down ago; `data` describes the code in play.",
+                     *       "error": "otp_resend_too_soon",
+                     *       "docUrl": "http://localhost:3000/docs/errors#otp_resend_too_soon"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10957,6 +16491,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10966,6 +16509,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The SMS provider refused the message or could not be reached.",
+                     *       "error": "sms_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#sms_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10975,6 +16527,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10992,6 +16553,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     code: string;
                 };
@@ -11004,6 +16570,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "verified": true,
+                     *         "borrower": {
+                     *           "identityStatus": "linked",
+                     *           "linkedAt": "2026-11-26T09:30:00.000Z",
+                     *           "userId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -11020,6 +16601,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11029,6 +16619,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11038,6 +16637,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11047,6 +16655,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11056,6 +16673,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11065,6 +16691,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11074,6 +16709,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The code does not match; `data.attemptsLeft` counts the attempts that remain.",
+                     *       "error": "otp_incorrect",
+                     *       "docUrl": "http://localhost:3000/docs/errors#otp_incorrect"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11083,6 +16727,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "Too many wrong codes.",
+                     *       "error": "otp_locked",
+                     *       "docUrl": "http://localhost:3000/docs/errors#otp_locked"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11092,6 +16745,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11101,6 +16763,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11121,6 +16792,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "code": "string",
+                     *           "name": "Ada Obi",
+                     *           "type": "commercial",
+                     *           "nipCode": "string",
+                     *           "nubanCode": "string",
+                     *           "aliases": [
+                     *             "string"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -11137,6 +16827,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11146,6 +16845,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11155,6 +16863,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11164,6 +16881,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11173,6 +16899,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11182,6 +16917,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11199,6 +16943,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bankCode": "058",
+                 *       "accountNumber": "0123456789"
+                 *     }
+                 */
                 "application/json": {
                     bankCode: string;
                     accountNumber: string;
@@ -11212,6 +16962,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "bankCode": "string",
+                     *         "bankName": "Ada Obi",
+                     *         "accountNumber": "string",
+                     *         "accountName": "Ada Obi",
+                     *         "nameMatch": {
+                     *           "status": "match",
+                     *           "score": 1,
+                     *           "nameOnRecord": "Ada Obi"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -11228,6 +16996,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11237,6 +17014,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11246,6 +17032,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11255,6 +17050,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11264,6 +17068,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11273,6 +17086,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11282,6 +17104,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The bank code is not in the bank list.",
+                     *       "error": "bank_not_found",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11291,6 +17122,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11300,6 +17140,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11309,6 +17158,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The bank-account lookup provider could not be reached (or none is configured for live mode).",
+                     *       "error": "bank_lookup_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_lookup_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11318,6 +17176,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11335,6 +17202,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bankCode": "058",
+                 *       "accountNumber": "0123456789"
+                 *     }
+                 */
                 "application/json": {
                     bankCode: string;
                     accountNumber: string;
@@ -11350,6 +17223,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "bankCode": "string",
+                     *         "bankName": "Ada Obi",
+                     *         "accountNumber": "string",
+                     *         "accountName": "Ada Obi",
+                     *         "nameMatch": {
+                     *           "status": "match",
+                     *           "score": 1,
+                     *           "nameOnRecord": "Ada Obi"
+                     *         },
+                     *         "nameConfirmed": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -11366,6 +17258,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11375,6 +17276,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11384,6 +17294,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11393,6 +17312,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The bank's name for the account does not match the borrower's name.",
+                     *       "error": "account_name_mismatch",
+                     *       "docUrl": "http://localhost:3000/docs/errors#account_name_mismatch"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11402,6 +17330,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11411,6 +17348,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11420,6 +17366,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The bank code is not in the bank list.",
+                     *       "error": "bank_not_found",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11429,6 +17384,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11438,6 +17402,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11447,6 +17420,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The bank-account lookup provider could not be reached (or none is configured for live mode).",
+                     *       "error": "bank_lookup_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_lookup_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11456,6 +17438,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11473,6 +17464,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bvn": "22222222222"
+                 *     }
+                 */
                 "application/json": {
                     bvn: string;
                     nin?: string;
@@ -11488,6 +17484,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "outcome": "verified",
+                     *         "loanStatus": "pending",
+                     *         "documents": [
+                     *           {
+                     *             "type": "string",
+                     *             "status": "string"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -11504,6 +17517,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "The route belongs to the other KYC tier (managed-tier KYC versus delegated-tier attestation).",
+                     *       "error": "wrong_kyc_tier",
+                     *       "docUrl": "http://localhost:3000/docs/errors#wrong_kyc_tier"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11513,6 +17535,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11522,6 +17553,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11531,6 +17571,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11540,6 +17589,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11549,6 +17607,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11558,6 +17625,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11567,6 +17643,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11576,6 +17661,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11593,6 +17687,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "fullName": "Ada Obi",
+                 *       "phone": "+2348031234567",
+                 *       "relationship": "string"
+                 *     }
+                 */
                 "application/json": {
                     fullName: string;
                     /** @description The guarantor's phone, e.g. 0803 123 4567 or +2348031234567. */
@@ -11609,6 +17710,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "guarantor": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "fullName": "Ada Obi",
+                     *           "phoneHint": "+2348031234567",
+                     *           "relationship": "string",
+                     *           "verified": true,
+                     *           "verifiedAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "otp": {
+                     *           "sentTo": "string",
+                     *           "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *           "resendAvailableAt": "2026-11-26T09:30:00.000Z",
+                     *           "resendInSeconds": 1,
+                     *           "attemptsAllowed": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -11625,6 +17750,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11634,6 +17768,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11643,6 +17786,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11652,6 +17804,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11661,6 +17822,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11670,6 +17840,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11679,6 +17858,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The loan's product takes no guarantors, or enough have been named already.",
+                     *       "error": "guarantors_not_accepted",
+                     *       "docUrl": "http://localhost:3000/docs/errors#guarantors_not_accepted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11688,6 +17876,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "A code was sent less than the cool-down ago; `data` describes the code in play.",
+                     *       "error": "otp_resend_too_soon",
+                     *       "docUrl": "http://localhost:3000/docs/errors#otp_resend_too_soon"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11697,6 +17894,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11706,6 +17912,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The SMS provider refused the message or could not be reached.",
+                     *       "error": "sms_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#sms_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11715,6 +17930,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11732,6 +17956,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guarantorId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -11748,6 +17977,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sentTo": "string",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "resendAvailableAt": "2026-11-26T09:30:00.000Z",
+                     *         "resendInSeconds": 1,
+                     *         "attemptsAllowed": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -11764,6 +18007,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11773,6 +18025,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11782,6 +18043,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11791,6 +18061,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11800,6 +18079,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11809,6 +18097,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11818,6 +18115,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11827,6 +18133,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The loan's product takes no guarantors, or enough have been named already.",
+                     *       "error": "guarantors_not_accepted",
+                     *       "docUrl": "http://localhost:3000/docs/errors#guarantors_not_accepted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11836,6 +18151,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "A code was sent less than the cool-down ago; `data` describes the code in play.",
+                     *       "error": "otp_resend_too_soon",
+                     *       "docUrl": "http://localhost:3000/docs/errors#otp_resend_too_soon"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11845,6 +18169,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11854,6 +18187,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The SMS provider refused the message or could not be reached.",
+                     *       "error": "sms_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#sms_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11863,6 +18205,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11880,6 +18231,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guarantorId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -11897,6 +18254,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "fullName": "Ada Obi",
+                     *         "phoneHint": "+2348031234567",
+                     *         "relationship": "string",
+                     *         "verified": true,
+                     *         "verifiedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -11913,6 +18285,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11922,6 +18303,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11931,6 +18321,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11940,6 +18339,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11949,6 +18357,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11958,6 +18375,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11967,6 +18393,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11976,6 +18411,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The code does not match; `data.attemptsLeft` counts the attempts that remain.",
+                     *       "error": "otp_incorrect",
+                     *       "docUrl": "http://localhost:3000/docs/errors#otp_incorrect"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11985,6 +18429,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "Too many wrong codes.",
+                     *       "error": "otp_locked",
+                     *       "docUrl": "http://localhost:3000/docs/errors#otp_locked"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11994,6 +18447,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12003,6 +18465,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12028,6 +18499,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "merchants": [
+                     *           {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "name": "Ada Obi",
+                     *             "providerType": "string",
+                     *             "address": "string",
+                     *             "city": "string",
+                     *             "state": "string"
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "total": 1,
+                     *           "page": 1,
+                     *           "limit": 1,
+                     *           "totalPages": 1,
+                     *           "hasNext": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -12047,6 +18544,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12056,6 +18562,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12065,6 +18580,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12074,6 +18598,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The loan's product has no settlement catalog (only `merchant_wallet` products with `settlementCatalogEnabled` let the borrower pick the merchant).",
+                     *       "error": "settlement_catalog_not_offered",
+                     *       "docUrl": "http://localhost:3000/docs/errors#settlement_catalog_not_offered"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12083,6 +18616,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12092,6 +18634,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12101,6 +18652,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12118,6 +18678,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "providerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -12135,6 +18700,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "merchant": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "name": "Ada Obi",
+                     *           "providerType": "string",
+                     *           "address": "string",
+                     *           "city": "string",
+                     *           "state": "string"
+                     *         },
+                     *         "chosenAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -12151,6 +18734,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12160,6 +18752,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12169,6 +18770,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12178,6 +18788,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12187,6 +18806,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12196,6 +18824,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12205,6 +18842,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The loan's product has no settlement catalog (only `merchant_wallet` products with `settlementCatalogEnabled` let the borrower pick the merchant).",
+                     *       "error": "settlement_catalog_not_offered",
+                     *       "docUrl": "http://localhost:3000/docs/errors#settlement_catalog_not_offered"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12214,6 +18860,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12223,6 +18878,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12232,6 +18896,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12249,6 +18922,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "signatureFullName": "Ada Obi",
+                 *       "documentReference": "string",
+                 *       "ipAddress": "203.0.113.7",
+                 *       "userAgent": "string"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The name the borrower typed: the signature. */
                     signatureFullName: string;
@@ -12256,14 +18937,20 @@ export interface operations {
                     signatureEmail?: string | null;
                     /** @description The offer the borrower read; a stale one answers 409 `stale_document_reference` with `data.currentOffer`. */
                     documentReference: string;
-                    /** @description The borrower's IP as the checkout server saw it (after its trust-proxy rules). */
+                    /**
+                     * @description The borrower's IP as the checkout server saw it (after its trust-proxy rules).
+                     * @example 203.0.113.7
+                     */
                     ipAddress: string;
                     /** @description The borrower's User-Agent as the checkout server saw it. */
                     userAgent: string;
                     /** @description Optional: a passkey assertion over this offer. Its challenge must be the one `POST /v1/checkout/passkeys/sign-challenge` gave for this nonce. The platform re-verifies it with the stored public key, uses the nonce once and stores the assertion with the consent. */
                     passkey?: {
                         nonce: string;
-                        /** @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party. */
+                        /**
+                         * @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.
+                         * @example checkout.lender.example
+                         */
                         rpId: string;
                         /**
                          * Format: uri
@@ -12284,6 +18971,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "string",
+                     *         "documentReference": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -12300,6 +18999,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12309,6 +19017,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12318,6 +19035,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12327,6 +19053,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12336,6 +19071,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12345,6 +19089,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12354,6 +19107,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The typed signature is not the borrower's name on record.",
+                     *       "error": "signature_name_mismatch",
+                     *       "docUrl": "http://localhost:3000/docs/errors#signature_name_mismatch"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12363,6 +19125,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12372,6 +19143,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12381,6 +19161,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12398,6 +19187,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "signatureFullName": "Ada Obi",
+                 *       "documentReference": "string",
+                 *       "ipAddress": "203.0.113.7",
+                 *       "userAgent": "string"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The name the borrower typed: the signature. */
                     signatureFullName: string;
@@ -12405,7 +19202,10 @@ export interface operations {
                     signatureEmail?: string | null;
                     /** @description The offer the borrower read; a stale one answers 409 `stale_document_reference` with `data.currentOffer`. */
                     documentReference: string;
-                    /** @description The borrower's IP as the checkout server saw it (after its trust-proxy rules). */
+                    /**
+                     * @description The borrower's IP as the checkout server saw it (after its trust-proxy rules).
+                     * @example 203.0.113.7
+                     */
                     ipAddress: string;
                     /** @description The borrower's User-Agent as the checkout server saw it. */
                     userAgent: string;
@@ -12420,6 +19220,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "string",
+                     *         "documentReference": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -12436,6 +19248,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12445,6 +19266,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12454,6 +19284,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12463,6 +19302,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12472,6 +19320,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12481,6 +19338,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12490,6 +19356,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12499,6 +19374,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12508,6 +19392,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12525,6 +19418,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** Format: email */
                     email?: string;
@@ -12543,6 +19437,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "rail_a",
+                     *         "status": "initiated",
+                     *         "reference": "string",
+                     *         "email": "ada.obi@example.com",
+                     *         "accountNumber": "string",
+                     *         "bankCode": "string",
+                     *         "amountKobo": 5000000,
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -12559,6 +19477,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12568,6 +19495,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12577,6 +19513,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12586,6 +19531,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12595,6 +19549,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12604,6 +19567,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12613,6 +19585,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The payment rail needs the borrower's e-mail and none is on record.",
+                     *       "error": "email_required",
+                     *       "docUrl": "http://localhost:3000/docs/errors#email_required"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12622,6 +19603,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12631,6 +19621,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12640,6 +19639,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The payment-rail provider refused the request or could not be reached.",
+                     *       "error": "rail_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#rail_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12649,6 +19657,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12672,6 +19689,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "provider": "rail_a",
+                     *         "status": "initiated",
+                     *         "reference": "string",
+                     *         "email": "ada.obi@example.com",
+                     *         "accountNumber": "string",
+                     *         "bankCode": "string",
+                     *         "amountKobo": 5000000,
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -12688,6 +19729,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12697,6 +19747,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12706,6 +19765,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12715,6 +19783,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12724,6 +19801,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12733,6 +19819,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12742,6 +19837,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The payment-rail provider refused the request or could not be reached.",
+                     *       "error": "rail_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#rail_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12751,6 +19855,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12774,6 +19887,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "passkeys": [
+                     *           {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "credentialId": "string",
+                     *             "rpId": "string",
+                     *             "publicKey": "string",
+                     *             "counter": 1,
+                     *             "transports": [
+                     *               "string"
+                     *             ],
+                     *             "deviceType": "string",
+                     *             "backedUp": true,
+                     *             "createdAt": "2026-11-26T09:30:00.000Z",
+                     *             "lastUsedAt": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -12790,6 +19929,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12799,6 +19947,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12808,6 +19965,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12817,6 +19983,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12826,6 +20001,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12835,6 +20019,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12852,8 +20045,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rpId": "checkout.lender.example",
+                 *       "origin": "https://partner.example/path",
+                 *       "response": {
+                 *         "id": "5f1c9a3e-8b2d-4c7a-9e41-2d6b7f0a1c93",
+                 *         "rawId": "5f1c9a3e-8b2d-4c7a-9e41-2d6b7f0a1c93",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "5f1c9a3e-8b2d-4c7a-9e41-2d6b7f0a1c93",
+                 *           "attestationObject": "5f1c9a3e-8b2d-4c7a-9e41-2d6b7f0a1c93"
+                 *         },
+                 *         "clientExtensionResults": {}
+                 *       }
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party. */
+                    /**
+                     * @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.
+                     * @example checkout.lender.example
+                     */
                     rpId: string;
                     /**
                      * Format: uri
@@ -12871,6 +20083,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "credentialId": "string",
+                     *         "rpId": "string",
+                     *         "publicKey": "string",
+                     *         "counter": 1,
+                     *         "transports": [
+                     *           "string"
+                     *         ],
+                     *         "deviceType": "string",
+                     *         "backedUp": true,
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "lastUsedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -12887,6 +20120,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12896,6 +20138,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12905,6 +20156,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12914,6 +20174,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The passkey challenge has been used already (each is single use).",
+                     *       "error": "passkey_challenge_used",
+                     *       "docUrl": "http://localhost:3000/docs/errors#passkey_challenge_used"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12923,6 +20192,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12932,6 +20210,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12941,6 +20228,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The challenge was not issued to this checkout for this purpose, relying party or offer.",
+                     *       "error": "passkey_challenge_invalid",
+                     *       "docUrl": "http://localhost:3000/docs/errors#passkey_challenge_invalid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12950,6 +20246,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12959,6 +20264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12968,6 +20282,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12985,8 +20308,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rpId": "checkout.lender.example"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party. */
+                    /**
+                     * @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.
+                     * @example checkout.lender.example
+                     */
                     rpId: string;
                 };
             };
@@ -12998,6 +20329,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "challenge": "string",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "user": {
+                     *           "id": "string",
+                     *           "name": "Ada Obi",
+                     *           "displayName": "Ada Obi"
+                     *         },
+                     *         "excludeCredentials": [
+                     *           {
+                     *             "id": "string",
+                     *             "transports": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -13014,6 +20369,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13023,6 +20387,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13032,6 +20405,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13041,6 +20423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13050,6 +20441,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13059,6 +20459,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13068,6 +20477,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13077,6 +20495,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13086,6 +20513,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13103,8 +20539,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rpId": "checkout.lender.example"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party. */
+                    /**
+                     * @description The WebAuthn relying party id: the checkout server's host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.
+                     * @example checkout.lender.example
+                     */
                     rpId: string;
                 };
             };
@@ -13116,6 +20560,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "nonce": "string",
+                     *         "challenge": "string",
+                     *         "challengeVersion": "string",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "documentReference": "string",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "allowCredentials": [
+                     *           {
+                     *             "id": "string",
+                     *             "transports": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -13132,6 +20599,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13141,6 +20617,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13150,6 +20635,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13159,6 +20653,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13168,6 +20671,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13177,6 +20689,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13186,6 +20707,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13195,6 +20725,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13204,6 +20743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13221,6 +20769,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "appointmentStartTime": "2026-12-01T09:00:00.000Z",
+                 *       "appointmentEndTime": "2026-12-01T09:00:00.000Z",
+                 *       "participants": [
+                 *         {
+                 *           "firstName": "Ada",
+                 *           "lastName": "Obi",
+                 *           "role": "patient"
+                 *         },
+                 *         {
+                 *           "firstName": "Ada",
+                 *           "lastName": "Obi",
+                 *           "role": "patient"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAppointmentInput"];
             };
         };
@@ -13231,6 +20797,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "appointmentId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *       "meetingId": "abc-defg-hij",
+                     *       "appointmentStartTime": "2026-11-26T09:30:00.000Z",
+                     *       "appointmentEndTime": "2026-11-26T09:30:00.000Z",
+                     *       "appointmentStatus": "scheduled",
+                     *       "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *       "authOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *       "participants": [
+                     *         {
+                     *           "participant": {
+                     *             "firstName": "Ada",
+                     *             "lastName": "Obi",
+                     *             "email": "ada.obi@example.com",
+                     *             "phoneNumber": "+2348031234567",
+                     *             "role": "patient",
+                     *             "communicationsUserClientID": "string"
+                     *           },
+                     *           "participantKey": "string",
+                     *           "participantMeetingLink": "https://partner.example/path",
+                     *           "liveliness": "waiting"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateAppointmentResponse"];
                 };
             };
@@ -13240,6 +20833,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "The start time is in the past.",
+                     *       "error": "appointment_time_in_past",
+                     *       "docUrl": "http://localhost:3000/docs/errors#appointment_time_in_past"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13249,6 +20851,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13258,6 +20869,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13267,6 +20887,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13276,6 +20905,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13285,6 +20923,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13294,6 +20941,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13303,6 +20959,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13312,6 +20977,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13335,6 +21009,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "_id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *       "meetingId": "abc-defg-hij",
+                     *       "appointmentStartTime": "2026-11-26T09:30:00.000Z",
+                     *       "appointmentEndTime": "2026-11-26T09:30:00.000Z",
+                     *       "appointmentStatus": "scheduled",
+                     *       "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *       "authOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *       "participants": [
+                     *         {
+                     *           "participant": {
+                     *             "firstName": "Ada",
+                     *             "lastName": "Obi",
+                     *             "email": "ada.obi@example.com",
+                     *             "phoneNumber": "+2348031234567",
+                     *             "role": "patient",
+                     *             "communicationsUserClientID": "string"
+                     *           },
+                     *           "participantKey": "string",
+                     *           "participantMeetingLink": "https://partner.example/path",
+                     *           "liveliness": "waiting"
+                     *         }
+                     *       ],
+                     *       "audioRecordingURLs": [
+                     *         "string"
+                     *       ],
+                     *       "transcriptionSummary": "string",
+                     *       "patientSummary": "string",
+                     *       "prescriptions": [
+                     *         {
+                     *           "prescribedDrugs": [
+                     *             {
+                     *               "drugName": "Ada Obi",
+                     *               "dosage": "string",
+                     *               "frequency": "string",
+                     *               "duration": "string"
+                     *             }
+                     *           ],
+                     *           "additionalNotes": "string",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "doctorNotes": [
+                     *         {
+                     *           "symptomsandIllnesses": "string",
+                     *           "diagnosis": "string",
+                     *           "treatmentandRecommendation": "string",
+                     *           "doctorSignature": "string",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "prescriptionUrl": "https://partner.example/path",
+                     *       "cancellationReason": "organisation",
+                     *       "createdAt": "2026-11-26T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-26T09:30:00.000Z",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["GetAppointmentResponse"];
                 };
             };
@@ -13344,6 +21077,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13353,6 +21095,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13362,6 +21113,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13371,6 +21131,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13380,6 +21149,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13389,6 +21167,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13398,6 +21185,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13410,7 +21206,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1-100 (default 10). */
                 limit?: number;
-                /** @description `scheduled`, `in-progress`, `completed` or `cancelled` (`CONFIRMED`, as the spec's reschedule sample writes it, means `scheduled`). */
+                /** @description `scheduled`, `in-progress`, `completed` or `cancelled` (a request may write `CONFIRMED` for `scheduled`). */
                 appointmentStatus?: string;
                 /** @description YYYY-MM-DD: appointments starting on or after this day (UTC). */
                 startDate?: string;
@@ -13429,6 +21225,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "appointments": [
+                     *         {
+                     *           "_id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "meetingId": "abc-defg-hij",
+                     *           "appointmentStartTime": "2026-11-26T09:30:00.000Z",
+                     *           "appointmentEndTime": "2026-11-26T09:30:00.000Z",
+                     *           "appointmentStatus": "scheduled",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "authOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "participants": [
+                     *             {
+                     *               "participant": {
+                     *                 "firstName": "Ada",
+                     *                 "lastName": "Obi",
+                     *                 "role": "patient"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 1,
+                     *       "totalPages": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["AppointmentList"];
                 };
             };
@@ -13438,6 +21264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13447,6 +21282,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13456,6 +21300,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13465,6 +21318,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13474,6 +21336,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13483,6 +21354,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13509,6 +21389,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "OK"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CancelAppointmentResponse"];
                 };
             };
@@ -13518,6 +21404,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "The appointment starts in 5 minutes or less, so it can no longer be cancelled.",
+                     *       "error": "appointment_cancellation_too_late",
+                     *       "docUrl": "http://localhost:3000/docs/errors#appointment_cancellation_too_late"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13527,6 +21422,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13536,6 +21440,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13545,6 +21458,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13554,6 +21476,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13563,6 +21494,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13572,6 +21512,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13581,6 +21530,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13601,16 +21559,88 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "startTime": "2026-12-01T09:00:00.000Z",
+                 *       "endTime": "2026-12-01T09:00:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ModifyAppointmentTimeInput"];
             };
         };
         responses: {
-            /** @description The updated appointment, nested as the spec shows. */
+            /** @description The updated appointment, under `appointment.updatedAppointment`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "appointment": {
+                     *         "success": true,
+                     *         "message": "OK",
+                     *         "updatedAppointment": {
+                     *           "_id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "meetingId": "abc-defg-hij",
+                     *           "appointmentStartTime": "2026-11-26T09:30:00.000Z",
+                     *           "appointmentEndTime": "2026-11-26T09:30:00.000Z",
+                     *           "appointmentStatus": "scheduled",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "authOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "participants": [
+                     *             {
+                     *               "participant": {
+                     *                 "firstName": "Ada",
+                     *                 "lastName": "Obi",
+                     *                 "email": "ada.obi@example.com",
+                     *                 "phoneNumber": "+2348031234567",
+                     *                 "role": "patient",
+                     *                 "communicationsUserClientID": "string"
+                     *               },
+                     *               "participantKey": "string",
+                     *               "participantMeetingLink": "https://partner.example/path",
+                     *               "liveliness": "waiting"
+                     *             }
+                     *           ],
+                     *           "audioRecordingURLs": [
+                     *             "string"
+                     *           ],
+                     *           "transcriptionSummary": "string",
+                     *           "patientSummary": "string",
+                     *           "prescriptions": [
+                     *             {
+                     *               "prescribedDrugs": [
+                     *                 {
+                     *                   "drugName": "Ada Obi",
+                     *                   "dosage": "string",
+                     *                   "frequency": "string",
+                     *                   "duration": "string"
+                     *                 }
+                     *               ],
+                     *               "additionalNotes": "string",
+                     *               "createdAt": "2026-11-26T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "doctorNotes": [
+                     *             {
+                     *               "symptomsandIllnesses": "string",
+                     *               "diagnosis": "string",
+                     *               "treatmentandRecommendation": "string",
+                     *               "doctorSignature": "string",
+                     *               "createdAt": "2026-11-26T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "prescriptionUrl": "https://partner.example/path",
+                     *           "cancellationReason": "organisation",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModifyAppointmentTimeResponse"];
                 };
             };
@@ -13620,6 +21650,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "The start time is in the past.",
+                     *       "error": "appointment_time_in_past",
+                     *       "docUrl": "http://localhost:3000/docs/errors#appointment_time_in_past"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13629,6 +21668,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13638,6 +21686,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13647,6 +21704,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13656,6 +21722,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13665,6 +21740,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13674,6 +21758,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13683,6 +21776,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13692,6 +21794,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13701,6 +21812,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13721,6 +21841,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "allowedOrigins": [
+                     *           "string"
+                     *         ],
+                     *         "returnUrl": "https://partner.example/path",
+                     *         "displayName": "Ada Obi",
+                     *         "logoUrl": "https://partner.example/path",
+                     *         "brandColor": "string",
+                     *         "supportEmail": "ada.obi@example.com",
+                     *         "supportPhone": "+2348031234567",
+                     *         "supportUrl": "https://partner.example/path",
+                     *         "privacyUrl": "https://partner.example/path",
+                     *         "termsUrl": "https://partner.example/path",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -13737,6 +21879,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13746,6 +21897,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13755,6 +21915,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13764,6 +21933,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13773,6 +21951,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13782,6 +21969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13799,6 +21995,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "returnUrl": "https://shop.example/checkout/done"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Exact web origins (`https://shop.example`, no path, no wildcard; plain http only for localhost in test mode), at most 10. The checkout posts its events (`postMessage`) to a parent or opener window only at one of these origins, and drops any message that comes in from another origin. */
                     allowedOrigins?: string[];
@@ -13833,6 +22034,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "allowedOrigins": [
+                     *           "string"
+                     *         ],
+                     *         "returnUrl": "https://partner.example/path",
+                     *         "displayName": "Ada Obi",
+                     *         "logoUrl": "https://partner.example/path",
+                     *         "brandColor": "string",
+                     *         "supportEmail": "ada.obi@example.com",
+                     *         "supportPhone": "+2348031234567",
+                     *         "supportUrl": "https://partner.example/path",
+                     *         "privacyUrl": "https://partner.example/path",
+                     *         "termsUrl": "https://partner.example/path",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -13849,6 +22072,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13858,6 +22090,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13867,6 +22108,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13876,6 +22126,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13885,6 +22144,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13894,6 +22162,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13903,6 +22180,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13912,6 +22198,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13921,6 +22216,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13941,6 +22245,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "allowedOrigins": [
+                     *           "string"
+                     *         ],
+                     *         "returnUrl": "https://partner.example/path"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -13957,6 +22274,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13966,6 +22292,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13975,6 +22310,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13984,6 +22328,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -13993,6 +22346,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14002,6 +22364,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14019,6 +22390,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clientReference": "string",
+                 *       "firstName": "Ada",
+                 *       "phoneNumber": "+2348031234567",
+                 *       "treatment": "string",
+                 *       "treatmentAmount": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique per organisation (and mode): the idempotency key of the initiation. */
                     clientReference: string;
@@ -14045,6 +22425,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "clientReference": "string",
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "status": "initiated",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -14061,6 +22455,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14070,6 +22473,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14079,6 +22491,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14088,6 +22509,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `clientReference` was used for an initiation with other fields.",
+                     *       "error": "client_reference_conflict",
+                     *       "docUrl": "http://localhost:3000/docs/errors#client_reference_conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14097,6 +22527,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14106,6 +22545,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14115,6 +22563,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "`phoneNumber` is not a Nigerian mobile number written 080…, 234… or +234….",
+                     *       "error": "phone_number_invalid",
+                     *       "docUrl": "http://localhost:3000/docs/errors#phone_number_invalid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14124,6 +22581,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14133,6 +22599,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14142,6 +22617,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14165,6 +22649,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "clientReference": "string",
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "status": "initiated",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -14181,6 +22679,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14190,6 +22697,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14199,6 +22715,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14208,6 +22733,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14217,6 +22751,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14226,6 +22769,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14235,6 +22787,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14255,6 +22816,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     reason?: string;
                 };
@@ -14267,6 +22829,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "clientReference": "string",
+                     *         "applicationUrl": "https://partner.example/path",
+                     *         "status": "initiated",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -14283,6 +22859,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14292,6 +22877,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14301,6 +22895,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14310,6 +22913,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14319,6 +22931,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14328,6 +22949,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14337,6 +22967,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14346,6 +22985,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14355,6 +23003,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14364,6 +23021,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14387,6 +23053,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "applicationStatus": "initiated",
+                     *         "stage": "awaiting_offer",
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "mandate": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "string",
+                     *           "provider": "string",
+                     *           "bankCode": "string",
+                     *           "accountNumberLast4": "string",
+                     *           "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -14403,6 +23091,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14412,6 +23109,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14421,6 +23127,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14430,6 +23145,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14439,6 +23163,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14448,6 +23181,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14457,6 +23199,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14477,6 +23228,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     bankCode?: string;
                     accountNumber?: string;
@@ -14484,7 +23236,7 @@ export interface operations {
                     bankName?: string;
                     /**
                      * Format: email
-                     * @description Addition: the patient's e-mail for the provider, when the patient gave none.
+                     * @description The patient's e-mail for the provider, when the patient gave none.
                      */
                     email?: string;
                 };
@@ -14497,6 +23249,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "applicationStatus": "initiated",
+                     *         "stage": "awaiting_offer",
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "mandate": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "string",
+                     *           "provider": "string",
+                     *           "bankCode": "string",
+                     *           "accountNumberLast4": "string",
+                     *           "activatedAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -14513,6 +23287,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14522,6 +23305,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14531,6 +23323,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14540,6 +23341,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14549,6 +23359,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14558,6 +23377,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14567,6 +23395,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14576,6 +23413,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "Only one of `bankCode` and `accountNumber` was sent.",
+                     *       "error": "bank_details_incomplete",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_details_incomplete"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14585,6 +23431,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14594,6 +23449,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14603,6 +23467,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The payment-rail provider refused the request or could not be reached.",
+                     *       "error": "rail_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#rail_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14612,6 +23485,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14635,6 +23517,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "eventId": "string",
+                     *           "event": "loan.initiated",
+                     *           "endpointId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "targetUrl": "https://partner.example/path",
+                     *           "status": "pending",
+                     *           "attemptCount": 1,
+                     *           "maxAttempts": 1,
+                     *           "responseStatus": 1,
+                     *           "lastError": "string",
+                     *           "nextAttemptAt": "2026-11-26T09:30:00.000Z",
+                     *           "deliveredAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z",
+                     *           "data": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -14651,6 +23559,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14660,6 +23577,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14669,6 +23595,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14678,6 +23613,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14687,6 +23631,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14696,6 +23649,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14722,6 +23684,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "eventId": "string",
+                     *         "event": "loan.initiated",
+                     *         "endpointId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "targetUrl": "https://partner.example/path",
+                     *         "status": "pending",
+                     *         "attemptCount": 1,
+                     *         "maxAttempts": 1,
+                     *         "responseStatus": 1,
+                     *         "lastError": "string",
+                     *         "nextAttemptAt": "2026-11-26T09:30:00.000Z",
+                     *         "deliveredAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "data": {}
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -14738,6 +23724,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14747,6 +23742,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14756,6 +23760,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14765,6 +23778,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14774,6 +23796,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The webhook delivery is being attempted right now.",
+                     *       "error": "delivery_in_flight",
+                     *       "docUrl": "http://localhost:3000/docs/errors#delivery_in_flight"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14783,6 +23814,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14792,6 +23832,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14801,6 +23850,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14821,6 +23879,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "url": "https://partner.example/path",
+                     *           "description": "string",
+                     *           "events": [
+                     *             "string"
+                     *           ],
+                     *           "mode": "live",
+                     *           "status": "active",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -14837,6 +23915,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14846,6 +23933,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14855,6 +23951,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14864,6 +23969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14873,6 +23987,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14882,6 +24005,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14899,6 +24031,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://partner.example/path"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uri */
                     url: string;
@@ -14915,6 +24052,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "url": "https://partner.example/path",
+                     *         "description": "string",
+                     *         "events": [
+                     *           "string"
+                     *         ],
+                     *         "mode": "live",
+                     *         "status": "active",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 201;
@@ -14931,6 +24086,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14940,6 +24104,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14949,6 +24122,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
+                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14958,6 +24140,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14967,6 +24158,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14976,6 +24176,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14985,6 +24194,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …).",
+                     *       "error": "webhook_url_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#webhook_url_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -14994,6 +24212,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15003,6 +24230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15012,6 +24248,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15029,6 +24274,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "fullName": "Ada Obi",
+                 *       "bvn": "22222222222",
+                 *       "dateOfBirth": "2026-03-02",
+                 *       "declaredMonthlyIncomeKobo": 5000000
+                 *     }
+                 */
                 "application/json": {
                     fullName: string;
                     bvn: string;
@@ -15054,6 +24307,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "initiated",
+                     *         "treatment": "string",
+                     *         "amountKobo": 5000000,
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "options": [
+                     *           {
+                     *             "tenorMonths": 1,
+                     *             "tenorDays": 90,
+                     *             "annualRateBps": 250,
+                     *             "instalmentKobo": 5000000,
+                     *             "instalmentCount": 1,
+                     *             "totalRepayableKobo": 5000000,
+                     *             "costOfCreditKobo": 5000000,
+                     *             "aprBps": 250
+                     *           }
+                     *         ],
+                     *         "riskBand": "string",
+                     *         "rejectionReason": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -15070,6 +24351,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15079,6 +24369,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15088,6 +24387,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15097,6 +24405,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "An earlier step is not done yet (e.g. the bank account before the mandate); `message` names it.",
+                     *       "error": "checkout_step_required",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_step_required"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15106,6 +24423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15115,6 +24441,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15124,6 +24459,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The details do not match the BVN's record (or the name the partner gave); `message` says how many tries remain.",
+                     *       "error": "identity_mismatch",
+                     *       "docUrl": "http://localhost:3000/docs/errors#identity_mismatch"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15133,6 +24477,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15142,6 +24495,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15151,6 +24513,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The BVN identity provider could not be reached (or none is configured for live mode).",
+                     *       "error": "identity_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#identity_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15160,6 +24531,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15177,6 +24557,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tenorMonths": 1
+                 *     }
+                 */
                 "application/json": {
                     tenorMonths: number;
                 };
@@ -15189,6 +24574,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "loanId": "string",
+                     *         "status": "string",
+                     *         "documentReference": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {number} */
                         status: 200;
@@ -15209,6 +24606,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15218,6 +24624,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15227,6 +24642,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15236,6 +24660,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "An earlier step is not done yet (e.g. the bank account before the mandate); `message` names it.",
+                     *       "error": "checkout_step_required",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_step_required"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15245,6 +24678,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15254,6 +24696,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15263,6 +24714,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The chosen tenor is not one of the options the decision offered.",
+                     *       "error": "tenor_not_offered",
+                     *       "docUrl": "http://localhost:3000/docs/errors#tenor_not_offered"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15272,6 +24732,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15281,6 +24750,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -15290,6 +24768,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
