@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { en, type MessageKey } from './en';
+import { en, type MessageKey } from './en.ts';
 
 /**
  * Every string the borrower reads goes through `t(key)`. English is built in (it is the source and
