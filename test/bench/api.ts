@@ -114,8 +114,14 @@ export async function api(): Promise<void> {
   for (const r of rows) console.log(`${String(r[0]).padEnd(30)}${r.slice(1).map((c) => String(c).padStart(10)).join('')}`);
   const ratio = apiRps / bareRps;
   const p99 = Math.max(api1.p99, api2.p99);
+  // Issue 19: the API's tail against the bare route's, at the same connection count and in the same run
+  // (both runs of each, so one stray stall on either side weighs half).
+  const bareP99 = (bare1.p99 + bare2.p99) / 2;
+  const apiP99 = (api1.p99 + api2.p99) / 2;
+  const p99Ratio = apiP99 / bareP99;
   console.log(`
 API throughput / bare throughput: ${(ratio * 100).toFixed(1)}%   (target >= 50%)  ${ratio >= 0.5 ? 'PASS' : 'FAIL'}
+API p99 / bare p99 (mean of both runs): ${apiP99} ms / ${bareP99} ms = ${p99Ratio.toFixed(2)}x   (target <= 1.5x)  ${p99Ratio <= 1.5 ? 'PASS' : 'FAIL'}
 API p99 at ${CONNECTIONS} connections:       ${p99} ms        (target < 10 ms)  ${p99 < 10 ? 'PASS' : 'FAIL'}
 idle RSS:                            ${idleRss} MB        (target < 150 MB) ${idleRss < 150 ? 'PASS' : 'FAIL'}   (after load: ${loadedRss} MB)
 npm start to healthy, first start:   ${firstStart} ms      (target < 3000 ms) ${firstStart < 3000 ? 'PASS' : 'FAIL'}
