@@ -34,23 +34,30 @@ function cpuMs(pid: number): number {
 }
 
 /**
- * CPU time of every local PostgreSQL server process (ms), or NaN where there are none: the database's
- * share of the work, read the same way. It includes whatever else the server runs meanwhile.
+ * CPU time (ms) of every local PostgreSQL server process, by pid: the database's share of the work,
+ * read the same way. It includes whatever else the server runs meanwhile.
  */
-function postgresCpuMs(): number {
-  let total = 0;
-  let found = false;
+function postgresCpu(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      found = true;
-      total += cpuMs(Number(entry));
+      byPid.set(Number(entry), cpuMs(Number(entry)));
     } catch {
       // The process ended meanwhile.
     }
   }
-  return found ? total : Number.NaN;
+  return byPid;
+}
+
+/** CPU the PostgreSQL processes used since `before` (a process started since counts whole; one that ended is lost). NaN with none. */
+function postgresCpuSince(before: Map<number, number>): number {
+  const after = postgresCpu();
+  if (after.size === 0) return Number.NaN;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 interface Result {
@@ -113,7 +120,7 @@ async function runLifecycles(server: BenchServer & { postgres: boolean }, count:
   };
   let next = 0;
   const cpuBefore = cpuMs(server.child.pid!);
-  const databaseCpuBefore = server.postgres ? postgresCpuMs() : Number.NaN;
+  const databaseCpuBefore = server.postgres ? postgresCpu() : undefined;
   const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
@@ -129,7 +136,7 @@ async function runLifecycles(server: BenchServer & { postgres: boolean }, count:
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuMsPerLifecycle = (cpuMs(server.child.pid!) - cpuBefore) / count;
-  const databaseCpuMsPerLifecycle = (postgresCpuMs() - databaseCpuBefore) / count;
+  const databaseCpuMsPerLifecycle = databaseCpuBefore ? postgresCpuSince(databaseCpuBefore) / count : Number.NaN;
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const clientCpuMsPerLifecycle = (clientCpu.user + clientCpu.system) / 1000 / count;
   agent.destroy();
