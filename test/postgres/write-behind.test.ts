@@ -92,6 +92,20 @@ describe('write-behind statements on PostgreSQL', () => {
     expect((await ids()).filter((id) => id.startsWith('e'))).toEqual(['e0', 'e1', 'e2', 'e3']);
   });
 
+  it('when another process adds a column, then statements reading * still run on connections that ran them before', async () => {
+    const byId = precompiled((d, a: { id: string }) => (d as any).selectFrom('wbItems').selectAll().where('id', '=', a.id));
+    const noteOf = precompiled((d, a: { id: string }) => (d as any).selectFrom('wbItems').select('note').where('id', '=', a.id));
+    await insertAwaited(db, { id: 'g0', note: 'before' });
+    // Both connections of the pool run both statements.
+    await Promise.all([byId(db, { id: 'g0' }), byId(db, { id: 'g0' }), noteOf(db, { id: 'g0' }), noteOf(db, { id: 'g0' })]);
+    await sql`alter table wb_items add column extra text`.execute(db);
+    for (let i = 0; i < 4; i++) {
+      const [star, note] = await Promise.all([byId(db, { id: 'g0' }), noteOf(db, { id: 'g0' })]);
+      expect(star.rows[0]).toMatchObject({ id: 'g0', note: 'before', extra: null });
+      expect(note.rows[0]).toEqual({ note: 'before' });
+    }
+  });
+
   it('outside a transaction a write-behind statement is simply awaited (its error is thrown by its own call)', async () => {
     await insertAwaited(db, { id: 'f0', note: 'existing' });
     await expect(insertBehind(db, { id: 'f0', note: 'duplicate' })).rejects.toMatchObject({ code: '23505' });

@@ -24,7 +24,8 @@ import type pg from 'pg';
  * answered, every write-behind statement before it has answered too.
  *
  * Statements the process runs over and over (`precompiled`) are also sent as named prepared
- * statements: PostgreSQL parses and plans each once per connection instead of on every execution.
+ * statements: PostgreSQL parses and plans each once per connection instead of on every execution (not
+ * those whose columns come from `*`: see `STAR_COLUMNS`).
  */
 export const WRITE_BEHIND_MARK = '/* write-behind */ ';
 
@@ -36,9 +37,18 @@ const preparedNames = new Map<string, string>();
  */
 const MAX_PREPARED = 1_000;
 
+/**
+ * A statement whose result columns come from `*` (`select *`, `select "t".*`, `returning *`). Prepared, its row
+ * type is fixed: once a migration adds a column (another process's, in a rolling deploy), PostgreSQL refuses to run
+ * it ("cached plan must not change result type") for the connection's lifetime. Those stay unnamed.
+ */
+const STAR_COLUMNS = /(?:select|returning|,)\s*(?:(?:"[^"]+"|\w+)\.)?\*/i;
+
 /** Marks a statement's text as one to prepare once per connection (called once per compiled template). */
 export function prepareStatement(sql: string): void {
-  if (!preparedNames.has(sql) && preparedNames.size < MAX_PREPARED) preparedNames.set(sql, `pc${preparedNames.size + 1}`);
+  if (preparedNames.has(sql) || preparedNames.size >= MAX_PREPARED) return;
+  if (STAR_COLUMNS.test(sql.startsWith(WRITE_BEHIND_MARK) ? sql.slice(WRITE_BEHIND_MARK.length) : sql)) return;
+  preparedNames.set(sql, `pc${preparedNames.size + 1}`);
 }
 
 type QueryResult = pg.QueryResult;
