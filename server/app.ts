@@ -310,14 +310,18 @@ function apiRouter(platform: Platform, prefix: string, routes: RouteSpec[]): exp
     next();
   });
   api.use(platform.rateLimits.middleware());
-  api.use((req, _res, next) => {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !req.is('application/json')) {
+  const parseJson = express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true });
+  // One layer for the body. A request with neither Content-Length nor Transfer-Encoding (every GET) has nothing
+  // the parser would read (its own test, type-is's hasBody), so it goes straight on.
+  api.use((req, res, next) => {
+    const length = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    if (length === undefined && !chunked) return next();
+    if ((Number(length ?? 0) > 0 || chunked) && !req.is('application/json')) {
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
     }
-    next();
+    parseJson(req, res, next);
   });
-  api.use(express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true }));
   mountRoutes(api, prefix, routes, platform);
   api.use((req) => {
     throw new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`);

@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { applicationTokenOf, sealApplicationToken, type Scope } from '../loans/loan';
 import { randomToken, type Secrets } from '../secrets';
 import { findOwned } from '../find-owned';
+import { writeBehind } from '../../db/precompiled';
 
 /** Keyed-hash purpose of session tokens (only the hash is stored). */
 const TOKEN_HASH_PURPOSE = 'checkout-session-token';
@@ -72,6 +73,8 @@ export const checkoutUrlPrefix = (baseUrl: string) => `${baseUrl}/checkout/c/`;
 
 export const hashCheckoutToken = (secrets: Pick<Secrets, 'hmac'>, token: string) => secrets.hmac(TOKEN_HASH_PURPOSE, token);
 
+const insertSession = writeBehind((db, row: CheckoutSessionsTable) => db.insertInto('checkoutSessions').values(row));
+
 /** Mints a session for a loan; the raw token exists only in the return value. */
 export async function mintCheckoutSession(
   db: Executor,
@@ -109,7 +112,7 @@ export async function mintCheckoutSession(
     createdAt: at,
     updatedAt: at,
   };
-  await db.insertInto('checkoutSessions').values(row).execute();
+  await insertSession(db, row);
   return { ...toCheckoutSession(row), token, url: `${checkoutUrlPrefix(options.baseUrl)}${token}` };
 }
 
