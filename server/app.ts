@@ -8,7 +8,8 @@ import { AppError } from './platform/domain/errors';
 import { isDatabaseUnavailable } from './platform/db/database';
 import type { Platform } from './platform/platform';
 import { authenticateMiddleware } from './platform/http/authenticate';
-import { errorBody, sendError } from './platform/http/envelope';
+import { docsBaseMiddleware, errorBody, requestOrigin, sendError } from './platform/http/envelope';
+import { ERROR_DOCS_PATH, renderErrorsPage } from './platform/http/error-docs';
 import { buildOpenApiDocument } from './platform/http/openapi';
 import { mountRoutes, type RouteSpec } from './platform/http/route';
 import { createDashboardRouter } from './platform/http/dashboard-router';
@@ -34,7 +35,21 @@ function docsPage(): string {
   });
 }
 
-const DOCS_INIT = `Scalar.createApiReference('#app', { url: '/api-docs/lending-v1.json', withDefaultFonts: false, hideClientButton: false });`;
+/**
+ * Scalar's options for a page that calls nothing outside this origin (its CSP allows only 'self'): no "Ask AI" agent
+ * (it talks to Scalar's servers), no developer toolbar, no telemetry, no web fonts; the test-request client stays
+ * (it calls this API, same origin).
+ */
+export const SCALAR_OPTIONS = {
+  url: '/api-docs/lending-v1.json',
+  withDefaultFonts: false,
+  hideClientButton: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  telemetry: false,
+} as const;
+
+const DOCS_INIT = `Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_OPTIONS)});`;
 
 function errorHandler(platform: Platform) {
   // Express recognises error middleware by its four parameters.
@@ -79,7 +94,30 @@ function errorHandler(platform: Platform) {
     log.error({ err: error }, 'unhandled error');
     res
       .status(500)
-      .json(errorBody(500, 'INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}). It is safe to retry.`));
+      .json(errorBody(res, 500, 'INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}). It is safe to retry.`));
+  };
+}
+
+/**
+ * The OpenAPI document as JSON for a request: built on the first request (a few hundred milliseconds that a start need
+ * not wait for), its server URL `fixedBase` (PUBLIC_BASE_URL) when configured, else the request's origin (a few origins
+ * cached), else `fallback` for a Host that is not a plain host name.
+ */
+function apiDocumentFor(routes: RouteSpec[], fixedBase: string | undefined, fallback: string) {
+  const PLACEHOLDER = 'https://server.invalid';
+  let built: string | undefined;
+  const template = () => (built ??= JSON.stringify(buildOpenApiDocument(routes, fixedBase ?? PLACEHOLDER)));
+  if (fixedBase) return () => template();
+  const byOrigin = new Map<string, string>();
+  return (req: Request) => {
+    const base = requestOrigin(req) ?? fallback;
+    let json = byOrigin.get(base);
+    if (json === undefined) {
+      json = template().replaceAll(PLACEHOLDER, base);
+      if (byOrigin.size >= 8) byOrigin.delete(byOrigin.keys().next().value!);
+      byOrigin.set(base, json);
+    }
+    return json;
   };
 }
 
@@ -152,13 +190,14 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   app.disable('x-powered-by');
 
   app.use(requestLogger(platform.logger));
+  app.use(docsBaseMiddleware(platform.config.PUBLIC_BASE_URL, () => platform.baseUrl));
   app.use(staticHeaders(helmet({ contentSecurityPolicy: { directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } } })));
 
   mountProbes(app, platform, () => ready);
 
   const routes = apiRoutes;
-  const document = buildOpenApiDocument(routes, options.baseUrl);
-  const documentJson = JSON.stringify(document);
+  // The document's server is PUBLIC_BASE_URL, or else the origin the reader reached (never a guessed localhost port).
+  const documentFor = apiDocumentFor(routes, platform.config.PUBLIC_BASE_URL ? options.baseUrl : undefined, options.baseUrl);
   const require = createRequire(import.meta.url);
   const scalarBundle = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
   const docsCsp = helmet.contentSecurityPolicy({
@@ -172,14 +211,20 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
       'worker-src': ["'self'", 'blob:'],
     },
   });
-  app.get('/api-docs/lending-v1.json', (_req, res) => {
+  app.get('/api-docs/lending-v1.json', (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.type('application/json').send(documentJson);
+    res.type('application/json').send(documentFor(req));
   });
   app.get('/api-docs', docsCsp, (_req, res) => {
     res.type('html').send(docsPage());
   });
   app.get('/api-docs/assets/standalone.js', (_req, res) => res.sendFile(scalarBundle, { maxAge: '1d' }));
+  // The error reference every error answer's docUrl points into (docs/errors.md, rendered from the same table).
+  app.get(ERROR_DOCS_PATH, (_req, res) => {
+    const page = renderErrorsPage();
+    res.setHeader('Content-Security-Policy', page.csp);
+    res.type('html').send(page.html);
+  });
   app.get('/api-docs/assets/init.js', (_req, res) => res.type('application/javascript').send(DOCS_INIT));
 
   // Signed offer-letter links: no API key, the signature is the authorisation.
@@ -265,14 +310,18 @@ function apiRouter(platform: Platform, prefix: string, routes: RouteSpec[]): exp
     next();
   });
   api.use(platform.rateLimits.middleware());
-  api.use((req, _res, next) => {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !req.is('application/json')) {
+  const parseJson = express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true });
+  // One layer for the body. A request with neither Content-Length nor Transfer-Encoding (every GET) has nothing
+  // the parser would read (its own test, type-is's hasBody), so it goes straight on.
+  api.use((req, res, next) => {
+    const length = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    if (length === undefined && !chunked) return next();
+    if ((Number(length ?? 0) > 0 || chunked) && !req.is('application/json')) {
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
     }
-    next();
+    parseJson(req, res, next);
   });
-  api.use(express.json({ limit: platform.config.BODY_LIMIT_BYTES, strict: true }));
   mountRoutes(api, prefix, routes, platform);
   api.use((req) => {
     throw new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}.`);
@@ -298,6 +347,7 @@ export async function startProbeServer(platform: Platform, listen: { port: numbe
   let ready = true;
   app.set('etag', false);
   app.disable('x-powered-by');
+  app.use(docsBaseMiddleware(platform.config.PUBLIC_BASE_URL, () => platform.baseUrl));
   mountProbes(app, platform, () => ready);
   // The sandbox rail provider (test-mode data only) is reached over HTTP at the process's base URL: without
   // PUBLIC_BASE_URL a worker's collector charges through its own listener, so it serves the stand-in too.

@@ -42,6 +42,11 @@ export const ConfigSchema = z.object({
    */
   MASTER_KEY: z.string().min(32).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `json`: one JSON line per entry (for log collectors). `pretty`: human-readable lines (pino-pretty). Unset: pretty when
+   * stdout is a terminal, JSON otherwise.
+   */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Largest accepted JSON body. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
   /** Rolling window of the per-key rate limits. */

@@ -1,9 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig, processRole, securitySettings } from './config';
 import { startProbeServer, startWebServer, type WebServer } from './app';
 import { createPlatform, liveProviders, liveProvidersLine, type Platform } from './platform/platform';
 import { bootstrapSandbox } from './platform/domain/bootstrap';
 import { ensureSandboxOwner } from './platform/domain/dashboard/ensure-sandbox-owner';
 import { WebhookDispatcher } from './workers/webhook-dispatcher';
+import { DASHBOARD_DIST, DASHBOARD_ENTRY } from './dashboard/dashboard-pages';
+import { renderStartBanner } from './start-banner';
 import { demoEnabled } from '../demo/server/create-demo-router';
 import { startAppointmentSweep } from './workers/appointment-sweep';
 import { startArrearsSweep, startCollector, startExpirySweep, startHousekeeping, startSettlementWorker } from './workers/housekeeping';
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
   const providers = liveProviders(platform);
   platform.logger.info({ liveProviders: providers }, liveProvidersLine(providers));
   let sandboxOrganisationId: string | undefined;
+  let firstStart = false;
   if (role !== 'all' && platform.dialect === 'sqlite') {
     // Allowed: api and worker processes may share one SQLite file on one machine (one writer at a time, the others wait).
     platform.logger.info({ role }, 'split roles on SQLite: every process must run on this machine against the same DATA_DIR; use PostgreSQL to scale out');
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
   if (config.BOOTSTRAP_SANDBOX && role !== 'worker') {
     const { created, result } = await bootstrapSandbox(platform.db, platform.secrets, platform.clock.now());
     sandboxOrganisationId = result.organisationId;
+    firstStart = created;
     const banner = [
       created ? 'Sandbox created.' : 'Sandbox ready.',
       `  organisation  ${result.organisationId} (${result.organisationName})`,
@@ -94,6 +100,10 @@ async function main(): Promise<void> {
   const served = role === 'worker' ? '/healthz and /readyz only' : `docs at ${web.url}/api-docs`;
   platform.logger.info({ url: web.url, database: platform.dialect, role }, `role ${role}: listening on ${web.url} (${served}; ${jobs})`);
   if (demoEnabled(config) && role !== 'worker') platform.logger.info(`sales demo at ${platform.baseUrl}/demo`);
+  if (firstStart && role !== 'worker') {
+    const dashboard = fs.existsSync(path.join(DASHBOARD_DIST, DASHBOARD_ENTRY));
+    process.stdout.write(`\n${renderStartBanner({ baseUrl: platform.baseUrl.replace(/\/$/, ''), demo: demoEnabled(config), dashboard })}`);
+  }
 }
 
 main().catch((error) => {

@@ -1,3 +1,5 @@
+import { currentLocale } from './i18n/i18n';
+
 /** Display formatting only: amounts stay integer kobo everywhere else. */
 const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', minimumFractionDigits: 2 });
 
@@ -9,7 +11,13 @@ export const formatKoboShort = (kobo: number) => (kobo % 100 ? naira : wholeNair
 
 export const formatBps = (bps: number) => `${(bps / 100).toLocaleString('en-NG', { maximumFractionDigits: 2 })}%`;
 
-export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-NG', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/**
+ * A due date: `27 Nov 2026` in English and Pidgin, digits (`27/11/2026`, `07/02/2027`) in Yorùbá, Hausa and Igbo,
+ * never an English month inside another language (browsers' `Intl` mostly lacks these three
+ * languages' month names, and would fall back to English ones).
+ */
+export const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-NG', { day: 'numeric', month: /^(en|pcm)$/.test(currentLocale()) ? 'short' : 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 /** `"150,000.50"` → 15000050 kobo, by string arithmetic (no floats); null unless a positive amount with at most 2 decimals. */
 export function parseNairaToKobo(text: string): number | null {

@@ -20,6 +20,8 @@ import { OperatorLoanInputSchema, createOperatorLoan } from '../platform/domain/
 import { toLoan } from '../platform/domain/loans/loan';
 import { runSettlement } from '../platform/domain/settlements/run-settlement';
 import { checkLedger } from '../platform/domain/ledger/check-ledger';
+import { scopeBalances } from '../platform/domain/ledger/loan-books';
+import { getStatement, statementCsv } from '../platform/domain/settlements/settlement';
 import { creditWallet } from '../platform/domain/wallets/credit-wallet';
 import { rejectPayout, settlePayout } from '../platform/domain/payouts/settle-payout';
 import { inUnitOfWork } from '../platform/domain/unit-of-work';
@@ -49,7 +51,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
   wallet credit --borrower ID --amount-kobo N   (test-mode borrowers only)
   payout settle --id ID --reference REF   (the bank transfer happened off-platform)
   payout reject --id ID --reason TEXT     (the reservation goes back to the borrower)
+  settlement statement --org ID --id STATEMENT [--mode test|live]   one statement with its CSV (the service's too: --org the financing lender)
   ledger check
+  ledger balances --org ID --mode test|live   every account of that scope: kind, code, balance in kobo (docs/ledger.md)
   backup --to FILE [--force]   a consistent copy of the SQLite database while the server runs (PostgreSQL: pg_dump, see docs/scale/backups.md)
   bootstrap`;
 
@@ -229,8 +233,18 @@ async function run(platform: Platform, command: string, options: Options): Promi
       const { payout, changed } = await inUnitOfWork(db, (trx) => rejectPayout(trx, { id, reason, now }));
       return { ...payout, changed };
     }
+    case 'settlement statement': {
+      const scope = { organisationId: uuidOption(options, 'org'), mode: modeOption(options, 'mode', 'test') };
+      const statement = await getStatement(db, scope, uuidOption(options, 'id'));
+      return { ...statement, csv: statementCsv(statement) };
+    }
     case 'ledger check':
       return checkLedger(db);
+    case 'ledger balances': {
+      const scope = { organisationId: uuidOption(options, 'org'), mode: modeOption(options, 'mode') };
+      await getOrganisation(db, scope.organisationId);
+      return { ...scope, accounts: await scopeBalances(db, scope) };
+    }
     case 'bootstrap':
       if (platform.config.APP_ENV === 'production') throw new UsageError('bootstrap creates the sandbox organisation; it is refused in production (APP_ENV=production)');
       return (await bootstrapSandbox(db, secrets, now)).result;

@@ -183,7 +183,7 @@ async function waitUntilReady(redis: Redis, ms: number, logger: Logger): Promise
 }
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
-  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
   const clock = overrides.clock ?? systemClock;
   const handle = openDatabase({
     databaseUrl: config.DATABASE_URL,

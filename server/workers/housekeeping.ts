@@ -2,7 +2,7 @@ import type { Platform } from '../platform/platform';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency';
 import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preapprovals';
 import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
-import { runSettlement } from '../platform/domain/settlements/run-settlement';
+import { runSettlement, settlementsDue } from '../platform/domain/settlements/run-settlement';
 import { runCollections } from '../platform/domain/repayments/collect-mandates';
 import { purgeCheckoutData } from '../platform/domain/checkout/purge-checkout-data';
 import { expireFinancingApplications } from '../platform/domain/financing/expire-financing';
@@ -72,20 +72,13 @@ export function startArrearsSweep(platform: Platform): () => void {
 
 /**
  * Daily settlement: settles every organisation and mode with unswept repayments up to the start
- * of the current UTC day. Idempotent (a covered period is never swept again).
+ * of the current UTC day (patient financing's on the service's own statement, org the financing lender). Idempotent (a covered period is never swept again).
  */
 export function startSettlementWorker(platform: Platform): () => void {
   return startPeriodic(platform, 'settlement', platform.config.SETTLEMENT_INTERVAL_MS, async () => {
     const now = platform.clock.now();
     const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const due = await platform.db
-      .selectFrom('loanRepayments')
-      .select(['organisationId', 'mode'])
-      .distinct()
-      .where('settlementId', 'is', null)
-      .where('status', '=', 'completed')
-      .where('completedAt', '<', until.toISOString())
-      .execute();
+    const due = await settlementsDue(platform.db, until);
     for (const { organisationId, mode } of due) {
       const { statement, created } = await runSettlement(platform.db, { organisationId, mode, until, now });
       if (created) platform.logger.info({ organisationId, mode, statementId: statement.id, totalSweptKobo: statement.totalSweptKobo }, 'settled');

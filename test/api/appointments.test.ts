@@ -143,7 +143,7 @@ describe('GET /api/v1/appointment', () => {
     const booked = await bookAppointment(app, tenant.test);
     const theirs = await client(app, other.test).get(`/api/v1/appointment?appointmentId=${booked.appointmentId}`);
     expect(theirs.status).toBe(404);
-    expect(theirs.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND' });
+    expect(theirs.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND', docUrl: `${app.url}/docs/errors#NOT_FOUND` });
     expect(JSON.stringify(theirs.body)).not.toContain(booked.meetingId);
     expect((await client(app, tenant.live).get(`/api/v1/appointment?appointmentId=${booked.appointmentId}`)).status).toBe(404);
     expect((await api().get('/api/v1/appointment?appointmentId=00000000-0000-4000-8000-000000000000')).status).toBe(404);

@@ -165,6 +165,37 @@ describe('admin CLI', { timeout: 90_000 }, () => {
     expect(check.json).toMatchObject({ ok: true, ledgerSumKobo: 0, unbalancedTransactions: [], balanceMismatches: [] });
   });
 
+  it('ledger balances prints every account of one scope with kind, code and balance; settlement statement prints a statement with its CSV', async () => {
+    const tenant = await lendingTenant(app);
+    const books = await admin('ledger', 'balances', '--org', tenant.organisationId, '--mode', 'test');
+    expect(books.code).toBe(0);
+    expect(books.json).toEqual({
+      organisationId: tenant.organisationId,
+      mode: 'test',
+      accounts: [
+        { kind: 'capital_contributions', code: 'MAIN', currency: 'NGN', balanceKobo: -1_000_000_000 },
+        { kind: 'capital_pool', code: 'MAIN', currency: 'NGN', balanceKobo: 1_000_000_000 },
+      ],
+    });
+    const live = await admin('ledger', 'balances', '--org', tenant.organisationId, '--mode', 'live');
+    expect(live.json.accounts).toEqual([]);
+    const [noMode, unknown] = await Promise.all([
+      admin('ledger', 'balances', '--org', tenant.organisationId),
+      admin('ledger', 'balances', '--org', '00000000-0000-4000-8000-000000000000', '--mode', 'test'),
+    ]);
+    expect(noMode.code).toBe(2);
+    expect(noMode.json.error).toBe('invalid_request');
+    expect(unknown.code).toBe(2);
+
+    const run = await admin('settlement', 'run', '--org', tenant.organisationId, '--mode', 'test');
+    const statement = await admin('settlement', 'statement', '--org', tenant.organisationId, '--id', run.json.id);
+    expect(statement.code).toBe(0);
+    expect(statement.json).toMatchObject({ id: run.json.id, organisationId: tenant.organisationId, status: 'skipped' });
+    expect(statement.json.csv).toBe('statement_id,period_start,period_end,loan_id,fee_kobo,interest_kobo,total_kobo,repayments\r\n');
+    const elsewhere = await admin('settlement', 'statement', '--org', orgId, '--id', run.json.id);
+    expect(elsewhere.code).toBe(2);
+  });
+
   it('wallet credit tops up a test-mode borrower\'s wallet; live borrowers, unknown ones and bad amounts exit 2', async () => {
     const tenant = await lendingTenant(app);
     const testBorrower = (await client(app, tenant.test).post('/v1/preapprovals', pushBody())).body.data.borrowerId;

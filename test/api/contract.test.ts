@@ -23,9 +23,9 @@ describe('envelope', () => {
     expect(res.body).toMatchObject({ status: 200, success: true, data: [] });
   });
 
-  it('wraps an error in {status, success: false, message, error} with no data', async () => {
+  it('wraps an error in {status, success: false, message, error, docUrl} with no data', async () => {
     const res = await client(app, tenant.test).get('/v1/products/00000000-0000-4000-8000-000000000000');
-    expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND' });
+    expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND', docUrl: `${app.url}/docs/errors#NOT_FOUND` });
   });
 
   it('answers an unknown route under /v1 with 404 NOT_FOUND in the envelope', async () => {
@@ -57,6 +57,10 @@ describe('OpenAPI document', () => {
 
   it('is OpenAPI 3.0.3, served without a key', () => {
     expect(document.openapi).toBe('3.0.3');
+  });
+
+  it('names as its server the origin it was fetched from (no PUBLIC_BASE_URL here), not a guessed port', () => {
+    expect(document.servers).toEqual([{ url: app.url, description: 'This deployment' }]);
   });
 
   it('covers every route that exists, with the envelope and the security schemes', () => {
@@ -101,7 +105,7 @@ describe('failures', () => {
     await broken.platform.db.destroy();
     const res = await client(broken, owner.test).get('/v1/products', { 'X-Request-Id': 'req-500-check' });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ status: 500, success: false, error: 'INTERNAL_ERROR', message: expect.stringContaining('req-500-check') });
+    expect(res.body).toEqual({ status: 500, success: false, error: 'INTERNAL_ERROR', message: expect.stringContaining('req-500-check'), docUrl: `${broken.url}/docs/errors#INTERNAL_ERROR` });
     expect(res.body.message).not.toMatch(/select|sqlite|postgres|driver|destroy/i);
     await broken.web.stop();
   });

@@ -30,6 +30,9 @@ describe('the service process', () => {
     const publicKey = /public key\s+(pk_test_\w+)/.exec(first.output())![1]!;
     const secretKey = /secret key\s+(sk_test_\w+)/.exec(first.output())![1]!;
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    // The first start's block: where the reference, the error codes and the keys are (after the listening line).
+    await expect.poll(() => first.output(), { timeout: 5_000 }).toMatch(/Ready at http:\/\/localhost:\d+\n\s+API reference\s+http:\/\/localhost:\d+\/api-docs\n\s+Error codes\s+\S+\/docs\/errors/);
+    expect(first.output()).toMatch(/\n\s+Keys\s+the sandbox test key pair above/);
     const products = await fetch(`${first.url}/v1/products`, { headers: { Authorization: `ApiKey ${publicKey}:${secretKey}` } });
     expect(((await products.json()) as { data: unknown[] }).data).toHaveLength(8);
     const pools = await fetch(`${first.url}/v1/pools/balance`, { headers: { Authorization: `ApiKey ${publicKey}:${secretKey}` } });
@@ -54,6 +57,7 @@ describe('the production profile', () => {
     const service = await startServiceProcess(bundle, { ...database.env, ...production });
     try {
       expect(service.output()).not.toContain('Sandbox created.');
+      expect(service.output()).not.toContain('Ready at');
       const line = service.output().split('\n').find((l) => l.includes('"security settings"'));
       expect(JSON.parse(line!).security).toEqual({
         profile: 'production',

@@ -322,7 +322,7 @@ describe('mandate routes before the offer is signed, and tenancy', () => {
       await client(app, partner.live).get(`/api/v1/sdk/loans/${loanId}/mandate`),
     ]) {
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND' });
+      expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND', docUrl: `${app.url}/docs/errors#NOT_FOUND` });
     }
   });
 

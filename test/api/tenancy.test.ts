@@ -100,7 +100,7 @@ describe('tenant isolation', () => {
   it.each(idRoutes.map((r) => r.path))('GET %s: another organisation gets 404 NOT_FOUND and no data', async (path) => {
     const res = await client(app, stranger.test).get(path.replace('{id}', ids[path]!));
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND' });
+    expect(res.body).toEqual({ status: 404, success: false, message: expect.any(String), error: 'NOT_FOUND', docUrl: `${app.url}/docs/errors#NOT_FOUND` });
   });
 
   it.each(idRoutes.filter((r) => r.path !== '/v1/products/{id}').map((r) => r.path))(

@@ -12,7 +12,9 @@ import { loadConfig } from '../../server/config';
 import { startWebServer } from '../../server/app';
 import { createPlatform } from '../../server/platform/platform';
 import { createLogger } from '../../server/platform/log/create-logger';
-import { bootstrapSandbox } from '../../server/platform/domain/bootstrap';
+import { bootstrapSandbox, SANDBOX_POOL_CODE } from '../../server/platform/domain/bootstrap';
+import { fundPool } from '../../server/platform/domain/pools/pool';
+import { inUnitOfWork } from '../../server/platform/domain/unit-of-work';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 
 // BENCH_DATA_DIR lets a second process share the SQLite file (the webhooks drain phase).
@@ -33,6 +35,10 @@ const config = loadConfig({
 const logger = createLogger(config.LOG_LEVEL, pino.destination({ dest: '/dev/null', sync: false }));
 const platform = await createPlatform(config, { logger });
 const { result } = await bootstrapSandbox(platform.db, platform.secrets, new Date());
+// The sandbox pool (₦50 million) lends 5,000 of the benches' ₦10,000 loans; a 30-minute soak makes many more.
+await inUnitOfWork(platform.db, (trx) =>
+  fundPool(trx, { organisationId: result.organisationId, mode: 'test', code: SANDBOX_POOL_CODE, amountKobo: 1_000_000_000_00, now: new Date() }),
+);
 const web = await startWebServer(platform, { port: 0, host: '127.0.0.1' });
 // The webhooks benchmark runs the dispatcher in the server process, as `npm start` does.
 const dispatcher = process.env.BENCH_DISPATCHER === 'true' ? new WebhookDispatcher(platform) : undefined;

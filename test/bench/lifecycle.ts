@@ -33,16 +33,47 @@ function cpuMs(pid: number): number {
   }
 }
 
+/**
+ * CPU time (ms) of every local PostgreSQL server process, by pid: the database's share of the work,
+ * read the same way. It includes whatever else the server runs meanwhile.
+ */
+function postgresCpu(): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      byPid.set(Number(entry), cpuMs(Number(entry)));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return byPid;
+}
+
+/** CPU the PostgreSQL processes used since `before` (a process started since counts whole; one that ended is lost). NaN with none. */
+function postgresCpuSince(before: Map<number, number>): number {
+  const after = postgresCpu();
+  if (after.size === 0) return Number.NaN;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 interface Result {
   count: number;
   perSecond: number;
   seconds: number;
   failures: number;
   cpuMsPerLifecycle: number;
+  /** PostgreSQL server CPU per lifecycle (NaN on SQLite or when the server is not local). */
+  databaseCpuMsPerLifecycle: number;
+  /** The benchmark client's own CPU per lifecycle (it shares the machine). */
+  clientCpuMsPerLifecycle: number;
   timings: Record<string, number[]>;
 }
 
-async function runLifecycles(server: BenchServer, count: number): Promise<Result> {
+async function runLifecycles(server: BenchServer & { postgres: boolean }, count: number): Promise<Result> {
   // A keep-alive agent with one socket per client: the client's own cost stays small next to the server's.
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const headers = { 'content-type': 'application/json', 'X-API-Public-Key': server.keys.publicKey, 'X-API-Secret-Key': server.keys.secretKey };
@@ -89,6 +120,8 @@ async function runLifecycles(server: BenchServer, count: number): Promise<Result
   };
   let next = 0;
   const cpuBefore = cpuMs(server.child.pid!);
+  const databaseCpuBefore = server.postgres ? postgresCpu() : undefined;
+  const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -103,14 +136,21 @@ async function runLifecycles(server: BenchServer, count: number): Promise<Result
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuMsPerLifecycle = (cpuMs(server.child.pid!) - cpuBefore) / count;
+  const databaseCpuMsPerLifecycle = databaseCpuBefore ? postgresCpuSince(databaseCpuBefore) / count : Number.NaN;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const clientCpuMsPerLifecycle = (clientCpu.user + clientCpu.system) / 1000 / count;
   agent.destroy();
-  return { count, perSecond: (count - failures) / seconds, seconds, failures, cpuMsPerLifecycle, timings };
+  return { count, perSecond: (count - failures) / seconds, seconds, failures, cpuMsPerLifecycle, databaseCpuMsPerLifecycle, clientCpuMsPerLifecycle, timings };
 }
 
 function report(label: string, result: Result) {
   console.log(`\n${label}: ${result.count} lifecycles, ${CLIENTS} concurrent clients, ${result.seconds.toFixed(1)} s, ${result.failures} failed`);
   console.log(`  full lifecycles per second: ${result.perSecond.toFixed(1)}`);
   console.log(`  server CPU per lifecycle:   ${result.cpuMsPerLifecycle.toFixed(2)} ms (all threads)`);
+  if (Number.isFinite(result.databaseCpuMsPerLifecycle)) {
+    console.log(`  PostgreSQL CPU per lifecycle: ${result.databaseCpuMsPerLifecycle.toFixed(2)} ms (every local postgres process, other users included)`);
+  }
+  console.log(`  bench client CPU per lifecycle: ${result.clientCpuMsPerLifecycle.toFixed(2)} ms`);
   for (const step of STEPS) {
     const sorted = [...result.timings[step]!].sort((a, b) => a - b);
     console.log(`  ${step.padEnd(14)} p50 ${percentile(sorted, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(sorted, 99).toFixed(1).padStart(7)} ms`);
@@ -119,7 +159,7 @@ function report(label: string, result: Result) {
 
 /** A fresh server: the cold warm-up lifecycles, then the measured ones. */
 async function measure(label: string, serverJs: string, env: Record<string, string>): Promise<void> {
-  const server = await startBenchServer(serverJs, env);
+  const server = { ...(await startBenchServer(serverJs, env)), postgres: Boolean(env.DATABASE_URL) };
   try {
     if (WARMUP > 0) report(`${label}, cold (fresh process, first ${WARMUP})`, await runLifecycles(server, WARMUP));
     report(`${label}, warm`, await runLifecycles(server, LOANS));
@@ -159,7 +199,8 @@ async function offerLetterMedian(): Promise<number> {
 
 export async function lifecycle(): Promise<void> {
   const serverJs = await buildBenchServer();
-  await measure('SQLite', serverJs, {});
+  // BENCH_POSTGRES_ONLY is for iterating on PostgreSQL alone; the ratio the issue asks about needs both in one run.
+  if (!process.env.BENCH_POSTGRES_ONLY) await measure('SQLite', serverJs, {});
   if (!process.env.BENCH_SQLITE_ONLY) {
     await withPostgresSchema((url) => measure('PostgreSQL', serverJs, { DATABASE_URL: url, DATABASE_POOL_SIZE: '20' }));
   }

@@ -8,6 +8,8 @@ export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorte
 
 export interface BenchServer {
   apiUrl: string;
+  /** The bare Express "hello" app in the same process: the baseline. */
+  bareUrl: string;
   keys: { publicKey: string; secretKey: string };
   child: ChildProcess;
   stop(): Promise<void>;
@@ -22,7 +24,7 @@ export async function buildBenchServer(): Promise<string> {
 export async function startBenchServer(serverJs: string, env: Record<string, string>): Promise<BenchServer> {
   const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = spawn(process.execPath, [...flags, serverJs], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info', ...env } });
-  const info = await new Promise<{ apiUrl: string; keys: BenchServer['keys'] }>((resolve) => {
+  const info = await new Promise<{ apiUrl: string; bareUrl: string; keys: BenchServer['keys'] }>((resolve) => {
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();

@@ -221,8 +221,18 @@ async function main(): Promise<number> {
       const pendingDeliveries = await db.selectFrom('webhookDeliveries').select('id').where('organisationId', '=', org.id).where('status', 'in', ['pending', 'delivering']).execute();
       const unfanned = await db.selectFrom('events').select('id').where('organisationId', '=', org.id).where('fannedOutAt', 'is', null).execute();
       const pendingCharges = await db.selectFrom('loanRepayments').select('id').where('organisationId', '=', org.id).where('status', '=', 'pending').execute();
+      // A made-due instalment ends paid, or refused by the rail (a failed charge, retried only a day later).
       const uncollected = tally.collectLoans.length
-        ? await db.selectFrom('loanScheduleItems').select('id').where('loanId', 'in', tally.collectLoans).where('installmentNumber', '=', 1).where('status', '!=', 'paid').execute()
+        ? await db
+            .selectFrom('loanScheduleItems as s')
+            .select('s.id')
+            .where('s.loanId', 'in', tally.collectLoans)
+            .where('s.installmentNumber', '=', 1)
+            .where('s.status', '!=', 'paid')
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('loanRepayments as r').select('r.id').whereRef('r.loanId', '=', 's.loanId').where('r.method', '=', 'mandate').where('r.status', '=', 'failed'))),
+            )
+            .execute()
         : [];
       const unsettled = settledRepaymentIds.length
         ? await db.selectFrom('loanRepayments').select('id').where('id', 'in', settledRepaymentIds).where('settlementId', 'is', null).execute()

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySdkWebhook } from '../../server/platform/domain/financing/sdk-webhooks';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 import { client, createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
-import { latestOtp, nubanCheckDigit } from '../support/checkout';
+import { latestOtp } from '../support/checkout';
 import { bvnEnding, fundFinancingPool, initiatedApplication } from '../support/financing';
 import { startReceiver, type Receiver } from '../support/webhooks';
 import { deepContent } from '../support/browser';
-import { chooseBank } from '../support/bank-picker';
+import { signOfferAndGiveBank } from '../support/checkout-steps';
 
 /**
  * The hosted patient-financing application in the machine's Chromium against the real server, for each bureau
@@ -102,17 +102,7 @@ describe('the hosted patient-financing application in a browser', () => {
 
       await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
       expect(await page.getByText('Total to repay').count()).toBe(1);
-      await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
-      await page.getByLabel('I have read the offer and agree to its terms.').check();
-      await page.getByRole('button', { name: 'Sign and accept' }).click();
-
-      await page.getByRole('heading', { name: 'Your bank account' }).waitFor();
-      await chooseBank(page, 'Guaranty Trust Bank');
-      await page.getByLabel('Account number').fill(`012345678${nubanCheckDigit('058', '012345678')}`);
-      await page.getByText('Account name:').waitFor();
-      await page.getByRole('button', { name: 'This is my account' }).click();
-
-      await page.getByRole('heading', { name: 'Set up your repayments' }).waitFor();
+      await signOfferAndGiveBank(page);
       await page.getByRole('button', { name: 'Set up direct debit' }).click();
       await page.waitForURL(/\/sandbox\/rails\//);
       await page.getByRole('button', { name: 'Approve' }).click();

@@ -8,6 +8,7 @@ import { LocalFileStorage } from '../../server/integrations/file-storage';
 import { client, createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
 import { bookAppointment } from '../support/appointments';
 import { pdfText } from '../support/meeting';
+import { MEETING_EN, MEETING_TEXTS } from '../../widget/meeting/meeting-texts';
 
 /**
  * A whole consultation in the machine's Chromium against the real server: the patient (phone-sized)
@@ -204,6 +205,50 @@ describe('a consultation in the browser', () => {
       await doctorContext.close();
     }
   }, 90_000);
+
+  it('the patient reads the page in Yorùbá, Hausa or Igbo (the browser\'s language): no English text, axe clean, through to the end', async () => {
+    const ENGLISH = new Set(Object.values(MEETING_EN).flatMap((text) => text.toLowerCase().match(/\p{L}[\p{L}'’]*/gu) ?? []).filter((word) => word.length >= 3));
+    for (const locale of ['yo', 'ha', 'ig'] as const) {
+      const texts = MEETING_TEXTS[locale];
+      const booked = await bookAppointment(app, tenant.test, { startInMs: 60_000, minutes: 30 });
+      const [patientLink, doctorLink] = booked.participants.map((p) => p.participantMeetingLink);
+      const names = ['Amaka Eze', 'Tunde Bakare'];
+      const patientContext = await browser.newContext({ viewport: { width: 360, height: 640 }, locale: `${locale}-NG`, permissions: ['camera', 'microphone'] });
+      const doctorContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['camera', 'microphone'] });
+      const noEnglish = async (page: Page, step: string) => {
+        let shown = await page.locator('tm-meeting').evaluate((el) => {
+          const root = el.shadowRoot!;
+          const labels = [...root.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'));
+          return `${(root as unknown as HTMLElement).textContent} ${labels.join(' ')}`;
+        });
+        for (const name of names) shown = shown.split(name).join(' ');
+        const english = (shown.toLowerCase().match(/\p{L}[\p{L}'’]*/gu) ?? []).filter((word) => ENGLISH.has(word));
+        await page.screenshot({ path: path.join(ARTIFACTS, `language-${locale}-${step}.png`), fullPage: true });
+        expect(english, `${locale} ${step}: ${shown}`).toEqual([]);
+        expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id), `${locale} ${step}`).toEqual([]);
+      };
+      try {
+        const patient = await patientContext.newPage();
+        await patient.goto(localUrl(patientLink!));
+        await patient.getByRole('button', { name: texts.join }).waitFor();
+        expect(await patient.locator('tm-meeting').getAttribute('lang')).toBe(locale);
+        await patient.getByText(texts.recorded).waitFor();
+        await noEnglish(patient, 'ready');
+        await patient.getByRole('button', { name: texts.join }).click();
+        await patient.getByText(texts.waiting).waitFor();
+        await noEnglish(patient, 'waiting');
+        const doctor = await join(doctorContext, doctorLink!);
+        await patient.getByText(texts.count.replace('{count}', '2')).waitFor({ timeout: 30_000 });
+        await doctor.getByRole('button', { name: 'End consultation' }).click();
+        await doctor.getByRole('button', { name: 'Yes, end it' }).click();
+        await patient.getByRole('heading', { name: texts.endedTitle }).waitFor();
+        await noEnglish(patient, 'ended');
+      } finally {
+        await patientContext.close();
+        await doctorContext.close();
+      }
+    }
+  }, 180_000);
 
   it('a wrong participant key, or one whose appointment is over, opens nothing', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'vite';
 
@@ -13,4 +14,6 @@ export async function setup(): Promise<void> {
   await build({ configFile: path.resolve('widget/meeting/vite.config.ts'), logLevel: 'warn' });
   // The organisation dashboard (npm run build:dashboard).
   await build({ configFile: path.resolve('dashboard/vite.config.ts'), logLevel: 'warn' });
+  // The client package, built and packed (npm run build:sdk): the example app and the README's quick start use it.
+  execFileSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'sdk/scripts/build.ts'], { stdio: 'pipe' });
 }

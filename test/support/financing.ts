@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { ensureFinancingLender, FINANCING_LENDER_ID, FINANCING_POOL_CODE } from '../../server/platform/domain/financing/financing-lender';
 import { fundPool } from '../../server/platform/domain/pools/pool';
 import { client, type Tenant, type TestApp } from './harness';
-import { latestOtp, sessionClient, tokenOf, uniquePhone } from './checkout';
+import { latestOtp, nubanCheckDigit, sessionClient, tokenOf, uniquePhone } from './checkout';
 
 /** Funds the service's own financing pool (test mode), as the operator would with `admin pool fund`. */
 export async function fundFinancingPool(app: TestApp, amountKobo: number): Promise<void> {
@@ -47,3 +47,29 @@ export const identity = (bvn: string, overrides: Record<string, unknown> = {}) =
   email: 'ada@example.com',
   ...overrides,
 });
+
+const signatureFor = (documentReference: string) => ({
+  signatureFullName: 'Ada Obi',
+  signatureEmail: 'ada@example.com',
+  documentReference,
+  ipAddress: '102.89.34.7',
+  userAgent: 'Mozilla/5.0 (Linux; Android 14)',
+});
+
+/**
+ * A financing application carried through the hosted steps to a signed offer (3 months) with a mandate the patient
+ * approved at the provider; the caller moves the clock past the rail's confirmation lag and polls to disburse it.
+ */
+export async function signedFinancing(app: TestApp, partner: Tenant, overrides: Record<string, unknown> = {}) {
+  const { initiation, session, phone } = await initiatedApplication(app, partner, overrides);
+  await verifyOtp(app, session, phone);
+  const decided = await session.post('/v1/checkout/financing/identity', identity(bvnEnding('6')));
+  if (decided.body.data?.status !== 'approved') throw new Error(`not approved: ${JSON.stringify(decided.body)}`);
+  await session.post('/v1/checkout/financing/tenor', { tenorMonths: 3 });
+  const { documentReference } = (await session.get('/v1/checkout/session')).body.data.offer;
+  await session.post('/v1/checkout/accept', signatureFor(documentReference));
+  await session.post('/v1/checkout/bank-account', { bankCode: '058', accountNumber: `200000007${nubanCheckDigit('058', '200000007')}` });
+  const mandate = (await session.post('/v1/checkout/mandate', {})).body.data;
+  await fetch(mandate.authorizationUrl, { method: 'POST', body: new URLSearchParams({ decision: 'approve' }), redirect: 'manual' });
+  return { initiation, session };
+}

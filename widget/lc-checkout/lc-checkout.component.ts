@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { AsyncAction } from '../async-action';
 import { adoptDocumentStyles } from '../document-styles';
 import { CheckoutApi, type CheckoutState, type StepName } from '../checkout-api';
-import { currentLocale, errorText, LOCALE_NAMES, LOCALES, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
+import { currentLocale, errorText, LOCALE_NAMES, LOCALES, PARTIAL_LABELS, LocaleController, setLocale, t, type MessageKey } from '../i18n/i18n';
 import { applyTheme, type CheckoutTheme } from '../theme';
 import { devicePasskeysAvailable } from '../passkeys';
 import '../lc-otp/lc-otp';
@@ -418,7 +418,7 @@ export class LcCheckout extends LitElement {
         : html`<span class="lc-name">${name}</span>`}</span>
       <label class="lc-language">${GLOBE}<span class="lc-visually-hidden">${t('checkout.language')}</span>
         <select @change=${this.onLanguage}>
-          ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${LOCALE_NAMES[l]}</option>`)}
+          ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${PARTIAL_LABELS?.[l] ?? LOCALE_NAMES[l]}</option>`)}
         </select>
       </label></div>
     </header>`;

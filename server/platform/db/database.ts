@@ -7,6 +7,7 @@ import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema';
 import { BoundedMap } from '../../shared/bounded-map';
+import { pipelinedPool } from './pipelined-pool';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -192,6 +193,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      // Statements are written without waiting for the answers before them where nobody waits for those (see pipelined-pool.ts).
+      pipeline: true,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     // An idle connection that breaks (PostgreSQL restarted or unreachable) is dropped from the pool; without
@@ -200,7 +203,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // Likewise a connection that breaks while checked out between two queries: its statement fails (and is
     // retried by its job or answered 5xx), the pool drops it on release; the process must not end.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) as unknown as pg.Pool }), plugins });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? ':memory:';

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Executor } from './database';
+import { WRITE_BEHIND_MARK, prepareStatement } from './pipelined-pool';
 
 /**
  * Statements compiled once and then executed with new values.
@@ -126,6 +127,24 @@ function valueAt(args: PrecompiledArgs, path: readonly (string | number)[]): unk
 export function precompiled<A extends object, R = unknown>(
   build: (db: Executor, args: A) => Compilable<R>,
 ): (db: Executor, args: A) => Promise<QueryResult<R>> {
+  return compileOnce(build, '');
+}
+
+/**
+ * A precompiled write whose result the caller never reads (no rows, no row count): inside a transaction
+ * on PostgreSQL it is written without waiting for its answer, and the next statement (or the commit)
+ * follows it on the wire; a failure still fails the transaction, from the next statement waited for
+ * (see `pipelined-pool.ts`). For inserts and updates whose failure nobody handles on the spot (no
+ * unique-violation fallback, no affected-row check). Elsewhere it runs like any other statement.
+ */
+export function writeBehind<A extends object>(build: (db: Executor, args: A) => Compilable<unknown>): (db: Executor, args: A) => Promise<void> {
+  const run = compileOnce(build, WRITE_BEHIND_MARK);
+  return async (db, args) => {
+    await run(db, args);
+  };
+}
+
+function compileOnce<A extends object, R>(build: (db: Executor, args: A) => Compilable<R>, prefix: string): (db: Executor, args: A) => Promise<QueryResult<R>> {
   // Per dialect adapter (one per database handle; transactions share their handle's adapter), with
   // the template used last checked first: most statements are always called with one shape.
   const templates = new WeakMap<object, { byShape: Map<string, Template>; last?: Template }>();
@@ -144,7 +163,8 @@ export function precompiled<A extends object, R = unknown>(
         // Every argument value must have become a parameter (one may be used more than once).
         const found = new Set(compiled.parameters.filter((p) => p instanceof Placeholder)).size;
         if (found !== count) throw new Error(`precompiled statement placed ${found} of ${count} argument values as parameters: ${compiled.sql}`);
-        template = { shape, sql: compiled.sql, query: compiled.query, parameters: compiled.parameters };
+        template = { shape, sql: prefix + compiled.sql, query: compiled.query, parameters: compiled.parameters };
+        prepareStatement(template.sql);
         known.byShape.set(shape, template);
       }
       known.last = template;

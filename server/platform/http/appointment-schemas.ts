@@ -102,7 +102,7 @@ export const ListAppointmentsQuery = z
       .transform((v) => (v === 'CONFIRMED' ? 'scheduled' : v))
       .pipe(z.enum(APPOINTMENT_STATUSES))
       .optional()
-      .meta({ description: '`scheduled`, `in-progress`, `completed` or `cancelled` (`CONFIRMED`, as the spec\'s reschedule sample writes it, means `scheduled`).' }),
+      .meta({ description: '`scheduled`, `in-progress`, `completed` or `cancelled` (a request may write `CONFIRMED` for `scheduled`).' }),
     startDate: Day.optional().meta({ description: 'YYYY-MM-DD: appointments starting on or after this day (UTC).' }),
     endDate: Day.optional().meta({ description: 'YYYY-MM-DD: appointments starting on or before this day (UTC, inclusive).' }),
   })
@@ -159,7 +159,7 @@ export const AppointmentSchema = z
     prescriptions: z.array(PrescriptionSchema),
     doctorNotes: z.array(DoctorNoteSchema),
     prescriptionUrl: z.string().optional().meta({ format: 'uri', description: 'Short-lived signed link to the prescription PDF; present once a prescription exists.' }),
-    cancellationReason: z.enum(['organisation', 'unattended']).optional().meta({ description: 'Addition: why a cancelled appointment was cancelled.' }),
+    cancellationReason: z.enum(['organisation', 'unattended']).optional().meta({ description: 'Why a cancelled appointment was cancelled.' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

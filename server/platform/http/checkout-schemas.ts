@@ -4,7 +4,7 @@ import { FinancingViewSchema } from './financing-schemas';
 import { CheckoutBrandingSchema } from './checkout-settings-schemas';
 import { RATE_DISPLAYS } from '../domain/products/product';
 import { LoanStatusSchema, OfferLetterLinkSchema } from './loan-schemas';
-import { KoboAmount, Timestamp, Uuid, safeName } from './schemas';
+import { IpAddress, KoboAmount, Timestamp, Uuid, safeName } from './schemas';
 
 export const CheckoutSessionSchema = z
   .object({
@@ -19,7 +19,7 @@ export const CheckoutSessionSchema = z
     revokedAt: Timestamp.nullable(),
     createdAt: Timestamp,
   })
-  .meta({ id: 'CheckoutSession', description: 'Addition: a borrower checkout session for one loan. Its token is shown once, when minted.' });
+  .meta({ id: 'CheckoutSession', description: 'A borrower checkout session for one loan. Its token is shown once, when minted.' });
 
 export const MintedCheckoutSessionSchema = CheckoutSessionSchema.extend({
   token: z.string().meta({ description: '`cs_test_…`/`cs_live_…`: the borrower\'s credential for this loan (`Authorization: CheckoutSession <token>`). Shown once; only a keyed hash is stored.' }),
@@ -147,7 +147,7 @@ export const CheckoutStateSchema = z
     settlementCatalog: z.boolean().meta({ description: 'Whether the loan has a `catalog` step: a `merchant_wallet` product with `settlementCatalogEnabled`.' }),
     settlementMerchant: SettlementMerchantChoiceSchema.nullable().meta({ description: 'The merchant the borrower chose to receive the funds (null until chosen, and before the OTP).' }),
     financing: FinancingViewSchema.nullable().meta({
-      description: 'Addition: a patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP.',
+      description: 'A patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP.',
     }),
   })
   .meta({
@@ -228,7 +228,7 @@ const SignatureFields = {
   signatureFullName: safeName({ min: 2, max: 200 }).meta({ description: 'The name the borrower typed: the signature.' }),
   signatureEmail: z.email().max(150).nullable().optional(),
   documentReference: z.string().min(1).max(200).meta({ description: 'The offer the borrower read; a stale one answers 409 `stale_document_reference` with `data.currentOffer`.' }),
-  ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'The borrower\'s IP as the checkout server saw it (after its trust-proxy rules).' }),
+  ipAddress: IpAddress.meta({ description: 'The borrower\'s IP as the checkout server saw it (after its trust-proxy rules).' }),
   userAgent: z.string().min(1).max(400).meta({ description: 'The borrower\'s User-Agent as the checkout server saw it.' }),
 };
 
@@ -241,8 +241,8 @@ export const RpId = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'a host name')
-  .meta({ description: 'The WebAuthn relying party id: the checkout server\'s host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.' });
+  .regex(/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/, 'a host name')
+  .meta({ example: 'checkout.lender.example', description: 'The WebAuthn relying party id: the checkout server\'s host name (e.g. `checkout.lender.example`). Passkeys are kept per relying party.' });
 const Origin = z.url({ protocol: /^https?$/ }).max(300).meta({ description: 'The origin the borrower\'s browser was on (e.g. `https://checkout.lender.example`), as the checkout server expects it.' });
 
 const Transports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(8);

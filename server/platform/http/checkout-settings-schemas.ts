@@ -49,7 +49,7 @@ export const CheckoutSettingsSchema = z
     ...brandingSchema(),
     updatedAt: Timestamp.nullable().meta({ description: 'Null until the settings are first changed.' }),
   })
-  .meta({ id: 'CheckoutSettings', description: 'Addition: how your frontends embed the borrower checkout, for the mode of the key (test and live are separate).' });
+  .meta({ id: 'CheckoutSettings', description: 'How your frontends embed the borrower checkout, for the mode of the key (test and live are separate).' });
 
 export const CheckoutEmbeddingSchema = CheckoutSettingsSchema.pick({ allowedOrigins: true, returnUrl: true }).meta({ id: 'CheckoutEmbedding' });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOAN_STATUSES } from '../domain/loans/loan';
-import { KoboAmount, Timestamp, Uuid, safeName } from './schemas';
+import { IpAddress, KoboAmount, Timestamp, Uuid, safeName } from './schemas';
 
 export const LoanStatusSchema = z.enum(LOAN_STATUSES).meta({
   id: 'LoanStatus',
@@ -22,8 +22,8 @@ export const LoanSchema = z
     settlementDestination: z.enum(['borrower_wallet', 'borrower_bank_account', 'merchant_wallet', 'tenant_wallet']),
     currency: z.string(),
     tenorDays: z.number().int(),
-    repaymentFrequency: z.enum(['daily', 'weekly', 'biweekly', 'monthly']).meta({ description: 'Addition: the instalment frequency priced.' }),
-    interestRateBps: z.number().int().meta({ description: 'Addition: the annual nominal rate this loan is priced at (pushed or product rate).' }),
+    repaymentFrequency: z.enum(['daily', 'weekly', 'biweekly', 'monthly']).meta({ description: 'The instalment frequency priced.' }),
+    interestRateBps: z.number().int().meta({ description: 'The annual nominal rate this loan is priced at (pushed or product rate).' }),
     amountRequestedKobo: KoboAmount,
     principalKobo: KoboAmount.meta({ description: 'Approved principal; equals requested unless re-priced.' }),
     principalBalanceKobo: KoboAmount,
@@ -38,7 +38,7 @@ export const LoanSchema = z
     termsAcceptedAt: Timestamp.nullable(),
     offerLetterIssuedAt: Timestamp.nullable(),
     pricingSnapshotId: Uuid.nullable(),
-    documentReference: z.string().nullable().meta({ description: 'Addition: the current offer\'s reference; a consent must name it.' }),
+    documentReference: z.string().nullable().meta({ description: 'The current offer\'s reference; a consent must name it.' }),
     activeMandateId: Uuid.nullable(),
     hasActiveMandate: z.boolean(),
     applicationUrl: z.string().nullable(),
@@ -48,9 +48,9 @@ export const LoanSchema = z
     cancellationReason: z.string().nullable(),
     preapprovalId: Uuid.nullable(),
     inArrears: z.boolean().meta({
-      description: 'Addition: an instalment is overdue and unpaid. The loan stays `active` while in arrears ("active in arrears"); it becomes `defaulted` after the tenant\'s default threshold.',
+      description: 'An instalment is overdue and unpaid. The loan stays `active` while in arrears ("active in arrears"); it becomes `defaulted` after the tenant\'s default threshold.',
     }),
-    arrearsSince: Timestamp.nullable().meta({ description: 'Addition: due date of the oldest unpaid overdue instalment.' }),
+    arrearsSince: Timestamp.nullable().meta({ description: 'Due date of the oldest unpaid overdue instalment.' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -64,7 +64,7 @@ export const LoanDetailSchema = LoanSchema.extend({
       revokedAt: Timestamp.nullable(),
     })
     .nullable()
-    .meta({ description: 'Addition: the checkout session behind `applicationUrl`; null when the loan has none.' }),
+    .meta({ description: 'The checkout session behind `applicationUrl`; null when the loan has none.' }),
 }).meta({ id: 'LoanDetail', description: 'A Loan as `GET /v1/loans/{id}` returns it: the Loan resource and its application link\'s expiry.' });
 
 export const ScheduleItemSchema = z
@@ -78,7 +78,7 @@ export const ScheduleItemSchema = z
     interestKobo: KoboAmount,
     feeKobo: KoboAmount,
     totalKobo: KoboAmount.meta({ description: 'principal + interest + fee, fixed at schedule generation.' }),
-    lateFeeKobo: KoboAmount.meta({ description: 'Addition: the late fee charged once when the instalment became overdue (0 before). Amount due = totalKobo + lateFeeKobo.' }),
+    lateFeeKobo: KoboAmount.meta({ description: 'The late fee charged once when the instalment became overdue (0 before). Amount due = totalKobo + lateFeeKobo.' }),
     amountPaidKobo: KoboAmount,
     paidAt: Timestamp.nullable(),
     status: z.enum(['pending', 'paid', 'partial', 'overdue', 'waived']),
@@ -154,7 +154,7 @@ export const InsurancePolicySchema = z
 export const BorrowerConsentSchema = z
   .object({
     signatureFullName: safeName({ min: 2, max: 200 }).meta({ description: 'The typed name is the signature.' }),
-    ipAddress: z.union([z.ipv4(), z.ipv6()]).meta({ description: 'Borrower\'s IP as seen by the partner.' }),
+    ipAddress: IpAddress.meta({ description: 'Borrower\'s IP as seen by the partner.' }),
     userAgent: z.string().min(1).max(400),
     signedAt: z.iso.datetime({ offset: true }).meta({ description: 'At the partner\'s clock.' }),
     documentReference: z.string().min(1).max(200).meta({ description: 'From the offer-letter link; must name the current offer.' }),
@@ -194,7 +194,7 @@ export const RepaymentSchema = z
     method: z.enum(['wallet', 'mandate', 'external', 'cash_wallet']),
     status: z.enum(['pending', 'completed', 'failed']),
     amountKobo: KoboAmount.meta({ description: 'What was applied to the loan.' }),
-    unallocatedKobo: KoboAmount.meta({ description: 'Addition: what was sent beyond the whole outstanding and not applied (return it to the payer).' }),
+    unallocatedKobo: KoboAmount.meta({ description: 'What was sent beyond the whole outstanding and not applied (return it to the payer).' }),
     feePortionKobo: KoboAmount,
     interestPortionKobo: KoboAmount,
     principalPortionKobo: KoboAmount,

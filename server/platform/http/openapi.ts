@@ -1,6 +1,9 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../domain/errors';
+import { ERROR_DOCS } from '../domain/error-docs';
+import { errorDocUrl } from './error-docs';
+import { addOperationExamples } from './openapi-examples';
 import type { RouteSpec } from './route';
 import { EVENT_CATALOGUE } from '../domain/events/catalogue';
 import { WEBHOOK_DELIVERY_DESCRIPTION, WebhookEnvelopeSchema } from './event-schemas';
@@ -19,18 +22,18 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Mandates: 'Direct-debit mandates on payment rails.',
   Payouts: 'Payouts of a borrower\'s ledger balance to a bank account, reserved at request time and settled off-platform.',
   Sandbox: 'Test-mode helpers (test keys only).',
-  'Checkout sessions': 'Addition: checkout sessions the partner mints for a loan (the borrower\'s restricted credential for the hosted checkout).',
+  'Checkout sessions': 'Checkout sessions the partner mints for a loan (the borrower\'s restricted credential for the hosted checkout).',
   Checkout:
-    'Addition: borrower-session routes, called by the checkout server with `Authorization: CheckoutSession <token>` (never an API key; a session token reaches ' +
+    'Borrower-session routes, called by the checkout server with `Authorization: CheckoutSession <token>` (never an API key; a session token reaches ' +
     'nothing else). Each acts on the session\'s one loan: there are no ids in the paths. Every step but the state needs the phone verified by OTP first ' +
     '(403 `checkout_otp_required`). An expired session answers 401 `checkout_session_expired`, a revoked one 401 `checkout_session_revoked`.',
   Appointments:
-    'Telemedicine (under `/api/v1`): appointments with a real audio/video meeting per participant link. These routes answer the spec\'s own ' +
+    'Telemedicine (under `/api/v1`): appointments with a real audio/video meeting per participant link. These routes answer their own ' +
     'bodies (not the `{status, success, message, data}` envelope), each with `success`; errors use the error envelope. Appointment events ' +
-    '(`appointment.*`) are an addition delivered through the same webhooks.',
+    '(`appointment.*`) are delivered through the same webhooks.',
   Webhooks: `Webhook endpoints, their signing secrets, and the delivery log (event log).\n\n${WEBHOOK_DELIVERY_DESCRIPTION}`,
   'Patient financing':
-    'Spec B, under `/api/v1/sdk` (same key pair and tenancy rules; the Loan Tenant permission is not needed). The service is the lender: the partner ' +
+    'Patient financing, under `/api/v1/sdk` (same key pair and tenancy rules; the Loan Tenant permission is not needed). The service is the lender: the partner ' +
     'initiates, sends the patient to `applicationUrl` (phone OTP → full name, BVN, date of birth and declared income → bureau check → decision and tenor ' +
     'choice → offer signature → bank account and direct debit) and follows progress by webhooks. The loan is funded from the service\'s own pool and ' +
     'disbursed (the treatment amount settles to your organisation wallet, `loan.disbursed`) only once the direct debit is live at the provider.\n\n' +
@@ -55,7 +58,7 @@ The lending partner API: push credit decisions, issue offers, run loans on the s
 The key prefix sets the mode: \`pk_test_\`/\`sk_test_\` reach the sandbox, \`pk_live_\`/\`sk_live_\` the live stack. Test and live
 records never see each other. The organisation always comes from the credential: another organisation's record answers 404.
 
-**Checkout sessions (addition).** \`POST /v1/loans/{id}/checkout-sessions\` mints a restricted borrower credential for one loan
+**Checkout sessions.** \`POST /v1/loans/{id}/checkout-sessions\` mints a restricted borrower credential for one loan
 (\`cs_test_…\`/\`cs_live_…\`, shown once); one is also minted whenever an offer issues (the loan's \`applicationUrl\`). The checkout
 server sends it as \`Authorization: CheckoutSession <token>\` to the Checkout routes (\`/v1/checkout/…\`), which act on that loan only
 and take no API key; every other route refuses a session token with 403 \`credential_not_allowed\`.
@@ -96,7 +99,8 @@ OTP messages land in the inbox at \`GET /sandbox/sms?phone=…\`. Live mode neve
 control characters (C0/C1, NUL included) and bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E,
 U+2066–U+2069): 400 \`invalid_request\` whose message starts with the field's path (\`body.borrower.firstName: …\`).
 
-**Errors.** ${Object.entries(ERROR_STATUS)
+**Errors.** Every error answer is \`{status, success: false, message, error, docUrl, data?}\`: \`docUrl\` links the code's entry in the error
+reference at [/docs/errors](/docs/errors), which says what it means and what to do. The codes: ${Object.entries(ERROR_STATUS)
   .map(([code, status]) => `\`${code}\` (${status})`)
   .join(', ')}.
 `.trim();
@@ -106,15 +110,32 @@ const ErrorEnvelope = z
     status: z.number().int(),
     success: z.literal(false),
     message: z.string().meta({ description: 'For people; not for parsing.' }),
-    error: z.string().meta({ description: 'Machine-readable error code.' }),
+    error: z.string().meta({ description: 'Machine-readable error code; every code is listed at `/docs/errors`.' }),
+    docUrl: z
+      .string()
+      .meta({
+        format: 'uri',
+        description: 'The code\'s entry in the error reference: `<base>/docs/errors#<code>`, the base being PUBLIC_BASE_URL or else the origin the request was sent to.',
+        example: 'https://api.example.com/docs/errors#NOT_FOUND',
+      }),
+    data: z.object({}).optional().meta({ additionalProperties: true, description: 'Only for errors that carry something to act on (named in the error reference).' }),
   })
-  .meta({ id: 'ErrorEnvelope', description: 'An error answer: read the status, then `error`.' });
+  .meta({ id: 'ErrorEnvelope', description: 'An error answer: read the status, then `error`; `docUrl` says what it means and what to do.' });
 
 const PageMetaSchema = z
   .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), hasNext: z.boolean() })
   .meta({ id: 'PageMeta' });
 
 const COMMON_ERRORS: ErrorCode[] = ['invalid_request', 'UNAUTHENTICATED', 'LOAN_TENANT_PERMISSION_DENIED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+
+const SESSION_ERRORS: ErrorCode[] = ['checkout_session_expired', 'checkout_otp_required'];
+/** The example code of a status no route-specific code covers. */
+const FALLBACK_ERRORS: ErrorCode[] = ['NOT_FOUND', 'IDEMPOTENCY_KEY_CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'unprocessable', 'SANDBOX_ONLY', 'rail_unavailable'];
+
+/** An error answer as the API sends it, for the document's examples. */
+function errorExample(code: ErrorCode, serverUrl: string) {
+  return { status: ERROR_STATUS[code], success: false, message: ERROR_DOCS[code].meaning, error: code, docUrl: errorDocUrl(serverUrl, code) };
+}
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed input; `message` names the field.',
@@ -187,13 +208,20 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
     if (route.access === 'preapproval' || route.access === 'sandbox' || sessionRoute) statuses.add(403);
     if (sessionRoute) statuses.add(401);
     if (route.body) statuses.add(413).add(415);
+    const candidates: ErrorCode[] = [...(route.errors ?? []), ...(sessionRoute ? SESSION_ERRORS : []), ...COMMON_ERRORS, ...FALLBACK_ERRORS];
     const errorResponses = Object.fromEntries(
       [...statuses]
         .sort()
-        .map((status) => [
-          String(status),
-          { description: STATUS_TEXT[status] ?? 'Error.', content: { 'application/json': { schema: ErrorEnvelope } } },
-        ]),
+        .map((status) => {
+          const code = candidates.find((candidate) => ERROR_STATUS[candidate] === status);
+          return [
+            String(status),
+            {
+              description: STATUS_TEXT[status] ?? 'Error.',
+              content: { 'application/json': { schema: ErrorEnvelope, ...(code ? { example: errorExample(code, serverUrl) } : {}) } },
+            },
+          ];
+        }),
     );
     registry.registerPath({
       method: route.method,
@@ -246,5 +274,6 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
     servers: [{ url: serverUrl, description: 'This deployment' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
   });
+  addOperationExamples(document as never);
   return document;
 }

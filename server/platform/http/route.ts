@@ -54,6 +54,11 @@ export interface HandlerResult {
   message: string;
   data?: unknown;
   meta?: PageMeta;
+  /**
+   * `data` already serialised, instead of `data`: for a cached, never-mutated value whose JSON is kept
+   * with it (the product list), so a hot read does not serialise the same objects on every call.
+   */
+  dataJson?: string;
   /** A non-JSON representation (e.g. CSV) sent as is instead of the envelope. */
   file?: { contentType: string; body: string; filename: string };
 }
@@ -189,6 +194,12 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
   };
   const render = (result: HandlerResult) => {
     const status = result.status ?? route.response.status;
+    if (result.dataJson !== undefined && !route.response.bare) {
+      // The envelope's own fields, then the ready `data` (successBody's key order: status, success, message, data, meta).
+      const head = JSON.stringify(successBody(status, result.message));
+      const meta = result.meta ? `,"meta":${JSON.stringify(result.meta)}` : '';
+      return { status, body: `${head.slice(0, -1)},"data":${result.dataJson}${meta}}` };
+    }
     return { status, body: JSON.stringify(route.response.bare ? result.data : successBody(status, result.message, result.data, result.meta)) };
   };
 
@@ -245,7 +256,7 @@ async function runRoute(route: RouteSpec, platform: Platform, req: Request, res:
     try {
       if (error instanceof AppError && error.status < 500) {
         // A refusal is an outcome: the same request with the same key gets the same answer.
-        const body = JSON.stringify(errorBody(error.status, error.code, error.message, error.data));
+        const body = JSON.stringify(errorBody(res, error.status, error.code, error.message, error.data));
         await completeIdempotencyKey(platform.db, platform.secrets, claim.id, error.status, body);
       } else {
         await releaseIdempotencyKey(platform.db, claim.id);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   APPROVAL_MODES,
@@ -18,6 +19,16 @@ export { safeName };
 
 /** Shared pieces of the public contract, declared in the domain (its event catalogue uses them too). */
 export { KoboAmount, Timestamp, Uuid };
+
+/**
+ * An IPv4 or IPv6 address, as one string schema (a union of `z.ipv4()` and `z.ipv6()` documents as an `anyOf` of two
+ * identical `format: ip` strings, which API-document validators flag).
+ */
+export const IpAddress = z
+  .string()
+  .max(45)
+  .refine((value) => isIP(value) !== 0, { error: 'must be an IPv4 or IPv6 address' })
+  .meta({ example: '203.0.113.7' });
 
 export const IdParams = z.object({ id: Uuid.meta({ description: 'Record id (UUID).' }) });
 
@@ -53,7 +64,7 @@ export const LoanProductSchema = z
     repaymentFrequency: z
       .enum(REPAYMENT_FREQUENCIES)
       .nullable()
-      .meta({ description: 'Addition to the spec: instalment frequency for loans priced from the product; null means monthly.' }),
+      .meta({ description: 'Instalment frequency for loans priced from the product; null means monthly.' }),
     insuranceMode: z.enum(INSURANCE_MODES),
     insurancePremiumBearer: z.enum(PREMIUM_BEARERS),
     insurancePremiumBps: z.number().int(),
@@ -68,15 +79,15 @@ export const LoanProductSchema = z
       .nullable()
       .meta({
         description:
-          'Addition to the spec: the product\'s recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant\'s threshold applies.',
+          'The product\'s recovery policy. With `recoveryEnabled`, a loan defaults once an instalment has been overdue this many days; otherwise the tenant\'s threshold applies.',
       }),
     guarantorsRequired: z
       .number()
       .int()
-      .meta({ description: 'Addition to the spec: guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none.' }),
+      .meta({ description: 'Guarantors the borrower names in the hosted checkout (each confirms their phone by OTP) before signing; 0 = none.' }),
     rateDisplay: z.enum(RATE_DISPLAYS).meta({
       description:
-        'Addition to the spec: how the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` ' +
+        'How the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` ' +
         '(`interestRateBps` ÷ 12 a month, as Nigerian consumer lenders usually quote). Display only: pricing always uses the annual rate, and the APR is shown in both cases as the comparison figure.',
     }),
     createdAt: Timestamp,

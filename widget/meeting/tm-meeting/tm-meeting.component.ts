@@ -2,13 +2,18 @@ import { html, LitElement, nothing } from 'lit';
 import { ConsultationRecorder } from '../consultation-recorder';
 import { MeetingApi, MeetingApiError, type MeetingState } from '../meeting-api';
 import { PeerMesh } from '../peer-mesh';
+import { meetingTexts } from '../meeting-texts';
 import { meetingStyles } from './tm-meeting.styles';
 import '../tm-doctor-panel/tm-doctor-panel';
 
 type Phase = 'loading' | 'ready' | 'joining' | 'in-call' | 'ended' | 'left' | 'replaced' | 'unavailable';
 
 /**
- * `<tm-meeting api signalling>`: a participant's consultation room.
+ * `<tm-meeting api signalling locale>`: a participant's consultation room.
+ *
+ * Its texts are in the `locale` attribute's language (`yo`, `ha`, `ig`, `pcm`, `en`; a tag such as
+ * `yo-NG` works), else the browser's languages, else English (`meeting-texts.ts`); the element
+ * carries the chosen `lang`.
  *
  * Loads the meeting state (the participant's cookie is the credential), joins on a click (browsers
  * let audio play after a gesture), asks for camera and microphone (microphone only when there is no
@@ -25,6 +30,7 @@ export class TmMeeting extends LitElement {
   static override properties = {
     api: {},
     signalling: {},
+    locale: {},
     phase: { state: true },
     state: { state: true },
     message: { state: true },
@@ -36,6 +42,8 @@ export class TmMeeting extends LitElement {
 
   declare api: string;
   declare signalling: string;
+  /** The participant's language (a BCP 47 tag); empty: the browser's. */
+  declare locale: string;
   declare private phase: Phase;
   declare private state: MeetingState | undefined;
   declare private message: string;
@@ -53,6 +61,7 @@ export class TmMeeting extends LitElement {
     super();
     this.api = '/meet/api';
     this.signalling = '/meet/ws';
+    this.locale = '';
     this.phase = 'loading';
     this.message = '';
     this.micOn = true;
@@ -79,6 +88,26 @@ export class TmMeeting extends LitElement {
     return this.mesh?.connectionStates() ?? {};
   }
 
+  /** The texts in the participant's language. */
+  private get texts() {
+    return meetingTexts(this.locale || navigator.languages);
+  }
+
+  /** A date and time in the participant's language where the browser knows it, else in digits (never an English month inside another language). */
+  private dateTime(iso: string, part: 'both' | 'time') {
+    const locale = this.texts.locale;
+    const tag = locale === 'en' || locale === 'pcm' ? 'en-NG' : `${locale}-NG`;
+    const known = tag === 'en-NG' || Intl.DateTimeFormat.supportedLocalesOf(tag).length > 0;
+    const date = new Date(iso);
+    if (part === 'time') return date.toLocaleTimeString(known ? tag : 'en-GB', { hour: '2-digit', minute: '2-digit' });
+    return date.toLocaleString(known ? tag : 'en-GB', { dateStyle: known ? 'medium' : 'short', timeStyle: 'short' });
+  }
+
+  protected override willUpdate(): void {
+    const lang = this.texts.locale;
+    if (this.getAttribute('lang') !== lang) this.setAttribute('lang', lang);
+  }
+
   private get isDoctor() {
     return this.state?.self.role === 'doctor';
   }
@@ -89,14 +118,14 @@ export class TmMeeting extends LitElement {
       this.phase = 'ready';
     } catch (error) {
       this.phase = 'unavailable';
-      this.message = error instanceof MeetingApiError ? error.message : 'We could not load this meeting.';
+      this.message = error instanceof MeetingApiError ? error.message : this.texts.t('loadFailed');
     }
   }
 
   private async media(): Promise<MediaStream> {
     const devices = navigator.mediaDevices;
     if (!devices?.getUserMedia) {
-      this.message = 'This browser cannot use a camera or microphone; you can still see and hear the others.';
+      this.message = this.texts.t('noDevices');
       return new MediaStream();
     }
     try {
@@ -104,11 +133,11 @@ export class TmMeeting extends LitElement {
     } catch {
       try {
         const audio = await devices.getUserMedia({ audio: true });
-        this.message = 'Audio only: your camera is unavailable.';
+        this.message = this.texts.t('audioOnly');
         this.cameraOn = false;
         return audio;
       } catch {
-        this.message = 'Your camera and microphone are unavailable; you can still see and hear the others.';
+        this.message = this.texts.t('devicesUnavailable');
         return new MediaStream();
       }
     }
@@ -136,7 +165,7 @@ export class TmMeeting extends LitElement {
     if (this.recorder) {
       await this.recorder.start().catch(() => {
         this.recorder = undefined;
-        this.message = 'The recording could not start; the consultation continues without it.';
+        this.message = this.texts.t('recordingFailed');
       });
     }
   }
@@ -161,7 +190,7 @@ export class TmMeeting extends LitElement {
       await this.client.end();
       await this.finish('ended');
     } catch (error) {
-      this.message = error instanceof MeetingApiError ? error.message : 'Could not end the consultation; try again.';
+      this.message = error instanceof MeetingApiError ? error.message : this.texts.t('endFailed');
     }
   }
 
@@ -184,60 +213,62 @@ export class TmMeeting extends LitElement {
   }
 
   private nameOf(clientId: string) {
-    return this.state?.participants.find((p) => p.clientId === clientId)?.name ?? 'Participant';
+    return this.state?.participants.find((p) => p.clientId === clientId)?.name ?? this.texts.t('participant');
   }
 
-  private tile(id: string, label: string, stream: MediaStream | undefined, state?: string) {
+  private tile(id: string, label: string, stream: MediaStream | undefined, state?: RTCPeerConnectionState) {
+    const { t } = this.texts;
     const video = !!stream?.getVideoTracks().length;
     return html`<figure data-state=${state ?? nothing}>
       ${video ? nothing : html`<div class="audio-only" aria-hidden="true">🎧</div>`}
-      <video data-peer=${id} autoplay playsinline ?muted=${id === 'self'} .muted=${id === 'self'} ?hidden=${!video} aria-label=${`Video of ${label}`}></video>
-      <figcaption>${label}${state && state !== 'connected' ? ` (${state})` : ''}</figcaption>
+      <video data-peer=${id} autoplay playsinline ?muted=${id === 'self'} .muted=${id === 'self'} ?hidden=${!video} aria-label=${t('videoOf', { name: label })}></video>
+      <figcaption>${label}${state && state !== 'connected' ? ` (${t(`state.${state}`)})` : ''}</figcaption>
     </figure>`;
   }
 
   override render() {
+    const { t } = this.texts;
     const s = this.state;
     switch (this.phase) {
       case 'loading':
-        return html`<p role="status">Loading the meeting…</p>`;
+        return html`<p role="status">${t('loading')}</p>`;
       case 'unavailable':
-        return html`<h1 tabindex="-1">This meeting is not available</h1><p>${this.message}</p>`;
+        return html`<h1 tabindex="-1">${t('unavailable')}</h1><p>${this.message}</p>`;
       case 'ended':
-        return html`<h1 tabindex="-1">The consultation has ended</h1><p>Thank you. The summary and any prescription will be shared with you by the clinic.</p>`;
+        return html`<h1 tabindex="-1">${t('endedTitle')}</h1><p>${t('endedBody')}</p>`;
       case 'left':
-        return html`<h1 tabindex="-1">You left the consultation</h1><button @click=${() => location.reload()}>Rejoin</button>`;
+        return html`<h1 tabindex="-1">${t('leftTitle')}</h1><button @click=${() => location.reload()}>${t('rejoin')}</button>`;
       case 'replaced':
-        return html`<h1 tabindex="-1">You joined from another window</h1><p>This window is no longer connected.</p>`;
+        return html`<h1 tabindex="-1">${t('replacedTitle')}</h1><p>${t('replacedBody')}</p>`;
     }
     const others = s!.participants.filter((p) => p.clientId !== s!.self.clientId);
-    const when = `${new Date(s!.appointmentStartTime).toLocaleString()} – ${new Date(s!.appointmentEndTime).toLocaleTimeString()}`;
+    const when = `${this.dateTime(s!.appointmentStartTime, 'both')} – ${this.dateTime(s!.appointmentEndTime, 'time')}`;
     if (this.phase === 'ready' || this.phase === 'joining') {
-      return html`<h1 tabindex="-1">Consultation with ${others.map((p) => p.name).join(', ')}</h1>
-        <p>${when} · meeting ${s!.meetingId}</p>
-        <p class="notice">The consultation's audio is recorded for your medical record.</p>
-        <button @click=${() => void this.join()} ?disabled=${this.phase === 'joining'}>Join consultation</button>`;
+      return html`<h1 tabindex="-1">${t('with', { names: others.map((p) => p.name).join(', ') })}</h1>
+        <p>${t('when', { when, id: s!.meetingId })}</p>
+        <p class="notice">${t('recorded')}</p>
+        <button @click=${() => void this.join()} ?disabled=${this.phase === 'joining'}>${t('join')}</button>`;
     }
     const peers = [...(this.mesh?.peers.values() ?? [])];
     return html`<div class="layout ${this.isDoctor ? 'doctor' : ''}">
       <section aria-labelledby="call-heading">
-        <h1 id="call-heading" tabindex="-1">Consultation ${s!.meetingId}</h1>
+        <h1 id="call-heading" tabindex="-1">${t('inCall', { id: s!.meetingId })}</h1>
         ${this.message ? html`<p class="notice" role="status">${this.message}</p>` : nothing}
-        <p class="status" role="status">${peers.length === 0 ? 'Waiting for the others to join…' : `${peers.length + 1} in the call`}${this.recorder ? ' · recording audio' : ''}</p>
+        <p class="status" role="status">${peers.length === 0 ? t('waiting') : t('count', { count: peers.length + 1 })}${this.recorder ? ` · ${t('recording')}` : ''}</p>
         <div class="tiles">
-          ${this.tile('self', `${s!.self.name} (you)`, this.localStream)}
+          ${this.tile('self', t('you', { name: s!.self.name }), this.localStream)}
           ${peers.map((p) => this.tile(p.info.clientId, this.nameOf(p.info.clientId), p.stream, p.connection.connectionState))}
         </div>
         <div class="controls">
-          <button class="secondary" aria-pressed=${String(!this.micOn)} @click=${() => this.toggle('audio')}>${this.micOn ? 'Mute' : 'Unmute'}</button>
-          <button class="secondary" aria-pressed=${String(!this.cameraOn)} @click=${() => this.toggle('video')} ?disabled=${!this.localStream?.getVideoTracks().length}>${this.cameraOn ? 'Camera off' : 'Camera on'}</button>
+          <button class="secondary" aria-pressed=${String(!this.micOn)} @click=${() => this.toggle('audio')}>${this.micOn ? t('mute') : t('unmute')}</button>
+          <button class="secondary" aria-pressed=${String(!this.cameraOn)} @click=${() => this.toggle('video')} ?disabled=${!this.localStream?.getVideoTracks().length}>${this.cameraOn ? t('cameraOff') : t('cameraOn')}</button>
           ${!this.isDoctor
-            ? html`<button class="secondary" @click=${() => void this.finish('left')}>Leave</button>`
+            ? html`<button class="secondary" @click=${() => void this.finish('left')}>${t('leave')}</button>`
             : this.confirmingEnd
-              ? html`<span role="alert">End the consultation for everyone?</span>
-                  <button class="danger" @click=${() => void this.endConsultation()}>Yes, end it</button>
-                  <button class="secondary" @click=${() => (this.confirmingEnd = false)}>Keep going</button>`
-              : html`<button class="danger" @click=${() => (this.confirmingEnd = true)}>End consultation</button>`}
+              ? html`<span role="alert">${t('endConfirm')}</span>
+                  <button class="danger" @click=${() => void this.endConsultation()}>${t('endYes')}</button>
+                  <button class="secondary" @click=${() => (this.confirmingEnd = false)}>${t('endNo')}</button>`
+              : html`<button class="danger" @click=${() => (this.confirmingEnd = true)}>${t('end')}</button>`}
         </div>
       </section>
       ${this.isDoctor ? html`<tm-doctor-panel .api=${this.client} .notes=${s!.doctorNotes ?? []} .prescriptions=${s!.prescriptions ?? []}></tm-doctor-panel>` : nothing}

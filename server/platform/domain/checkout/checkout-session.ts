@@ -6,6 +6,7 @@ import { applicationTokenOf, sealApplicationToken, type Scope } from '../loans/l
 import { randomToken, type Secrets } from '../secrets';
 import { findOwned } from '../find-owned';
 import type { Locale } from '../../../shared/locales';
+import { writeBehind } from '../../db/precompiled';
 
 /** Keyed-hash purpose of session tokens (only the hash is stored). */
 const TOKEN_HASH_PURPOSE = 'checkout-session-token';
@@ -73,6 +74,8 @@ export const checkoutUrlPrefix = (baseUrl: string) => `${baseUrl}/checkout/c/`;
 
 export const hashCheckoutToken = (secrets: Pick<Secrets, 'hmac'>, token: string) => secrets.hmac(TOKEN_HASH_PURPOSE, token);
 
+const insertSession = writeBehind((db, row: CheckoutSessionsTable) => db.insertInto('checkoutSessions').values(row));
+
 /** Mints a session for a loan; the raw token exists only in the return value. */
 export async function mintCheckoutSession(
   db: Executor,
@@ -121,7 +124,7 @@ export async function mintCheckoutSession(
     createdAt: at,
     updatedAt: at,
   };
-  await db.insertInto('checkoutSessions').values(row).execute();
+  await insertSession(db, row);
   return { ...toCheckoutSession(row), token, url: `${checkoutUrlPrefix(options.baseUrl)}${token}` };
 }
 

@@ -67,30 +67,30 @@ const EventBase = {
 const appointmentEvent = (id: string, description: string, extra: z.ZodRawShape = {}) => z.object({ ...EventBase, ...extra }).strict().meta({ id, description });
 
 const APPOINTMENT_EVENTS = {
-  'appointment.created': appointmentEvent('EventAppointmentCreated', 'Addition: an appointment was booked (`scheduled`).', {
+  'appointment.created': appointmentEvent('EventAppointmentCreated', 'An appointment was booked (`scheduled`).', {
     participants: z.array(z.object({ role: z.enum(PARTICIPANT_ROLES), communicationsUserClientID: z.string() }).strict()),
   }),
-  'appointment.rescheduled': appointmentEvent('EventAppointmentRescheduled', 'Addition: new times; still `scheduled`.', {
+  'appointment.rescheduled': appointmentEvent('EventAppointmentRescheduled', 'New times; still `scheduled`.', {
     previousStartTime: Timestamp,
     previousEndTime: Timestamp,
   }),
-  'appointment.cancelled': appointmentEvent('EventAppointmentCancelled', 'Addition: cancelled by the organisation, or `unattended` (nobody joined before the end time).', {
+  'appointment.cancelled': appointmentEvent('EventAppointmentCancelled', 'Cancelled by the organisation, or `unattended` (nobody joined before the end time).', {
     reason: z.enum(['organisation', 'unattended']),
   }),
-  'appointment.started': appointmentEvent('EventAppointmentStarted', 'Addition: the first participant joined inside the window (`in-progress`).', {
+  'appointment.started': appointmentEvent('EventAppointmentStarted', 'The first participant joined inside the window (`in-progress`).', {
     startedAt: Timestamp,
     firstParticipantRole: z.enum(PARTICIPANT_ROLES),
   }),
-  'appointment.completed': appointmentEvent('EventAppointmentCompleted', 'Addition: the doctor ended the consultation, or its end time passed after it started.', {
+  'appointment.completed': appointmentEvent('EventAppointmentCompleted', 'The doctor ended the consultation, or its end time passed after it started.', {
     endedAt: Timestamp,
     completedBy: z.enum(['doctor', 'end_time']),
   }),
-  'appointment.recording.ready': appointmentEvent('EventAppointmentRecordingReady', 'Addition: a recording was processed; `GET /appointment` lists a fresh signed link for it.', {
+  'appointment.recording.ready': appointmentEvent('EventAppointmentRecordingReady', 'A recording was processed; `GET /appointment` lists a fresh signed link for it.', {
     recordingId: Uuid,
     contentType: z.string(),
     bytes: z.number().int(),
   }),
-  'appointment.summary.ready': appointmentEvent('EventAppointmentSummaryReady', 'Addition: `transcriptionSummary` and `patientSummary` are on the appointment.'),
+  'appointment.summary.ready': appointmentEvent('EventAppointmentSummaryReady', '`transcriptionSummary` and `patientSummary` are on the appointment.'),
 } as const satisfies Record<string, z.ZodObject>;
 
 /**
@@ -106,7 +106,7 @@ export const TestEventData = (id: string) =>
       message: z.string().meta({ description: 'Says that this is a test.' }),
     })
     .strict()
-    .meta({ id, description: 'Addition: a test event sent from the dashboard to one endpoint; nothing happened. Answer 2xx and ignore it.' });
+    .meta({ id, description: 'A test event sent from the dashboard to one endpoint; nothing happened. Answer 2xx and ignore it.' });
 
 /** Every event name the lending and telemedicine APIs emit, with its `data` schema. */
 export const EVENT_CATALOGUE = {

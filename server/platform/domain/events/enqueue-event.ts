@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/database';
 import type { Mode } from '../scope';
 import { toJson } from '../../db/database';
-import { precompiled } from '../../db/precompiled';
+import { writeBehind } from '../../db/precompiled';
 import { newOrderedId } from '../ids';
 import type { EventName } from './catalogue';
 import { markOutboxWritten } from './outbox-signal';
@@ -36,6 +36,6 @@ export async function enqueueEvent(tx: Tx, options: EnqueueEventOptions): Promis
 }
 
 /** The hottest insert there is (every state change writes one), compiled once. */
-const insertEvent = precompiled((db, row: { id: string; organisationId: string; mode: Mode; name: EventName; payload: string; createdAt: string }) =>
+const insertEvent = writeBehind((db, row: { id: string; organisationId: string; mode: Mode; name: EventName; payload: string; createdAt: string }) =>
   db.insertInto('events').values(row),
 );

@@ -14,9 +14,11 @@ type DisbursePlatform = LoanContext['platform'] & Pick<Services, 'logger'>;
 /**
  * Disburses a signed financing loan once its mandate is live at the provider (spec B: "a loan is not disbursed until
  * the provider confirms the direct debit live"). One transaction: the loan becomes `active` with its schedule counted
- * from today; the ledger moves the principal out of the service's `FINANCING` pool (the lender organisation's, guarded:
- * never overdrawn) into the partner organisation's wallet (settlement cash +P, the partner-scope loan receivable +P,
- * the partner's `organisation_wallet` −P: the treatment amount is owed to the partner); `loan.disbursed` goes out.
+ * from today; the ledger moves the principal out of the service's `FINANCING` pool into the service's receivable, and
+ * owes the treatment amount to the partner (docs/ledger.md). Each scope's postings balance on their own: the lender's
+ * (the fixed financing lender organisation, guarded pool −P: never overdrawn; its `loan_receivable` +P) and the
+ * partner's (`settlement_cash` +P, its `organisation_wallet` −P: the treatment amount is owed to the partner);
+ * `loan.disbursed` goes out.
  *
  * Called when the mandate turns active (hosted application), when the partner polls the mandate, and by the sweep;
  * it is a no-op unless the loan is signed and its mandate active, so every caller may call it. An empty pool leaves the
@@ -48,11 +50,12 @@ export async function disburseFinancingIfReady(db: Db, platform: DisbursePlatfor
       );
       await redateSchedule(ctx, disbursed, await loadSnapshot(trx, loan.pricingSnapshotId!), now);
       const partner = { organisationId: loan.organisationId, mode: loan.mode };
-      const receivable = newAccount({ ...partner, kind: 'loan_receivable', code: loan.id }, now);
+      const lender = { organisationId: FINANCING_LENDER_ID, mode: loan.mode };
+      const receivable = newAccount({ ...lender, kind: 'loan_receivable', code: loan.id }, now);
       const cash = await ensureAccount(trx, { ...partner, kind: 'settlement_cash', code: 'tenant_wallet' }, now);
       const wallet = await ensureAccount(trx, { ...partner, kind: 'organisation_wallet', code: loan.organisationId }, now);
       // Taken last: the pool row is the lock every financing disbursement contends for.
-      const pool = await ensureAccount(trx, { organisationId: FINANCING_LENDER_ID, mode: loan.mode, kind: 'capital_pool', code: FINANCING_POOL_CODE }, now);
+      const pool = await ensureAccount(trx, { ...lender, kind: 'capital_pool', code: FINANCING_POOL_CODE }, now);
       await postTransaction(trx, {
         ...partner,
         reference,
@@ -60,8 +63,8 @@ export async function disburseFinancingIfReady(db: Db, platform: DisbursePlatfor
         description: `patient financing ${loan.id} disbursed from the service's pool to the partner's wallet`,
         postings: [
           { account: pool, amountKobo: -loan.principalKobo },
-          { account: cash, amountKobo: loan.principalKobo },
           { account: receivable, amountKobo: loan.principalKobo },
+          { account: cash, amountKobo: loan.principalKobo },
           { account: wallet, amountKobo: -loan.principalKobo },
         ],
         now,

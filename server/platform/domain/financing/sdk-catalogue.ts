@@ -37,7 +37,7 @@ const TenorOptionSchema = z
 
 /** Stored payloads keep the application URL sealed (`applicationUrlSealed`); the published one has `applicationUrl`. */
 export const SDK_EVENT_CATALOGUE = {
-  'loan.initiated': sdkEvent('SdkEventLoanInitiated', 'An application was started from the partner\'s initiation (the spec\'s sample fields).', {
+  'loan.initiated': sdkEvent('SdkEventLoanInitiated', 'An application was started from the partner\'s initiation.', {
     applicationUrl: z.string().meta({ format: 'uri', description: 'The hosted application to send the patient to.' }),
   }),
   'loan.application.submitted': sdkEvent('SdkEventLoanApplicationSubmitted', 'The patient completed identity (phone OTP, full name, BVN and date of birth matched).', {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database';
-import { precompiled } from '../../db/precompiled';
+import { precompiled, writeBehind } from '../../db/precompiled';
 import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -50,7 +50,11 @@ export type AccountKind =
   /** Interest earned by the partner from repayments, awaiting settlement (code: organisation id). */
   | 'interest_income'
   /** Fees (late fees included) earned from repayments, awaiting settlement (code: organisation id). */
-  | 'fee_income';
+  | 'fee_income'
+  /** Principal written off when a loan defaulted: the owner's loss (code: loan id). Debit-normal. */
+  | 'loan_write_off'
+  /** Principal collected on a loan after it was written off (code: organisation id). Credit-normal. */
+  | 'recovery_income';
 
 export interface AccountRef {
   organisationId: string;
@@ -87,6 +91,8 @@ const MAY_GO_NEGATIVE: Record<AccountKind, boolean> = {
   rail_collections: true,
   interest_income: true,
   fee_income: true,
+  loan_write_off: true,
+  recovery_income: true,
 };
 
 /** Guarded liabilities: their running balance may never rise above zero (the guard is `<= 0`). */
@@ -241,11 +247,17 @@ export async function postTransaction(db: Executor, options: PostTransactionOpti
     await insertAccounts(db, { rows });
     for (const account of opening.keys()) unopened.delete(account as LedgerAccount);
   }
-  // Only guarded accounts are locked, in a fixed order (by id) so concurrent transactions on
-  // PostgreSQL cannot deadlock.
+  // Written before the guarded moves (their foreign keys take only a key-share lock, which a balance
+  // update does not wait for), so the moves are the last statements before the caller's commit.
+  await insertPostings(db, {
+    rows: options.postings.map((p) => ({ id: newId(), transactionId, accountId: p.account.id, amountKobo: p.amountKobo, createdAt: at })),
+  });
+  // Only guarded accounts are locked, in one fixed order so concurrent transactions on PostgreSQL cannot
+  // deadlock: per-borrower and per-loan accounts first, then capital pools (the rows every disbursement
+  // of a pool contends for, so each is held for as short a time as possible), by id within each.
   const guarded = options.postings
     .filter((p) => !p.account.allowNegative && !opening.has(p.account))
-    .sort((a, b) => a.account.id.localeCompare(b.account.id));
+    .sort((a, b) => lockRank(a.account.kind) - lockRank(b.account.kind) || a.account.id.localeCompare(b.account.id));
   for (const posting of guarded) {
     const move = isCreditNormal(posting.account.kind) ? moveGuardedLiability : moveGuardedBalance;
     const result = await move(db, { amountKobo: posting.amountKobo, updatedAt: at, id: posting.account.id });
@@ -255,18 +267,18 @@ export async function postTransaction(db: Executor, options: PostTransactionOpti
       });
     }
   }
-  await insertPostings(db, {
-    rows: options.postings.map((p) => ({ id: newId(), transactionId, accountId: p.account.id, amountKobo: p.amountKobo, createdAt: at })),
-  });
   return { id: transactionId, reference: options.reference };
 }
 
+/** Where a guarded account's lock comes in a posting's fixed order: shared accounts (capital pools) last. */
+const lockRank = (kind: string): number => (kind === 'capital_pool' ? 1 : 0);
+
 // The statements every posting runs, compiled once per shape (see db/precompiled.ts).
-const insertTransaction = precompiled(
+const insertTransaction = writeBehind(
   (db, row: { id: string; organisationId: string; mode: Mode; reference: string; kind: string; description: string | null; createdAt: string }) =>
     db.insertInto('ledgerTransactions').values(row),
 );
-const insertAccounts = precompiled((db, a: { rows: ReturnType<typeof accountRow>[] }) => db.insertInto('ledgerAccounts').values(a.rows));
+const insertAccounts = writeBehind((db, a: { rows: ReturnType<typeof accountRow>[] }) => db.insertInto('ledgerAccounts').values(a.rows));
 const moveGuardedBalance = precompiled((db, a: { amountKobo: number; updatedAt: string; id: string }) =>
   db
     .updateTable('ledgerAccounts')
@@ -282,6 +294,6 @@ const moveGuardedLiability = precompiled((db, a: { amountKobo: number; updatedAt
     .where('id', '=', a.id)
     .where(sql`balance_kobo + ${a.amountKobo}`, '<=', 0),
 );
-const insertPostings = precompiled((db, a: { rows: { id: string; transactionId: string; accountId: string; amountKobo: number; createdAt: string }[] }) =>
+const insertPostings = writeBehind((db, a: { rows: { id: string; transactionId: string; accountId: string; amountKobo: number; createdAt: string }[] }) =>
   db.insertInto('ledgerPostings').values(a.rows),
 );

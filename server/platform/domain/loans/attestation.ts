@@ -3,7 +3,7 @@ import type { KycAttestationsTable, LoansTable, Mode } from '../../db/schema';
 import type { AmlScreenResult } from '../ports';
 import { fromJson, toJson } from '../../db/database';
 import { newId } from '../ids';
-import { precompiled } from '../../db/precompiled';
+import { writeBehind } from '../../db/precompiled';
 import type { LoanContext, LoanWriteContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 
@@ -88,7 +88,7 @@ export async function attestAndScreen(
   return toAttestation(row);
 }
 
-const insertAttestation = precompiled((db, row: KycAttestationsTable) => db.insertInto('kycAttestations').values(row));
+const insertAttestation = writeBehind((db, row: KycAttestationsTable) => db.insertInto('kycAttestations').values(row));
 
 /** The AML screen of a borrower, for callers that need the verdict before they write. */
 export function screenBorrower(ctx: LoanContext, borrower: { firstName: string; lastName: string }, mode: Mode): Promise<AmlScreenResult> {

@@ -2,7 +2,7 @@ import type { LoanProductsTable, LoansTable } from '../../db/schema';
 import { toJson } from '../../db/database';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { precompiled } from '../../db/precompiled';
+import { writeBehind } from '../../db/precompiled';
 import type { LoanContext } from './loan-context';
 import type { LoanStatus } from './loan';
 
@@ -92,4 +92,4 @@ export async function insertLoan(ctx: LoanContext, input: NewLoan): Promise<Loan
   return row;
 }
 
-const insertLoanRow = precompiled((db, row: LoansTable) => db.insertInto('loans').values(row));
+const insertLoanRow = writeBehind((db, row: LoansTable) => db.insertInto('loans').values(row));

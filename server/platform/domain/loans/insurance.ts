@@ -1,7 +1,7 @@
 import type { LoanInsurancePoliciesTable, LoansTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { precompiled } from '../../db/precompiled';
+import { writeBehind } from '../../db/precompiled';
 import { ensureAccount, newAccount, postTransaction } from '../ledger/ledger';
 import { roundHalfEvenDiv } from '../pricing/rounding';
 import { getLoanRow, invalidState } from './loan';
@@ -101,7 +101,7 @@ export async function insureLoan(
   return toPolicy(row);
 }
 
-const insertPolicy = precompiled((db, row: LoanInsurancePoliciesTable) => db.insertInto('loanInsurancePolicies').values(row));
+const insertPolicy = writeBehind((db, row: LoanInsurancePoliciesTable) => db.insertInto('loanInsurancePolicies').values(row));
 
 export async function getInsurance(ctx: Pick<LoanContext, 'db' | 'scope'>, loanId: string): Promise<LoanInsurancePolicy> {
   await getLoanRow(ctx.db, ctx.scope, loanId);

@@ -19,6 +19,8 @@ export async function issueLoanOffer(
   product: LoanProductsTable,
   from: readonly LoanStatus[],
   extra: Partial<LoansTable> = {},
+  /** `createdNow`: the loan was inserted by this transaction, so no borrower can be waiting in its checkout yet. */
+  options: { createdNow?: boolean } = {},
 ): Promise<LoansTable> {
   const version = loan.offerVersion + 1;
   const snapshot = await freezeSnapshot(ctx, loan, termsOf(product), version);
@@ -52,7 +54,7 @@ export async function issueLoanOffer(
   );
   await emitOfferIssued(ctx, offered);
   // A borrower who waited in the checkout for the lender hears about the offer by text, once it is committed.
-  if (ctx.afterCommit) {
+  if (ctx.afterCommit && !options.createdNow) {
     const text = await offerReadyText(ctx.db, ctx.platform.secrets, offered);
     if (text) ctx.afterCommit(({ sms }) => text(sms.for(offered.mode)));
   }

@@ -4,7 +4,7 @@ import type { LoanProductsTable, LoansTable } from '../../db/schema';
 import { newId } from '../ids';
 import { sql, type Insertable } from 'kysely';
 import type { LoanScheduleItemsTable, PricingSnapshotsTable } from '../../db/schema';
-import { precompiled } from '../../db/precompiled';
+import { precompiled, writeBehind } from '../../db/precompiled';
 import { priceLoan, type PricedLoan, type RepaymentFrequency } from '../pricing/price-loan';
 import { dueDates } from '../pricing/schedule-dates';
 import type { LoanContext } from './loan-context';
@@ -173,6 +173,6 @@ const redateScheduleRows = precompiled(
       .where('installmentNumber', '>=', a.first)
       .where('installmentNumber', '<=', a.last),
 );
-const insertSnapshot = precompiled((db, row: Insertable<PricingSnapshotsTable>) => db.insertInto('pricingSnapshots').values(row));
+const insertSnapshot = writeBehind((db, row: Insertable<PricingSnapshotsTable>) => db.insertInto('pricingSnapshots').values(row));
 const deleteSchedule = precompiled((db, a: { loanId: string }) => db.deleteFrom('loanScheduleItems').where('loanId', '=', a.loanId));
-const insertScheduleRows = precompiled((db, a: { rows: Insertable<LoanScheduleItemsTable>[] }) => db.insertInto('loanScheduleItems').values(a.rows));
+const insertScheduleRows = writeBehind((db, a: { rows: Insertable<LoanScheduleItemsTable>[] }) => db.insertInto('loanScheduleItems').values(a.rows));

@@ -1,7 +1,7 @@
 import type { LoansTable } from '../../db/schema';
 import type { Insertable } from 'kysely';
 import type { LoanConsentsTable } from '../../db/schema';
-import { precompiled } from '../../db/precompiled';
+import { writeBehind } from '../../db/precompiled';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { getLoanRow, transitionLoan, type LoanStatus } from './loan';
@@ -42,9 +42,9 @@ async function recordConsent(ctx: LoanContext, loan: LoansTable, kind: 'accept' 
   });
 }
 
-const insertConsent = precompiled((db, row: Insertable<LoanConsentsTable>) => db.insertInto('loanConsents').values(row));
+const insertConsent = writeBehind((db, row: Insertable<LoanConsentsTable>) => db.insertInto('loanConsents').values(row));
 /** Moves the pre-approval along with its loan. */
-export const updatePreapprovalStatus = precompiled((db, a: { status: string; updatedAt: string; id: string }) =>
+export const updatePreapprovalStatus = writeBehind((db, a: { status: string; updatedAt: string; id: string }) =>
   db.updateTable('preapprovals').set({ status: a.status, updatedAt: a.updatedAt }).where('id', '=', a.id),
 );
 

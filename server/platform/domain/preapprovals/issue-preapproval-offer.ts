@@ -142,5 +142,5 @@ export async function issuePreapprovalOffer(
   );
   await emitAttested(ctx, loan, attestation);
   if (needsReview) return { loan, created: true };
-  return { loan: await issueLoanOffer(ctx, loan, product, ['attested']), created: true };
+  return { loan: await issueLoanOffer(ctx, loan, product, ['attested'], {}, { createdNow: true }), created: true };
 }

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { ensureAccount, postTransaction, type Posting } from '../ledger/ledger';
 import { requireBalance, requireWallet, walletRef } from '../wallets/wallet';
+import { loanBooks } from '../ledger/loan-books';
 import { allocatePrincipalReturn } from './allocate-principal-return';
 import { getLoanRow, invalidState } from '../loans/loan';
 import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
@@ -110,7 +111,7 @@ export async function applyRepayment(
       if (attempt >= MAX_ATTEMPTS) throw new AppError('invalid_loan_state', 'The loan is being repaid concurrently; retry.');
       continue;
     }
-    return book(ctx, moved, rows, allocation, options);
+    return book(ctx, moved, rows, allocation, options, loan.status === 'defaulted');
   }
 }
 
@@ -194,6 +195,8 @@ async function book(
   rows: ScheduleRow[],
   allocation: Allocation,
   options: RecordRepaymentOptions & { existingId?: string; mandateId?: string | null },
+  /** The loan was `defaulted` (its principal written off) when this repayment applied: the principal is a recovery. */
+  recovery: boolean,
 ): Promise<LoanRepayment> {
   const at = ctx.now.toISOString();
   const byNumber = new Map(rows.map((r) => [r.installmentNumber, r]));
@@ -228,7 +231,7 @@ async function book(
 
   const reference = `RPY-${newId()}`;
   try {
-    await postRepayment(ctx, loan, allocation, options, reference);
+    await postRepayment(ctx, loan, allocation, options, reference, recovery);
   } catch (error) {
     if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS' && (options.method === 'cash_wallet' || options.method === 'wallet')) {
       // A concurrent debit of the same wallet won the race; this request's transaction rolls back.
@@ -286,11 +289,18 @@ async function book(
 }
 
 /**
- * The repayment's ledger transaction. Every method credits the loan's buckets (receivable −principal,
- * interest income −interest, fee income −fee); the debit side says where the money came from:
- * `external` the partner's own collections, `mandate` the rail, `cash_wallet` the borrower's wallet.
+ * The repayment's ledger transaction, in the loan's books (`loanBooks`: the partner's for a lending loan, the
+ * service's for patient financing; docs/ledger.md). Every method credits the loan's buckets (receivable −principal,
+ * interest income −interest, fee income −fee); the debit side says where the money came from: `external` the
+ * collections the partner holds (for financing: in the service's books, code the partner), `mandate` the rail,
+ * `cash_wallet` the borrower's wallet (always the partner's scope: the wallet is the borrower's there).
  * `wallet` is not a collection: principal only, the wallet's undrawn credit goes back to the pool
  * (wallet +N, wallet cash −N, pool +N, receivable −N).
+ *
+ * Patient financing: the principal part of every collection goes straight back to the service's `FINANCING` pool
+ * (pool +principal instead of collections +principal; for `cash_wallet` the wallet's clearing cash gives it up), so
+ * the pool is always funded − principal outstanding. A recovery (the loan was `defaulted`, its principal written off)
+ * credits `recovery_income` instead of the receivable.
  */
 async function postRepayment(
   ctx: LoanContext,
@@ -298,40 +308,57 @@ async function postRepayment(
   allocation: Allocation,
   options: RecordRepaymentOptions & { mandateId?: string | null },
   reference: string,
+  recovery: boolean,
 ): Promise<void> {
-  const owner = { organisationId: loan.organisationId, mode: loan.mode };
+  const partner = { organisationId: loan.organisationId, mode: loan.mode };
+  const owner = await loanBooks(ctx.db, loan);
+  // Lent from another organisation's pool (patient financing: the service's): its principal goes straight back there.
+  const financing = owner.organisationId !== loan.organisationId;
   const applied = allocation.appliedKobo;
+  const principal = allocation.principalPortionKobo;
+  // What of the collection stays in the collections account: all of it, or for financing what is not principal.
+  const collected = financing ? applied - principal : applied;
+  const pool = async () => ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now);
   let source: Posting[];
   switch (options.method) {
     case 'mandate':
-      source = [{ account: await ensureAccount(ctx.db, { ...owner, kind: 'rail_collections', code: options.mandateId ?? 'rail' }, ctx.now), amountKobo: applied }];
+      source = [{ account: await ensureAccount(ctx.db, { ...owner, kind: 'rail_collections', code: options.mandateId ?? 'rail' }, ctx.now), amountKobo: collected }];
+      if (financing) source.push({ account: await pool(), amountKobo: principal });
       break;
     case 'cash_wallet':
-      source = [{ account: await ensureAccount(ctx.db, walletRef({ ...owner, borrowerId: loan.borrowerId }), ctx.now), amountKobo: applied }];
+      source = [{ account: await ensureAccount(ctx.db, walletRef({ ...partner, borrowerId: loan.borrowerId }), ctx.now), amountKobo: applied }];
+      if (financing) {
+        source.push(
+          { account: await ensureAccount(ctx.db, { ...partner, kind: 'settlement_cash', code: 'borrower_wallet' }, ctx.now), amountKobo: -principal },
+          { account: await pool(), amountKobo: principal },
+        );
+      }
       break;
     case 'wallet':
       source = [
-        { account: await ensureAccount(ctx.db, walletRef({ ...owner, borrowerId: loan.borrowerId }), ctx.now), amountKobo: applied },
-        { account: await ensureAccount(ctx.db, { ...owner, kind: 'settlement_cash', code: 'borrower_wallet' }, ctx.now), amountKobo: -applied },
-        { account: await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now), amountKobo: applied },
+        { account: await ensureAccount(ctx.db, walletRef({ ...partner, borrowerId: loan.borrowerId }), ctx.now), amountKobo: applied },
+        { account: await ensureAccount(ctx.db, { ...partner, kind: 'settlement_cash', code: 'borrower_wallet' }, ctx.now), amountKobo: -applied },
+        { account: await pool(), amountKobo: applied },
       ];
       break;
     default:
-      source = [{ account: await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now), amountKobo: applied }];
+      source = [{ account: await ensureAccount(ctx.db, { ...owner, kind: 'external_collections', code: loan.organisationId }, ctx.now), amountKobo: collected }];
+      if (financing) source.push({ account: await pool(), amountKobo: principal });
   }
   // Only the buckets this repayment moves need their accounts (a fee-only payment looks up no receivable).
   const buckets: Posting[] = [];
-  const bucket = async (kind: 'loan_receivable' | 'interest_income' | 'fee_income', code: string, amountKobo: number) => {
+  const bucket = async (kind: 'loan_receivable' | 'recovery_income' | 'interest_income' | 'fee_income', code: string, amountKobo: number) => {
     if (amountKobo !== 0) buckets.push({ account: await ensureAccount(ctx.db, { ...owner, kind, code }, ctx.now), amountKobo });
   };
-  await bucket('loan_receivable', loan.id, -allocation.principalPortionKobo);
-  await bucket('interest_income', loan.organisationId, -allocation.interestPortionKobo);
-  await bucket('fee_income', loan.organisationId, -allocation.feePortionKobo);
+  if (recovery) await bucket('recovery_income', owner.organisationId, -principal);
+  else await bucket('loan_receivable', loan.id, -principal);
+  await bucket('interest_income', owner.organisationId, -allocation.interestPortionKobo);
+  await bucket('fee_income', owner.organisationId, -allocation.feePortionKobo);
   await postTransaction(ctx.db, {
-    ...owner,
+    ...partner,
     reference,
-    kind: options.method === 'wallet' ? 'credit_return' : 'repayment',
-    description: `${options.method} repayment of loan ${loan.id}`,
+    kind: options.method === 'wallet' ? 'credit_return' : recovery ? 'recovery' : 'repayment',
+    description: `${options.method} ${recovery ? 'recovery' : 'repayment'} of loan ${loan.id}`,
     postings: [...source, ...buckets].filter((p) => p.amountKobo !== 0),
     now: ctx.now,
   });

@@ -7,6 +7,7 @@ import { tellLoanFollowers } from '../events/followers';
 import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import type { Services } from '../services';
 import { inUnitOfWork } from '../unit-of-work';
+import { writeOffLoan } from '../ledger/loan-books';
 
 const DAY_MS = 86_400_000;
 
@@ -29,7 +30,9 @@ type ArrearsPlatform = Pick<Services, 'secrets' | 'aml' | 'identity' | 'insurer'
  *    (lateFeeBps of its unpaid amount, from the frozen pricing); the loan's outstanding grows by
  *    it and the loan is marked in arrears (it stays `active`);
  * 2. a loan whose oldest overdue instalment is more than the threshold of days past due becomes
- *    `defaulted` and emits `loan.defaulted`. The threshold is the product's recovery policy
+ *    `defaulted` and emits `loan.defaulted`; in the same transaction its outstanding principal is written off in the
+ *    loan's books (`writeOffLoan`: receivable → `loan_write_off`, the partner's for lending, the service's for
+ *    patient financing). The threshold is the product's recovery policy
  *    (`recoveryDefaultAfterDaysOverdue`) when the product has `recoveryEnabled`, else the tenant's
  *    (`defaultAfterDaysOverdue`), else DEFAULT_AFTER_DAYS_OVERDUE.
  */
@@ -124,6 +127,7 @@ export async function sweepArrears(db: Db, platform: ArrearsPlatform, now: Date,
           .where('status', '=', 'active')
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1) return;
+        await writeOffLoan(trx, loan, now);
         const daysPastDue = Math.floor((now.getTime() - new Date(loan.arrearsSince!).getTime()) / DAY_MS);
         await emitLoanEvent(contextFor(trx, platform, loan, now), 'loan.defaulted', { ...loan, status: 'defaulted' }, {
           daysPastDue,

@@ -1,11 +1,12 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
 import { toJson } from '../../db/database';
 import type { Mode, Scope } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
-import { ensureAccount, postTransaction } from '../ledger/ledger';
+import { ensureAccount, postTransaction, type Posting } from '../ledger/ledger';
+import { FINANCING_LENDER_ID } from '../financing/financing-lender';
 import { getOrganisation } from '../organisations/organisation';
 import { toStatement, type SettlementLine, type SettlementStatement } from './settlement';
 import { inUnitOfWork } from '../unit-of-work';
@@ -28,16 +29,42 @@ const EPOCH = '1970-01-01T00:00:00.000Z';
  */
 const unsettled = (scope: Scope, until: string) => (eb: ExpressionBuilder<Database, 'loanRepayments'>) =>
   eb.and([
-    eb('organisationId', '=', scope.organisationId),
+    ...(isLender(scope)
+      ? [eb('loanId', 'in', eb.selectFrom('financingApplications').select('id'))]
+      : [eb('organisationId', '=', scope.organisationId), eb('loanId', 'not in', eb.selectFrom('financingApplications').select('id'))]),
     eb('mode', '=', scope.mode),
     eb('status', '=', 'completed'),
     eb('settlementId', 'is', null),
     eb('completedAt', '<', until),
     eb('method', '<>', 'wallet'),
-    eb('loanId', 'not in', eb.selectFrom('financingApplications').select('id')),
   ]);
 
 /**
+ * The service's own settlement (the fixed financing lender): its statement sweeps the interest and fees of every
+ * patient-financing loan (whichever partner's) to the service's revenue; a partner's never includes them.
+ */
+const isLender = (scope: Scope) => scope.organisationId === FINANCING_LENDER_ID;
+
+/** Where a statement's income goes: the partner's organisation wallet, or the service's revenue lines. */
+async function destinations(trx: Executor, scope: Scope, fee: number, interest: number, now: Date): Promise<Posting[]> {
+  if (isLender(scope)) {
+    return [
+      { account: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_FEE_REVENUE }, now), amountKobo: -fee },
+      { account: await ensureAccount(trx, { ...scope, kind: 'platform_revenue', code: FINANCING_INTEREST_REVENUE }, now), amountKobo: -interest },
+    ];
+  }
+  return [{ account: await ensureAccount(trx, { ...scope, kind: 'organisation_wallet', code: scope.organisationId }, now), amountKobo: -(fee + interest) }];
+}
+
+/** The service's revenue lines (`platform_revenue` codes in the lender's scope) a lender statement sweeps to. */
+export const FINANCING_INTEREST_REVENUE = 'financing_interest';
+export const FINANCING_FEE_REVENUE = 'financing_fees';
+
+/**
+ * For the service (`--org` the financing lender): the same, over every patient-financing loan's repayments, from the
+ * service's income accounts to its revenue (`platform_revenue` financing_interest / financing_fees); run by the daily
+ * settlement worker like any partner's, or `admin settlement run --org <lender id>`.
+ *
  * Sweeps the fee and interest the partner earned from repayments completed before `until` (and
  * not swept yet) from the income accounts to its organisation wallet, and writes a statement with
  * one line per loan. Idempotent for a period: a run whose period is already covered returns the
@@ -88,7 +115,6 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       transferReference = `STL-${id}`;
       const feeIncome = await ensureAccount(trx, { ...scope, kind: 'fee_income', code: scope.organisationId }, options.now);
       const interestIncome = await ensureAccount(trx, { ...scope, kind: 'interest_income', code: scope.organisationId }, options.now);
-      const wallet = await ensureAccount(trx, { ...scope, kind: 'organisation_wallet', code: scope.organisationId }, options.now);
       await postTransaction(trx, {
         ...scope,
         reference: transferReference,
@@ -97,7 +123,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
         postings: [
           { account: feeIncome, amountKobo: fee },
           { account: interestIncome, amountKobo: interest },
-          { account: wallet, amountKobo: -(fee + interest) },
+          ...(await destinations(trx, scope, fee, interest, options.now)),
         ].filter((p) => p.amountKobo !== 0),
         now: options.now,
       });
@@ -126,4 +152,21 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .execute();
     return { statement: toStatement(row), created: true };
   });
+}
+
+/**
+ * The statements a periodic run owes for the period ending `until`: every organisation and mode with unswept repayments
+ * of its own loans, and the service (the financing lender) for every mode with unswept patient-financing repayments,
+ * which settle on the service's statement, never the partner's.
+ */
+export async function settlementsDue(db: Executor, until: Date): Promise<Scope[]> {
+  const unswept = db
+    .selectFrom('loanRepayments')
+    .where('settlementId', 'is', null)
+    .where('status', '=', 'completed')
+    .where('completedAt', '<', until.toISOString());
+  const financing = db.selectFrom('financingApplications').select('id');
+  const partners = await unswept.select(['organisationId', 'mode']).distinct().where('loanId', 'not in', financing).execute();
+  const lender = await unswept.select('mode').distinct().where('loanId', 'in', financing).execute();
+  return [...partners, ...lender.map(({ mode }) => ({ organisationId: FINANCING_LENDER_ID, mode }))];
 }

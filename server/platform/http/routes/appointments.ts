@@ -125,13 +125,13 @@ export const appointmentRoutes = [
     tag: TAG,
     summary: 'Reschedule an appointment',
     description:
-      'New `startTime` and `endTime` for a `scheduled` appointment, which stays `scheduled` (the upper-case `CONFIRMED` of the spec\'s sample is this ' +
+      'New `startTime` and `endTime` for a `scheduled` appointment, which stays `scheduled` (an upper-case `CONFIRMED` means this ' +
       'status; the API always answers in lower case). A start in the past answers 400 `appointment_time_in_past` telling the caller to cancel instead. ' +
       'Participant keys and links stay valid. Emits `appointment.rescheduled`.',
     access: 'organisation',
     query: AppointmentIdQuery,
     body: ModifyTimeBody,
-    response: { status: 200, description: 'The updated appointment, nested as the spec shows.', data: ModifyTimeResponse, bare: true },
+    response: { status: 200, description: 'The updated appointment, under `appointment.updatedAppointment`.', data: ModifyTimeResponse, bare: true },
     errors: ['NOT_FOUND', 'appointment_time_in_past', 'invalid_appointment_state'],
     async handle(ctx) {
       const row = await rescheduleAppointment({

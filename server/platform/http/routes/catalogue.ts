@@ -31,7 +31,7 @@ export const catalogueRoutes = [
     access: 'tenant',
     response: { status: 200, description: 'The organisation\'s loan products.', data: z.array(LoanProductSchema) },
     async handle({ auth, platform }) {
-      return { message: 'Products retrieved', data: await platform.products.list(auth.organisationId) };
+      return { message: 'Products retrieved', dataJson: await platform.products.listJson(auth.organisationId) };
     },
   }),
   defineRoute({

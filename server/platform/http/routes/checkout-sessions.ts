@@ -15,7 +15,7 @@ export const checkoutSessionRoutes = [
     tag: 'Checkout sessions',
     summary: 'Mint a checkout session for a loan',
     description:
-      'Addition to the spec. A restricted credential for the borrower\'s hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, ' +
+      'A restricted credential for the borrower\'s hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, ' +
       'or hand `token` to your own mounted checkout server. It lives `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), refreshable up to `maxExpiresAt`. ' +
       'The token is shown only here. A session is also minted automatically whenever an offer issues: that is the loan\'s `applicationUrl`. ' +
       'Loans that are rejected, declined, cancelled, completed or defaulted: 409 `invalid_loan_state`. ' +
@@ -47,7 +47,7 @@ export const checkoutSessionRoutes = [
     operationId: 'revokeCheckoutSession',
     tag: 'Checkout sessions',
     summary: 'Revoke a checkout session',
-    description: 'Addition to the spec. The token stops working at once (401 `checkout_session_revoked`). Revoking again changes nothing.',
+    description: 'The token stops working at once (401 `checkout_session_revoked`). Revoking again changes nothing.',
     access: 'tenant',
     params: IdParams,
     response: { status: 200, description: 'The revoked session.', data: CheckoutSessionSchema },

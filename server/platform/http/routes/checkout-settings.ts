@@ -10,7 +10,7 @@ export const checkoutSettingsRoutes = [
     operationId: 'getCheckoutSettings',
     tag: 'Checkout sessions',
     summary: 'Checkout embedding settings',
-    description: 'Addition to the spec. The origins allowed to embed the checkout and receive its events, and the hosted page\'s return URL, for the key\'s mode.',
+    description: 'The origins allowed to embed the checkout and receive its events, and the hosted page\'s return URL, for the key\'s mode.',
     access: 'tenant',
     response: { status: 200, description: 'The settings (empty until changed).', data: CheckoutSettingsSchema },
     async handle({ db, auth }) {
@@ -24,7 +24,7 @@ export const checkoutSettingsRoutes = [
     tag: 'Checkout sessions',
     summary: 'Change the checkout embedding settings and branding',
     description:
-      'Addition to the spec. Send what changes: `allowedOrigins` replaces the whole list, `returnUrl: null` removes the return URL, and any branding field set to null is removed. ' +
+      'Send what changes: `allowedOrigins` replaces the whole list, `returnUrl: null` removes the return URL, and any branding field set to null is removed. ' +
       'A mounted checkout server (`createCheckoutRouter`) adds its own `allowedOrigins` option to these. Bad origins, URLs, colours, e-mails or phones: 400 `invalid_request` naming the field, and nothing changes.',
     access: 'tenant',
     body: CheckoutSettingsChangeInput,
@@ -40,7 +40,7 @@ export const checkoutSettingsRoutes = [
     tag: 'Checkout',
     summary: 'Where this checkout may deliver its events',
     description:
-      'Addition to the spec. The session\'s organisation settings for its mode: the origins the widget may `postMessage` to (and accept messages from) ' +
+      'The session\'s organisation settings for its mode: the origins the widget may `postMessage` to (and accept messages from) ' +
       'and the return URL of the hosted page. Nothing personal; readable before the OTP.',
     access: 'checkoutSession',
     response: { status: 200, description: 'The embedding settings.', data: CheckoutEmbeddingSchema },

@@ -376,7 +376,7 @@ export const checkoutRoutes = [
       'The catalog step: records on the loan the merchant (an active provider of the directory; 422 `provider_not_found` otherwise) that disbursement pays ' +
       '(its `merchant_wallet`). Choosing the recorded merchant again answers the same; another one replaces it until the loan is disbursed ' +
       '(409 `invalid_loan_state` afterwards, and for declined, rejected or cancelled loans). Signing through the session needs a choice (409 `checkout_step_required`). ' +
-      'No event: the spec defines none for it; the choice is on the loan when `loan.disbursed` fires.',
+      'No event is sent for it; the choice is on the loan when `loan.disbursed` fires.',
     access: 'checkoutSession',
     body: z.object({ providerId: Uuid.meta({ description: 'A merchant id from `GET /v1/checkout/merchants`.' }) }).strict(),
     response: { status: 200, description: 'The merchant recorded on the loan.', data: SettlementMerchantChoiceSchema },

@@ -11,9 +11,9 @@ const WebhookDeliverySchema = z
     id: Uuid,
     organisationId: Uuid,
     endpointId: Uuid.nullable().meta({ description: 'Null once the endpoint is deleted.' }),
-    eventId: z.string().meta({ description: 'Addition: the event id, sent as `id` in the body and as `X-Service-Event-Id`; the same for every endpoint, retry and redelivery.' }),
+    eventId: z.string().meta({ description: 'The event id, sent as `id` in the body and as `X-Service-Event-Id`; the same for every endpoint, retry and redelivery.' }),
     event: z.string(),
-    mode: z.enum(['live', 'test']).meta({ description: 'Addition: the mode of the event.' }),
+    mode: z.enum(['live', 'test']).meta({ description: 'The mode of the event.' }),
     targetUrl: z.string().meta({ format: 'uri', description: 'Where the last attempt went (the endpoint\'s URL at that time).' }),
     payload: z.looseObject({}).meta({ additionalProperties: true, description: 'The event\'s data object (see the `Event…` schemas); the signed envelope is rebuilt at send time.' }),
     status: z.enum(DELIVERY_STATUSES).meta({
@@ -39,7 +39,7 @@ export const eventRoutes = [
     operationId: 'listEvents',
     tag: 'Webhooks',
     summary: 'List webhook deliveries (the event log)',
-    description: 'Newest first, for the key\'s organisation and mode. Filters are additions.',
+    description: 'Newest first, for the key\'s organisation and mode.',
     access: 'tenant',
     query: z
       .object({
@@ -60,7 +60,7 @@ export const eventRoutes = [
     operationId: 'getEvent',
     tag: 'Webhooks',
     summary: 'Get one webhook delivery',
-    description: 'Addition.',
+    description: 'One delivery of an event to one endpoint, with its attempts and status.',
     access: 'tenant',
     params: IdParams,
     response: { status: 200, description: 'The delivery.', data: WebhookDeliverySchema },

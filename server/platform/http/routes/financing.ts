@@ -20,7 +20,7 @@ const InitiationSchema = z
     applicationUrl: z.string().meta({ format: 'uri', description: 'The hosted application: send the patient there (browser or webview). It is a credential: do not log it.' }),
     status: z.enum(FINANCING_STATUSES).meta({
       description:
-        'The application\'s status (decided here; the spec leaves the set open): `initiated` → `application_submitted` (identity matched) → `approved` | ' +
+        'The application\'s status: `initiated` → `application_submitted` (identity matched) → `approved` | ' +
         '`rejected` → `offer_accepted` | `offer_rejected` → `disbursed` (mandate live, amount settled to the partner) → `completed` | `defaulted`; ' +
         '`cancelled` and `expired` end an application before disbursement.',
     }),
@@ -142,7 +142,7 @@ export const financingRoutes = [
     operationId: 'sdkGetLoan',
     tag: TAG,
     summary: 'Read an initiation and its status',
-    description: 'Addition: the initiation record with its current status (for polling besides webhooks). Another organisation\'s loan answers 404.',
+    description: 'The initiation record with its current status (for polling besides webhooks). Another organisation\'s loan answers 404.',
     access: 'financing',
     params: LoanParams,
     response: { status: 200, description: 'The initiation.', data: InitiationSchema },
@@ -158,7 +158,7 @@ export const financingRoutes = [
     tag: TAG,
     summary: 'Cancel before disbursement',
     description:
-      'Addition: the partner calls the application off (the patient changed their mind, the treatment was cancelled). Any time before disbursement; ' +
+      'The partner calls the application off (the patient changed their mind, the treatment was cancelled). Any time before disbursement; ' +
       'cancelling a cancelled application changes nothing; after disbursement 400 `loan_already_disbursed`; after a rejection or expiry 409 `invalid_loan_state`. ' +
       'Sends `loan.cancelled`.',
     access: 'financing',
@@ -191,7 +191,7 @@ export const financingRoutes = [
         accountNumber: z.string().regex(/^\d{10}$/, 'a 10-digit NUBAN').optional(),
         accountName: safeName({ max: 150 }).optional(),
         bankName: safeName({ max: 150 }).optional(),
-        email: z.email().max(254).optional().meta({ description: 'Addition: the patient\'s e-mail for the provider, when the patient gave none.' }),
+        email: z.email().max(254).optional().meta({ description: 'The patient\'s e-mail for the provider, when the patient gave none.' }),
       })
       .strict(),
     response: { status: 201, description: 'Created (200: a mandate already in play).', data: MandateProgressSchema },
@@ -265,7 +265,7 @@ export const financingRoutes = [
     tag: TAG,
     summary: 'Register a patient-financing webhook endpoint',
     description:
-      'Addition (the spec does not say how an endpoint is registered). The endpoint receives the patient-financing events of the key\'s mode as ' +
+      'The endpoint receives the patient-financing events of the key\'s mode as ' +
       '`{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key ' +
       '(the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only ' +
       '(plain http to loopback for test mode). In every mode an IP-literal host must be a public address (422 `webhook_url_not_allowed` otherwise, nothing stored); ' +
@@ -292,7 +292,7 @@ export const financingRoutes = [
     operationId: 'sdkListWebhookEndpoints',
     tag: TAG,
     summary: 'List patient-financing webhook endpoints',
-    description: 'Addition: the key\'s mode, oldest first.',
+    description: 'The key\'s mode, oldest first.',
     access: 'financing',
     response: { status: 200, description: 'Endpoints.', data: z.array(SdkEndpointSchema) },
     async handle({ db, auth }) {

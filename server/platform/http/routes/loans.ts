@@ -62,7 +62,7 @@ export const loanRoutes = [
     access: 'tenant',
     params: IdParams,
     description:
-      'The loan, plus `checkoutSession` (addition): when the borrower\'s link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, ' +
+      'The loan, plus `checkoutSession`: when the borrower\'s link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, ' +
       'never past `maxExpiresAt`) and whether you revoked it; null when the loan has no application link yet. An expired link can be renewed by the borrower from the expired page (a new link by SMS); ' +
       'the new one then takes its place in `applicationUrl`.',
     response: { status: 200, description: 'The loan.', data: LoanDetailSchema },
@@ -302,7 +302,7 @@ export const loanRoutes = [
     tag: 'Loans',
     summary: 'Trigger insurance (manual products)',
     description:
-      'Addition to the spec: buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. ' +
+      'Buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. ' +
       '`commissionKobo` is the platform\'s configurable share of the premium; a tenant-borne premium is charged to the organisation.',
     access: 'tenant',
     params: IdParams,
@@ -335,7 +335,9 @@ export const loanRoutes = [
       'Only loans disbursed to `borrower_wallet` have undrawn credit (422 `no_undrawn_credit` otherwise). It reduces principal only (fee and interest portions are 0; ' +
       'interest and fees stay as frozen in the pricing snapshot), from the latest instalment backwards, so the loan shortens from its end; anything above the unpaid principal ' +
       'is returned as `unallocatedKobo`. The wallet must hold the applied amount (409 `insufficient_wallet_balance`). A `wallet` movement earns nothing, so settlement statements ' +
-      'neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan.',
+      'neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan. ' +
+      'A `defaulted` loan still takes repayments (recoveries): its outstanding principal was written off when it defaulted, so the principal part of a recovery is booked as ' +
+      'recovery income (fees and interest as usual); clearing everything completes the loan.',
     access: 'tenant',
     params: IdParams,
     body: z

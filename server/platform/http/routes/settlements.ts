@@ -25,7 +25,9 @@ const SettlementStatementSchema = z
     id: 'SettlementStatement',
     description:
       'A sweep of the fee and interest earned from completed repayments in a period to the organisation wallet. Totals equal the sum of the lines. ' +
-      'A period with nothing to sweep is `skipped`. Runs are periodic (and by an operator); a repayment is swept once.',
+      'A period with nothing to sweep is `skipped`. Runs are periodic (and by an operator); a repayment is swept once. ' +
+      'Patient-financing loans never appear on a partner\'s statement or its CSV: the service is their lender, so their interest and fees are swept to the service\'s own revenue ' +
+      'on its own statement; the partner\'s books hold only the treatment amounts owed to it (docs/ledger.md).',
   });
 
 export const settlementRoutes = [

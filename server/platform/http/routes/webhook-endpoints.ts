@@ -18,7 +18,7 @@ const WebhookEndpointSchema = z
     events: z.array(z.string()).nullable(),
     mode: z.enum(['live', 'test']),
     api: z.enum(['lending', 'sdk']).meta({
-      description: 'Addition: `lending` receives the lending API\'s events; `sdk` the patient-financing events (`/api/v1/sdk`), registered with `POST /api/v1/sdk/webhook-endpoints`.',
+      description: '`lending` receives the lending API\'s events; `sdk` the patient-financing events (`/api/v1/sdk`), registered with `POST /api/v1/sdk/webhook-endpoints`.',
     }),
     status: z.enum(['active', 'disabled']).meta({ description: '`disabled` by hand (PATCH) or automatically after repeated failures; PATCH `active` re-enables.' }),
     consecutiveFails: z.number().int(),
@@ -45,7 +45,7 @@ export const webhookEndpointRoutes = [
     summary: 'Register a webhook endpoint',
     description:
       'Returns the signing secret (`whsec_` + 32 random bytes) once; it is stored encrypted and never shown again. An endpoint receives only events of its `mode`. ' +
-      'Test and live stay apart: a key registers, lists and manages endpoints of its own mode (the spec\'s default `live` applies to live keys; a test key\'s default is `test`).',
+      'Test and live stay apart: a key registers, lists and manages endpoints of its own mode (`mode` defaults to `live` for a live key and to `test` for a test key).',
     access: 'tenant',
     body: z
       .object({
@@ -98,7 +98,7 @@ export const webhookEndpointRoutes = [
     operationId: 'updateWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Update a webhook endpoint',
-    description: 'Addition: change the URL, description or events, or the status (`active` re-enables a disabled endpoint and resets its failure count).',
+    description: 'Change the URL, description or events, or the status (`active` re-enables a disabled endpoint and resets its failure count).',
     access: 'tenant',
     params: IdParams,
     body: z
@@ -122,7 +122,7 @@ export const webhookEndpointRoutes = [
     operationId: 'deleteWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Delete a webhook endpoint',
-    description: 'Addition. Nothing more is delivered to it: deliveries still waiting end as `dead`; past deliveries stay in the event log with `endpointId` null.',
+    description: 'Nothing more is delivered to it: deliveries still waiting end as `dead`; past deliveries stay in the event log with `endpointId` null.',
     access: 'tenant',
     params: IdParams,
     response: { status: 200, description: 'The deleted endpoint.', data: WebhookEndpointSchema },
@@ -138,7 +138,7 @@ export const webhookEndpointRoutes = [
     tag: 'Webhooks',
     summary: 'Rotate the signing secret',
     description:
-      'Addition: returns a new secret once. For 24 hours deliveries carry both signatures in `X-Service-Signature` (comma-separated), so receivers can switch without losing events.',
+      'Returns a new secret once. For 24 hours deliveries carry both signatures in `X-Service-Signature` (comma-separated), so receivers can switch without losing events.',
     access: 'tenant',
     params: IdParams,
     response: {

@@ -1,0 +1,138 @@
+import type pg from 'pg';
+
+/**
+ * PostgreSQL round trips, fewer (issue 19).
+ *
+ * On a loaded machine every statement costs a round trip: the request's process writes it, waits
+ * for the database's backend to be scheduled, run it and answer, and is scheduled again itself.
+ * With a transaction of a dozen statements that wait, not the work, is most of a request's time.
+ * The pool's clients run in pg's pipeline mode (a query is written at once, behind the ones still
+ * unanswered; each carries its own Sync, so answers and errors stay per query), and this wrapper
+ * uses it for the statements whose answer nobody waits for:
+ *
+ * - `begin` is written and not waited for: the transaction's first statement follows it on the wire;
+ * - a **write-behind** statement (`writeBehind` in `precompiled.ts`: an insert or update whose
+ *   result the caller never reads) inside a transaction is written and not waited for: the next
+ *   statement, or the `commit`, follows it.
+ *
+ * What must stay true: a failed write-behind statement fails its transaction as if it had been
+ * awaited. PostgreSQL aborts the transaction at the failure, so everything after it fails too and a
+ * `commit` would answer `ROLLBACK`; the wrapper rethrows the write-behind statement's own error from
+ * the next statement that is waited for (the commit included) — so a unit of work never commits
+ * past a failed write, and the error named is the real one, not "current transaction is aborted".
+ * Answers arrive in the order the statements were written, so by the time any later statement has
+ * answered, every write-behind statement before it has answered too.
+ *
+ * Statements the process runs over and over (`precompiled`) are also sent as named prepared
+ * statements: PostgreSQL parses and plans each once per connection instead of on every execution (not
+ * those whose columns come from `*`: see `STAR_COLUMNS`).
+ */
+export const WRITE_BEHIND_MARK = '/* write-behind */ ';
+
+/** SQL text → prepared statement name, for the fixed-shape statements of `precompiled`. */
+const preparedNames = new Map<string, string>();
+/**
+ * Each connection keeps every statement prepared on it; shapes are few (one per argument shape), but a
+ * statement over arrays of many lengths could make many. Past this many, statements run unnamed.
+ */
+const MAX_PREPARED = 1_000;
+
+/**
+ * A statement whose result columns come from `*` (`select *`, `select "t".*`, `returning *`). Prepared, its row
+ * type is fixed: once a migration adds a column (another process's, in a rolling deploy), PostgreSQL refuses to run
+ * it ("cached plan must not change result type") for the connection's lifetime. Those stay unnamed.
+ */
+const STAR_COLUMNS = /(?:select|returning|,)\s*(?:(?:"[^"]+"|\w+)\.)?\*/i;
+
+/** Marks a statement's text as one to prepare once per connection (called once per compiled template). */
+export function prepareStatement(sql: string): void {
+  if (preparedNames.has(sql) || preparedNames.size >= MAX_PREPARED) return;
+  if (STAR_COLUMNS.test(sql.startsWith(WRITE_BEHIND_MARK) ? sql.slice(WRITE_BEHIND_MARK.length) : sql)) return;
+  preparedNames.set(sql, `pc${preparedNames.size + 1}`);
+}
+
+type QueryResult = pg.QueryResult;
+
+/** What a statement not waited for answers: no rows, no row count (Kysely reports `numAffectedRows` undefined). */
+const NOT_AWAITED = Object.freeze({ command: 'WRITE_BEHIND', rowCount: null, rows: [], fields: [], oid: 0 }) as unknown as QueryResult;
+
+class PipelinedClient {
+  private inTransaction = false;
+  /** Statements written and not waited for since the last statement that was. */
+  private behind: Promise<unknown>[] = [];
+  /** The first error of a statement not waited for, rethrown until the transaction ends. */
+  private failure: { error: unknown } | undefined;
+
+  constructor(readonly raw: pg.PoolClient) {}
+
+  release(destroy?: boolean | Error): void {
+    this.inTransaction = false;
+    this.behind = [];
+    this.failure = undefined;
+    this.raw.release(destroy);
+  }
+
+  private send(text: string, values?: unknown[]): Promise<QueryResult> {
+    const name = preparedNames.get(text);
+    return name ? this.raw.query({ name, text, values }) : this.raw.query(text, values);
+  }
+
+  private writeBehind(text: string, values?: unknown[]): Promise<QueryResult> {
+    this.behind.push(
+      this.send(text, values).catch((error: unknown) => {
+        this.failure ??= { error };
+      }),
+    );
+    return Promise.resolve(NOT_AWAITED);
+  }
+
+  async query(text: string, values?: unknown[]): Promise<QueryResult> {
+    if (text === 'begin') {
+      this.inTransaction = true;
+      this.failure = undefined;
+      return this.writeBehind(text);
+    }
+    if (this.inTransaction && text.startsWith(WRITE_BEHIND_MARK)) return this.writeBehind(text, values);
+    const ends = text === 'commit' || text === 'rollback';
+    let result: QueryResult | undefined;
+    let error: { error: unknown } | undefined;
+    try {
+      result = await this.send(text, values);
+    } catch (caught) {
+      error = { error: caught };
+    }
+    if (this.behind.length > 0) {
+      await Promise.all(this.behind);
+      this.behind = [];
+    }
+    const failure = this.failure;
+    if (ends) {
+      this.inTransaction = false;
+      this.failure = undefined;
+      // A rollback ends the transaction whatever failed before it; a commit after a failed write-behind statement
+      // committed nothing (PostgreSQL answered ROLLBACK): its error is the answer.
+      if (text === 'commit' && failure) throw failure.error;
+    } else if (failure) {
+      throw failure.error;
+    }
+    if (error) throw error.error;
+    return result!;
+  }
+}
+
+/**
+ * The pool Kysely's PostgreSQL dialect is given: `pg.Pool` (created with `pipeline: true`) whose clients
+ * are wrapped as above, one wrapper per client for its lifetime (Kysely keys its connections by client).
+ */
+export function pipelinedPool(pool: pg.Pool): { connect(): Promise<PipelinedClient>; end(): Promise<void> } {
+  const wrappers = new WeakMap<pg.PoolClient, PipelinedClient>();
+  return {
+    async connect() {
+      const raw = await pool.connect();
+      let client = wrappers.get(raw);
+      if (!client) wrappers.set(raw, (client = new PipelinedClient(raw)));
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}

@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
+import { startTestApp, type TestApp } from '../support/harness';
+import { lendingTenant, type LendingTenant } from '../support/lifecycle';
+import { latestOtp, uniquePhone } from '../support/checkout';
+import { signOfferAndGiveBank } from '../support/checkout-steps';
+import { axeViolations, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } from '../support/browser';
+
+/**
+ * The example partner backend (`examples/partner-backend`, `npm run example`) as a partner's customer uses it, at
+ * 360×640: the app runs as its own process with only the client package, against the platform (with its webhook
+ * dispatcher); the borrower applies on the app's page, completes the checkout embedded there with the script tag,
+ * and the app's page shows the loan's status and the webhooks it verified.
+ */
+let app: TestApp;
+let tenant: LendingTenant;
+let dispatcher: WebhookDispatcher;
+let browser: Browser;
+let example: ChildProcess | undefined;
+let exampleUrl: string;
+let output = '';
+
+beforeAll(async () => {
+  await ensureBundles();
+  // The package is built into sdk/dist by the e2e global setup (the root's node_modules links @lending-platform/client there).
+  app = await startTestApp();
+  tenant = await lendingTenant(app);
+  dispatcher = new WebhookDispatcher(app.platform);
+  dispatcher.start();
+  example = spawn(process.execPath, ['examples/partner-backend/server.mjs'], {
+    env: { ...process.env, LENDING_BASE_URL: app.url, LENDING_PUBLIC_KEY: tenant.test.publicKey, LENDING_SECRET_KEY: tenant.test.secretKey, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  exampleUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the example did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /\(open (http:\/\/localhost:\d+)\)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    example!.stdout!.on('data', onData);
+    example!.stderr!.on('data', onData);
+    example!.on('exit', (code) => reject(new Error(`the example exited (${code}):\n${output}`)));
+  });
+  browser = await launchChromium();
+}, 90_000);
+afterAll(async () => {
+  example?.kill('SIGTERM');
+  await browser?.close();
+  await dispatcher?.stop();
+  await app?.stop();
+});
+
+describe('the example partner backend', () => {
+  it('at 360×640: apply, complete the embedded checkout, and see the loan and its verified webhooks on the partner page', async () => {
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    try {
+      await page.goto(exampleUrl);
+      await screenshot(page, 'example-partner-apply');
+      const phone = uniquePhone();
+      await page.getByLabel('Phone number').fill(phone);
+      await page.getByLabel('Amount (naira)').fill('₦150,000');
+      await page.getByRole('button', { name: 'Apply' }).click();
+
+      // The partner's loan page: the embedded checkout, the status, the webhooks so far.
+      await page.getByRole('heading', { name: 'Your loan' }).waitFor();
+      await expect.poll(() => page.locator('#status').textContent()).toBe('awaiting_acceptance');
+      await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+      await expect.poll(() => page.locator('#events li').allTextContents(), { timeout: 15_000 }).toEqual(
+        expect.arrayContaining(['preapproval.received (verified)', 'loan.offer.issued (verified)']),
+      );
+      await screenshot(page, 'example-partner-checkout');
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Send code' }).click();
+      const code = page.getByLabel(/Code sent to/);
+      await code.waitFor();
+      await code.fill(await latestOtp(app, phone));
+      await signOfferAndGiveBank(page);
+      await page.getByRole('button', { name: 'Set up direct debit' }).click();
+      await page.getByRole('link', { name: /Continue to your bank/ }).waitFor();
+      await screenshot(page, 'example-partner-mandate');
+      const [rail] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /Continue to your bank/ }).click()]);
+      await rail.waitForURL(/\/sandbox\/rails\//);
+      await rail.getByRole('button', { name: 'Approve' }).click();
+      await rail.getByRole('heading', { name: 'Back from your bank' }).waitFor();
+      await page.getByRole('heading', { name: "You're all set" }).waitFor({ timeout: 45_000 });
+
+      // The partner's page follows: the accepted offer, the live mandate, each delivery verified by the package.
+      await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('terms_accepted');
+      await expect.poll(() => page.locator('#events li').allTextContents(), { timeout: 20_000 }).toEqual(
+        expect.arrayContaining(['loan.offer.accepted (verified)', 'mandate.active (verified)']),
+      );
+      await screenshot(page, 'example-partner-done');
+      expect(pageErrors).toEqual([]);
+      expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);
+
+      // Back on the app's home page, the application is listed.
+      await page.getByRole('link', { name: 'Example partner' }).click();
+      await page.getByRole('link', { name: 'Ada Obi' }).waitFor();
+      expect(await page.getByText('₦150,000').count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('refuses a webhook whose signature does not verify (the delivery never counts)', async () => {
+    const forged = await fetch(`${exampleUrl.replace('localhost', '127.0.0.1')}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': 'v1=00' },
+      body: JSON.stringify({ id: 'evt_forged', event: 'loan.disbursed', data: {} }),
+    });
+    expect(forged.status).toBe(400);
+  });
+});
