@@ -922,7 +922,7 @@ export interface paths {
         put?: never;
         /**
          * Record the borrower's language
-         * @description The language the checkout is read in, so the texts, the e-mails and the offer letter follow it (issue 21). `chosenBy: borrower` (the default): the borrower picked it in the language menu; kept on the session and on the borrower (their saved choice for later sessions). `chosenBy: partner`: the partner's `locale` attribute the widget was mounted with; kept on the session only. Which language a text uses: the borrower's pick in this session, then the partner's locale (mount or session), then the borrower's saved choice, then the browser's `Accept-Language` (forwarded by the checkout server), then English. The answer is the language the session's texts now use and why (`source`: `session`, `partner`, `saved`, `accept_language`, `default`). Allowed before the phone is verified, so the code itself arrives in the chosen language.
+         * @description The language the checkout is read in, so the texts, the e-mails and the offer letter follow it. `chosenBy: borrower` (the default): the borrower picked it in the language menu; kept on the session and on the borrower (their saved choice for later sessions). `chosenBy: partner`: the partner's `locale` attribute the widget was mounted with; kept on the session only. Which language a text uses: the borrower's pick in this session, then the partner's locale (mount or session), then the borrower's saved choice, then the browser's `Accept-Language` (forwarded by the checkout server), then English. The answer is the language the session's texts now use and why (`source`: `session`, `partner`, `saved`, `accept_language`, `default`). Allowed before the phone is verified, so the code itself arrives in the chosen language.
          */
         post: operations["chooseCheckoutLanguage"];
         delete?: never;
@@ -4879,7 +4879,7 @@ export interface components {
             /** @description At least one `patient` and one `doctor`; at most 10 people. */
             participants: components["schemas"]["AppointmentParticipantInput"][];
             /**
-             * @description Addition (issue 21): the patient's language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor's own words stay as typed); `transcriptionSummary` stays English, for clinicians. Else the patient participant's `locale`, else English.
+             * @description The patient's language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor's own words stay as typed); `transcriptionSummary` stays English, for clinicians. Else the patient participant's `locale`, else English.
              * @enum {string}
              */
             locale?: "en" | "pcm" | "yo" | "ha" | "ig";
@@ -4900,7 +4900,7 @@ export interface components {
              */
             role: "patient" | "doctor";
             /**
-             * @description Addition (issue 21): a patient's language, `en`, `pcm`, `yo`, `ha` or `ig`, for `patientSummary` when the appointment names none.
+             * @description A patient's language, `en`, `pcm`, `yo`, `ha` or `ig`, for `patientSummary` when the appointment names none.
              * @enum {string}
              */
             locale?: "en" | "pcm" | "yo" | "ha" | "ig";
@@ -7041,7 +7041,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -7911,7 +7911,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -8192,7 +8192,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -9515,7 +9515,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -14028,7 +14028,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -15066,7 +15066,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -16138,7 +16138,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -16610,7 +16610,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -19722,7 +19722,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -22299,7 +22299,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -23120,7 +23120,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -23532,7 +23532,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {

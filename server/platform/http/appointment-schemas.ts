@@ -37,7 +37,7 @@ const ParticipantInput = z
     locale: z
       .enum(LOCALES)
       .optional()
-      .meta({ description: 'Addition (issue 21): a patient\'s language, `en`, `pcm`, `yo`, `ha` or `ig`, for `patientSummary` when the appointment names none.' }),
+      .meta({ description: 'A patient\'s language, `en`, `pcm`, `yo`, `ha` or `ig`, for `patientSummary` when the appointment names none.' }),
   })
   .strict()
   .meta({ id: 'AppointmentParticipantInput' });
@@ -66,7 +66,7 @@ export const CreateAppointmentBody = z
       .optional()
       .meta({
         description:
-          'Addition (issue 21): the patient\'s language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor\'s own words stay as typed); ' +
+          'The patient\'s language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor\'s own words stay as typed); ' +
           '`transcriptionSummary` stays English, for clinicians. Else the patient participant\'s `locale`, else English.',
       }),
   })

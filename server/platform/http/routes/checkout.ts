@@ -152,7 +152,7 @@ export const checkoutRoutes = [
     tag: 'Checkout',
     summary: 'Record the borrower\'s language',
     description:
-      'The language the checkout is read in, so the texts, the e-mails and the offer letter follow it (issue 21). `chosenBy: borrower` (the default): the borrower picked it in the language menu; ' +
+      'The language the checkout is read in, so the texts, the e-mails and the offer letter follow it. `chosenBy: borrower` (the default): the borrower picked it in the language menu; ' +
       'kept on the session and on the borrower (their saved choice for later sessions). `chosenBy: partner`: the partner\'s `locale` attribute the widget was mounted with; kept on the session only. ' +
       'Which language a text uses: the borrower\'s pick in this session, then the partner\'s locale (mount or session), then the borrower\'s saved choice, then the browser\'s `Accept-Language` ' +
       '(forwarded by the checkout server), then English. The answer is the language the session\'s texts now use and why (`source`: `session`, `partner`, `saved`, `accept_language`, `default`). ' +
