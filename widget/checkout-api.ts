@@ -145,8 +145,8 @@ function reportRefusedOrigin(base: string, detail: string | undefined): void {
   const origin = typeof location === 'undefined' ? 'this page' : location.origin;
   console.error(
     `[LoanCheckout] origin_not_allowed: the checkout server at ${base} refuses calls from ${origin}. ` +
-      `Embedding the platform's hosted checkout: add ${origin} to your organisation's allowedOrigins with PATCH /v1/checkout-settings {"allowedOrigins": ["${origin}"]} (per mode: use the key of the session's mode). ` +
-      `Your own mounted checkout server: add it to the allowedOrigins option of createCheckoutRouter. ` +
+      `The platform's hosted checkout: add ${origin} to your organisation's allowedOrigins, PATCH /v1/checkout-settings {"allowedOrigins": ["${origin}"]} with a key of the session's mode. ` +
+      `Your own checkout server: add it to the allowedOrigins option of createCheckoutRouter. ` +
       (detail ? `The server said: ${detail}` : ''),
   );
 }
@@ -294,7 +294,8 @@ export class CheckoutApi {
     return this.call('POST', '/offer/decline', signature, signal);
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  /** A call to the checkout server's API (`/language` is called this way: no method of its own, for the bundle's size). */
+  async call<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     let res: Response;
     try {
       const headers: Record<string, string> = method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {};

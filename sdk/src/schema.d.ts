@@ -802,7 +802,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a checkout session for a loan
-         * @description A restricted credential for the borrower's hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, or hand `token` to your own mounted checkout server. It lives `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), refreshable up to `maxExpiresAt`. The token is shown only here. A session is also minted automatically whenever an offer issues: that is the loan's `applicationUrl`. Loans that are rejected, declined, cancelled, completed or defaulted: 409 `invalid_loan_state`.
+         * @description A restricted credential for the borrower's hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, or hand `token` to your own mounted checkout server. It lives `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), refreshable up to `maxExpiresAt`. The token is shown only here. A session is also minted automatically whenever an offer issues: that is the loan's `applicationUrl`. Loans that are rejected, declined, cancelled, completed or defaulted: 409 `invalid_loan_state`. Optional body `{locale}`: the borrower's language as you know it (`en`, `pcm`, `yo`, `ha`, `ig`); the texts, e-mails and offer letter of this session use it unless the borrower picks another in the checkout (see `POST /v1/checkout/language`).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -905,6 +905,26 @@ export interface paths {
          * @description Authenticated by an EXPIRED session's token only (a live one: 409 `checkout_session_not_expired`; revoked or unknown: 401). Mints a new session (`source: renewed`) for the same loan and texts its link to the borrower's phone on record (never a number from the caller); the answer says where, masked. When the expired session was the one behind the loan's `applicationUrl`, the new one takes its place there. At most one new link per 10 minutes and 3 per UTC day for a loan, across processes (429 `checkout_renew_limit` with Retry-After). A closed loan (rejected, declined, cancelled, completed, defaulted): 409 `invalid_loan_state`. Sandbox: the text lands in `GET /sandbox/sms?phone=`.
          */
         post: operations["renewCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkout/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the borrower's language
+         * @description The language the checkout is read in, so the texts, the e-mails and the offer letter follow it. `chosenBy: borrower` (the default): the borrower picked it in the language menu; kept on the session and on the borrower (their saved choice for later sessions). `chosenBy: partner`: the partner's `locale` attribute the widget was mounted with; kept on the session only. Which language a text uses: the borrower's pick in this session, then the partner's locale (mount or session), then the borrower's saved choice, then the browser's `Accept-Language` (forwarded by the checkout server), then English. The answer is the language the session's texts now use and why (`source`: `session`, `partner`, `saved`, `accept_language`, `default`). Allowed before the phone is verified, so the code itself arrives in the chosen language.
+         */
+        post: operations["chooseCheckoutLanguage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4548,6 +4568,12 @@ export interface components {
             sentTo: string;
             lender: components["schemas"]["CheckoutLenderContact"];
         };
+        CheckoutLanguage: {
+            /** @enum {string} */
+            locale: "en" | "pcm" | "yo" | "ha" | "ig";
+            /** @enum {string} */
+            source: "session" | "partner" | "saved" | "accept_language" | "default";
+        };
         CheckoutOtpSent: {
             /** @description Masked phone on record, e.g. `•••• 5678`. */
             sentTo: string;
@@ -4852,6 +4878,11 @@ export interface components {
             appointmentEndTime: string;
             /** @description At least one `patient` and one `doctor`; at most 10 people. */
             participants: components["schemas"]["AppointmentParticipantInput"][];
+            /**
+             * @description The patient's language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor's own words stay as typed); `transcriptionSummary` stays English, for clinicians. Else the patient participant's `locale`, else English.
+             * @enum {string}
+             */
+            locale?: "en" | "pcm" | "yo" | "ha" | "ig";
         };
         AppointmentParticipantInput: {
             firstName: string;
@@ -4868,6 +4899,11 @@ export interface components {
              * @enum {string}
              */
             role: "patient" | "doctor";
+            /**
+             * @description A patient's language, `en`, `pcm`, `yo`, `ha` or `ig`, for `patientSummary` when the appointment names none.
+             * @enum {string}
+             */
+            locale?: "en" | "pcm" | "yo" | "ha" | "ig";
         };
         GetAppointmentResponse: {
             /**
@@ -7005,7 +7041,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -7875,7 +7911,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -8156,7 +8192,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -9479,7 +9515,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -13992,7 +14028,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -15030,7 +15066,18 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /**
+                     * @description The partner's language for this borrower; see `POST /v1/checkout/language` for the negotiation order.
+                     * @enum {string}
+                     */
+                    locale?: "en" | "pcm" | "yo" | "ha" | "ig";
+                };
+            };
+        };
         responses: {
             /** @description The session with its token (shown once) and hosted URL. */
             201: {
@@ -15151,6 +15198,42 @@ export interface operations {
                      *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
                      *       "error": "invalid_loan_state",
                      *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -16055,7 +16138,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -16294,7 +16377,7 @@ export interface operations {
             };
         };
     };
-    sendCheckoutOtp: {
+    chooseCheckoutLanguage: {
         parameters: {
             query?: never;
             header?: {
@@ -16305,6 +16388,229 @@ export interface operations {
             cookie?: never;
         };
         requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "locale": "en"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A shipped language: `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa), `ig` (Igbo).
+                     * @enum {string}
+                     */
+                    locale: "en" | "pcm" | "yo" | "ha" | "ig";
+                    /**
+                     * @default borrower
+                     * @enum {string}
+                     */
+                    chosenBy?: "borrower" | "partner";
+                };
+            };
+        };
+        responses: {
+            /** @description The language texts for this session now use. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "locale": "en",
+                     *         "source": "session"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["CheckoutLanguage"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The checkout-session token has passed its expiry or its absolute lifetime.",
+                     *       "error": "checkout_session_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#checkout_session_expired"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sendCheckoutOtp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -19416,7 +19722,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -21993,7 +22299,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -22814,7 +23120,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {
@@ -23226,7 +23532,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": {

@@ -44,6 +44,7 @@ export const FORWARD_TABLE: readonly ForwardRow[] = [
   // An expired link: the lender's contact, and "text me a new link" (to the phone on record only; the platform rate-limits it).
   { method: 'GET', path: '/session/renewal', platformPath: '/v1/checkout/session/renewal' },
   { method: 'POST', path: '/session/renew', platformPath: '/v1/checkout/session/renew' },
+  { method: 'POST', path: '/language', platformPath: '/v1/checkout/language', pick: ['locale', 'chosenBy'] },
   { method: 'POST', path: '/otp/send', platformPath: '/v1/checkout/otp/send' },
   { method: 'POST', path: '/otp/verify', platformPath: '/v1/checkout/otp/verify', pick: ['code'] },
   { method: 'GET', path: '/banks', platformPath: '/v1/checkout/banks' },
@@ -115,7 +116,7 @@ export function forwardRoutes(rows: readonly ForwardRow[], platform: PlatformCal
         if (Array.isArray(shaped)) return fail(res, ...shaped);
         body = { ...(row.evidence ? evidence(req) : {}), ...pick(req.body, row.pick ?? []), ...shaped };
       }
-      const answer = await platform(row.method, platformPathOf(row, req), res.locals.token as string, body, req.get('idempotency-key') ?? undefined);
+      const answer = await platform(row.method, platformPathOf(row, req), res.locals.token as string, body, req.get('idempotency-key') ?? undefined, req.get('accept-language') ?? undefined);
       if (answer.retryAfter) res.setHeader('Retry-After', answer.retryAfter);
       res.status(answer.status).json(answer.body);
     };

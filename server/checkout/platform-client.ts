@@ -12,7 +12,8 @@ export interface PlatformAnswer {
 }
 
 /** One call to the platform with a session token. */
-export type PlatformCall = (method: 'GET' | 'POST', route: string, token: string, body?: unknown, idempotencyKey?: string) => Promise<PlatformAnswer>;
+/** `acceptLanguage`: the browser's header, passed on so the platform can text the borrower in their language. */
+export type PlatformCall = (method: 'GET' | 'POST', route: string, token: string, body?: unknown, idempotencyKey?: string, acceptLanguage?: string) => Promise<PlatformAnswer>;
 
 export interface MintedSession {
   id: string;
@@ -42,10 +43,11 @@ export function createPlatformClient(options: { apiBaseUrl: string; publicKey?: 
   const apiBase = options.apiBaseUrl.replace(/\/$/, '');
   const doFetch = options.fetch ?? fetch;
 
-  const call: PlatformCall = async (method, route, token, body, idempotencyKey) => {
+  const call: PlatformCall = async (method, route, token, body, idempotencyKey, acceptLanguage) => {
     const headers: Record<string, string> = { authorization: `CheckoutSession ${token}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    if (acceptLanguage) headers['accept-language'] = acceptLanguage.slice(0, 200);
     try {
       const res = await doFetch(`${apiBase}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
       const text = await res.text();

@@ -110,7 +110,7 @@ async function seed(app: TestApp, organisationId: string): Promise<{ productIds:
       const borrowerId = crypto.randomUUID();
       borrowers.push({
         id: borrowerId, organisationId, mode: 'test', clientReference: null, firstName: ['Ada', 'Tunde', 'Ngozi', 'Bola', 'Chidi'][i % 5]!, lastName: `Borrower${i}`,
-        phone: `+23480${String(10_000_000 + i).padStart(8, '0')}`, email: null, bvnHash: null, ninHash: null, legacyNin: null, identityStatus: 'unverified', linkedAt: null, userId: null,
+        phone: `+23480${String(10_000_000 + i).padStart(8, '0')}`, email: null, bvnHash: null, ninHash: null, legacyNin: null, identityStatus: 'unverified', linkedAt: null, userId: null, preferredLocale: null,
         createdAt: created, updatedAt: created,
       });
       const status = pickStatus();

@@ -19,7 +19,8 @@ export function sessionClient(app: TestApp, token: string) {
 export async function latestOtp(app: TestApp, phone: string): Promise<string> {
   const res = await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`);
   const body = res.body.data.messages[0]?.body as string | undefined;
-  const code = body?.match(/^(\d{6}) is /)?.[1];
+  // Every language puts the code first (`123456 is your…`, `123456 ni kóòdù…`).
+  const code = body?.match(/^(\d{6}) /)?.[1];
   if (!code) throw new Error(`no code in the sandbox inbox for ${phone}: ${JSON.stringify(res.body)}`);
   return code;
 }

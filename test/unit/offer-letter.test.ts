@@ -249,13 +249,40 @@ describe('renderOfferLetter', () => {
     expect(bodyOf(text)).not.toMatch(/Document reference OFR/);
   });
 
-  it('prints names outside WinAnsi legibly (Yoruba tone marks kept where the font has them)', async () => {
+  it('prints Yoruba names with every tone mark and under-dot (Noto Sans embedded)', async () => {
     const data = offerLetterData({ borrower: { firstName: 'Adébáyọ̀', lastName: 'Ọládìpọ̀', phone: '+2348000000000', email: null } });
 
     const text = await textOf(await renderOfferLetter(data));
 
-    expect(text).toContain('Adébáyò Oládìpò');
+    expect(text.normalize('NFC')).toContain('Adébáyọ̀ Ọládìpọ̀'.normalize('NFC'));
     expect(text).not.toContain('Borrower e-mail');
+  });
+
+  it.each([
+    ['yo', 'Ìfilọ̀ awin: àwọn òkodoro pàtàkì', ['ẹ', 'ọ', 'ṣ'], 'Ọ̀rọ̀ Gẹ̀ẹ́sì tó tẹ̀lé e ni ẹ̀dà tí òfin dè.'],
+    ['ha', 'Tayin lamuni: muhimman bayanai', ['ɗ', 'ƙ'], 'Rubutun Turanci da ke biye shi ne wanda doka ta ɗaure.'],
+    ['ig', 'Onyinye mbinye ego: isi ihe ndị dị mkpa', ['ị', 'ọ', 'ụ'], 'Ederede Bekee na-esote ya bụ nke iwu kwadoro.'],
+    ['pcm', 'Loan offer: di main facts', [], 'Di English text wey follow am na di one wey bind'],
+  ] as const)('in %s: the key facts in that language with its letters intact, then the English text as the binding version', async (locale, heading, letters, binding) => {
+    const text = (await textOf(await renderOfferLetter(offerLetterData({ locale })))).normalize('NFC');
+
+    expect(text).toContain(heading.normalize('NFC'));
+    expect(text).toContain(binding.normalize('NFC'));
+    for (const letter of letters) expect(text).toContain(letter);
+    expect(text).not.toMatch(/[\u0000-\u0008\u000e-\u001f]/);
+    const translated = text.indexOf(heading.normalize('NFC'));
+    const english = text.indexOf('English text: the binding version of this offer.');
+    expect(translated).toBeGreaterThanOrEqual(0);
+    expect(english).toBeGreaterThan(translated);
+    expect(text.slice(english)).toContain('Amount borrowed (principal) NGN 100,000.00');
+    expect(text.slice(english)).toContain('Repayment schedule');
+  });
+
+  it('in English: the English letter alone, with no translation notice', async () => {
+    const text = await textOf(await renderOfferLetter(offerLetterData({ locale: 'en' })));
+
+    expect(text).not.toContain('binding version');
+    expect(text.trimStart().startsWith('Loan offer and key facts statement')).toBe(true);
   });
 
   it('is deterministic: the same offer gives the same bytes, dated by issuedAt', async () => {

@@ -67,14 +67,6 @@ export function useMessages(locale: Locale, messages: Messages): void {
 
 const loaded = new Map<string, Promise<Messages>>();
 
-declare const __LC_LOCALE_PARTIAL__: Partial<Record<string, string>> | null | undefined;
-/**
- * The language menu's labels of the locales whose tables still miss keys (`partialLabels()` in
- * tables.ts, from the build's coverage data; the mark is in the language's own words): `null` when
- * every table is complete and in builds without the locales plugin. The menu shows
- * `PARTIAL_LABELS?.[locale] ?? LOCALE_NAMES[locale]`, which a build with no partial locale folds to the name.
- */
-export const PARTIAL_LABELS: Partial<Record<string, string>> | null = typeof __LC_LOCALE_PARTIAL__ === 'undefined' ? null : __LC_LOCALE_PARTIAL__;
 
 declare const __LC_LOCALE_FILES__: Record<string, string> | undefined;
 /** The tables' content-hashed file names, in the script-tag build (served immutable, next to the bundle); other builds ask for `{locale}.json`. */

@@ -32,6 +32,7 @@ import * as dashboardLoanIndexes from './migrations/0033-dashboard-loan-indexes'
 import * as webhookAttempts from './migrations/0034-webhook-attempts';
 import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists';
 import * as meetingPresence from './migrations/0036-meeting-presence';
+import * as languages from './migrations/0037-languages';
 import * as financingBooks from './migrations/0038-financing-books';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
@@ -79,6 +80,7 @@ const migrations: Record<string, MigrationModule> = {
   '0034-webhook-attempts': webhookAttempts,
   '0035-dashboard-clinic-lists': dashboardClinicLists,
   '0036-meeting-presence': meetingPresence,
+  '0037-languages': languages,
   '0038-financing-books': financingBooks,
 };
 

@@ -129,6 +129,8 @@ export interface BorrowersTable {
   identityStatus: string;
   linkedAt: string | null;
   userId: string | null;
+  /** The language the borrower last picked in a checkout (migration 0037); a shipped locale or null. */
+  preferredLocale: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -527,7 +529,8 @@ export interface OfferLettersTable {
   id: string;
   loanId: string;
   documentReference: string;
-  variant: 'offer' | 'signed';
+  /** `offer`/`signed` in English; `offer:yo`, `signed:yo`… for a letter in another language (issue 21). */
+  variant: string;
   pdf: Buffer;
   createdAt: string;
 }
@@ -694,6 +697,10 @@ export interface CheckoutSessionsTable {
   accountNameOnRecord: string | null;
   /** When the borrower confirmed a mismatching account as their own. */
   accountNameConfirmedAt: string | null;
+  /** The partner's `locale` when it created the session (migration 0037). */
+  partnerLocale: string | null;
+  /** The language the borrower picked in this session (migration 0037). */
+  locale: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -886,6 +893,8 @@ export interface AppointmentsTable {
   transcriptionSummary: string | null;
   patientSummary: string | null;
   summarisedAt: string | null;
+  /** The patient's language for the meeting page and `patientSummary` (migration 0037). */
+  locale: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -907,6 +916,8 @@ export interface AppointmentParticipantsTable {
   connections: number;
   firstJoinedAt: string | null;
   lastSeenAt: string | null;
+  /** The participant's language (patients; migration 0037). */
+  locale: string | null;
   createdAt: string;
   updatedAt: string;
 }

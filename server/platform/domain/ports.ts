@@ -1,3 +1,4 @@
+import type { Locale } from '../../shared/locales';
 import type { Readable } from 'node:stream';
 import type { Mode } from './scope';
 
@@ -272,6 +273,8 @@ export interface ConsultationRecord {
   prescriptions: Array<{ prescribedDrugs: Array<{ drugName: string; dosage: string; frequency: string; duration: string }>; additionalNotes: string }>;
   /** Present only when a speech-to-text adapter transcribed the recordings. */
   transcript?: string;
+  /** The patient's language for `patientSummary` (issue 21); `transcriptionSummary` is always English. */
+  locale?: Locale;
 }
 
 export interface ConsultationSummaries {

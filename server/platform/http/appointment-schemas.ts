@@ -1,3 +1,4 @@
+import { LOCALES } from '../../shared/locales';
 import { z } from 'zod';
 import { normalisePhone } from '../domain/users/phone';
 import { APPOINTMENT_STATUSES, PARTICIPANT_ROLES } from '../domain/appointments/appointment';
@@ -33,6 +34,10 @@ const ParticipantInput = z
       .optional()
       .meta({ description: 'Optional; `+234…`, `234…` or `080…` (stored as E.164), or any `+<country><number>`.' }),
     role: z.enum(PARTICIPANT_ROLES).meta({ description: '`patient` or `doctor`.' }),
+    locale: z
+      .enum(LOCALES)
+      .optional()
+      .meta({ description: 'A patient\'s language, `en`, `pcm`, `yo`, `ha` or `ig`, for `patientSummary` when the appointment names none.' }),
   })
   .strict()
   .meta({ id: 'AppointmentParticipantInput' });
@@ -56,6 +61,14 @@ export const CreateAppointmentBody = z
       .min(2)
       .max(10)
       .meta({ description: 'At least one `patient` and one `doctor`; at most 10 people.' }),
+    locale: z
+      .enum(LOCALES)
+      .optional()
+      .meta({
+        description:
+          'The patient\'s language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor\'s own words stay as typed); ' +
+          '`transcriptionSummary` stays English, for clinicians. Else the patient participant\'s `locale`, else English.',
+      }),
   })
   .strict()
   .superRefine(timesInOrder('appointmentStartTime', 'appointmentEndTime'))

@@ -248,7 +248,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
                   .optional()
                   .meta({ description: 'Makes a retry safe: the first response is stored and replayed for 24 hours.' }),
               }),
-        body: route.body ? { required: true, content: { 'application/json': { schema: route.body } } } : undefined,
+        // A body that an empty object satisfies (every field optional) may be left out: the route reads a missing body as `{}`.
+        body: route.body ? { required: !route.body.safeParse({}).success, content: { 'application/json': { schema: route.body } } } : undefined,
       },
       responses: {
         [String(route.response.status)]: {

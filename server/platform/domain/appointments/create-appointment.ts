@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { randomToken, type Secrets } from '../secrets';
 import { PARTICIPANT_KEY_PURPOSE, type AppointmentRow, type AppointmentScope, type ParticipantRole, type ParticipantRow } from './appointment';
 import { emitAppointmentEvent } from './appointment-events';
+import type { Locale } from '../../../shared/locales';
 
 export interface NewParticipant {
   firstName: string;
@@ -13,6 +14,8 @@ export interface NewParticipant {
   /** Already normalised to E.164 by the request schema. */
   phoneNumber?: string;
   role: ParticipantRole;
+  /** The participant's language (a patient's, issue 21). */
+  locale?: Locale | null;
 }
 
 export interface CreateAppointmentOptions {
@@ -23,6 +26,8 @@ export interface CreateAppointmentOptions {
   startTime: Date;
   endTime: Date;
   participants: NewParticipant[];
+  /** The patient's language for the meeting page and `patientSummary` (issue 21); English when absent. */
+  locale?: Locale | null;
 }
 
 /** `abc-defg-hij`: easy to read out on a phone call, 26^10 values, unique per deployment. */
@@ -61,6 +66,7 @@ export async function createAppointment(options: CreateAppointmentOptions): Prom
     transcriptionSummary: null,
     patientSummary: null,
     summarisedAt: null,
+    locale: options.locale ?? null,
     createdAt: stamp,
     updatedAt: stamp,
   };
@@ -83,6 +89,7 @@ export async function createAppointment(options: CreateAppointmentOptions): Prom
       connections: 0,
       firstJoinedAt: null,
       lastSeenAt: null,
+      locale: p.locale ?? null,
       createdAt: stamp,
       updatedAt: stamp,
     };

@@ -1,3 +1,4 @@
+import { isLocale, type Locale } from '../../../shared/locales';
 import type { Db } from '../../db/database';
 import type { DomainSettings } from '../services';
 import type { FileStorage, SpeechToText, Summariser } from '../ports';
@@ -83,6 +84,8 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
     if (await processRecording(db, ctx.files, rec.id, now)) out.recordings += 1;
   }
 
+  const patientLocale = (own: string | null, people: Array<{ role: string; locale: string | null }>): Locale =>
+    [own, ...people.filter((p) => p.role === 'patient').map((p) => p.locale)].find(isLocale) ?? 'en';
   const due = await db.selectFrom('appointments').selectAll().where('status', '=', 'completed').where('summarisedAt', 'is', null).where('summaryDueAt', '<=', stamp).limit(BATCH).execute();
   for (const row of due) {
     const [people, notes, prescriptions] = await Promise.all([participantsOf(db, [row.id]), notesOf(db, row.id), prescriptionsOf(db, row.id)]);
@@ -97,6 +100,7 @@ export async function sweepAppointments(ctx: SweepContext): Promise<{ unattended
       notes,
       prescriptions,
       ...(transcript ? { transcript } : {}),
+      locale: patientLocale(row.locale, people),
     });
     await inUnitOfWork(db, async (tx) => {
       const updated = await tx

@@ -46,6 +46,7 @@ export function newBorrowerRow(
     identityStatus: 'unclaimed',
     linkedAt: null,
     userId: null,
+    preferredLocale: null,
     createdAt: at,
     updatedAt: at,
   };

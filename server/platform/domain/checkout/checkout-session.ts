@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { applicationTokenOf, sealApplicationToken, type Scope } from '../loans/loan';
 import { randomToken, type Secrets } from '../secrets';
 import { findOwned } from '../find-owned';
+import type { Locale } from '../../../shared/locales';
 import { writeBehind } from '../../db/precompiled';
 
 /** Keyed-hash purpose of session tokens (only the hash is stored). */
@@ -78,7 +79,16 @@ const insertSession = writeBehind((db, row: CheckoutSessionsTable) => db.insertI
 /** Mints a session for a loan; the raw token exists only in the return value. */
 export async function mintCheckoutSession(
   db: Executor,
-  options: { secrets: Pick<Secrets, 'hmac'>; lifetime: SessionLifetime; baseUrl: string; loan: LoansTable; source: CheckoutSession['source']; now: Date },
+  options: {
+    secrets: Pick<Secrets, 'hmac'>;
+    lifetime: SessionLifetime;
+    baseUrl: string;
+    loan: LoansTable;
+    source: CheckoutSession['source'];
+    now: Date;
+    /** The partner's language for this borrower (`locale` of `POST /v1/loans/{id}/checkout-sessions`). */
+    locale?: Locale | null;
+  },
 ): Promise<MintedCheckoutSession> {
   const { loan, now } = options;
   if (CLOSED_LOAN_STATES.includes(loan.status)) {
@@ -109,6 +119,8 @@ export async function mintCheckoutSession(
     accountNameMatchScore: null,
     accountNameOnRecord: null,
     accountNameConfirmedAt: null,
+    partnerLocale: options.locale ?? null,
+    locale: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -4,6 +4,8 @@ import type { SmsSender } from '../ports';
 import { applicationUrlOf } from '../loans/loan';
 import type { Secrets } from '../secrets';
 import { normalisePhone } from '../users/phone';
+import { loanBorrowerLanguage } from '../languages/borrower-locale';
+import { smsText } from '../languages/sms-texts';
 
 /**
  * The text that tells a borrower who was waiting in the checkout that the lender's offer is ready,
@@ -28,6 +30,7 @@ export async function offerReadyText(
   const phone = normalisePhone(borrower.phone);
   if (!phone) return null;
   const organisation = await db.selectFrom('organisations').select('name').where('id', '=', loan.organisationId).executeTakeFirstOrThrow();
-  const body = `${organisation.name}: your loan offer is ready. Review and sign it here: ${url} Never share this link.`;
+  const { locale } = await loanBorrowerLanguage(db, loan);
+  const body = smsText('offerReady', locale, { lender: organisation.name, url });
   return (sms) => sms.send({ to: phone, body, mode: loan.mode });
 }

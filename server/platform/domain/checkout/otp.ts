@@ -10,6 +10,8 @@ import { claimBorrower } from '../users/claim-borrower';
 import { maskPhone, normalisePhone } from '../users/phone';
 import { getSessionRow, type CheckoutScope } from './checkout-session';
 import { inUnitOfWork } from '../unit-of-work';
+import { checkoutLanguage } from '../languages/borrower-locale';
+import { smsText } from '../languages/sms-texts';
 
 /** The OTP rules; the widget shows the same numbers. */
 export const OTP_RULES = {
@@ -207,7 +209,11 @@ export async function checkCode(
  * cool-down is claimed by a conditional UPDATE on the session and the hourly limit by a
  * conditional upsert, so both hold across processes. A new code replaces the previous one.
  */
-export async function sendOtp(platform: OtpPlatform, scope: CheckoutScope, options: { organisationName: string; now: Date }): Promise<OtpSent> {
+export async function sendOtp(
+  platform: OtpPlatform,
+  scope: CheckoutScope,
+  options: { organisationName: string; now: Date; /** The browser's, forwarded by the checkout server. */ acceptLanguage?: string | null },
+): Promise<OtpSent> {
   // Live mode without an SMS provider: 503 before the cool-down or a code is recorded.
   platform.sms.for(scope.mode);
   const { db } = platform;
@@ -224,12 +230,8 @@ export async function sendOtp(platform: OtpPlatform, scope: CheckoutScope, optio
     const session = await getSessionRow(db, scope);
     throw cooldownError(session.otpLastSentAt!, now, await currentOtpChallenge(db, session, now));
   }
-  return deliverCode(
-    platform,
-    scope,
-    { phone, guarantorId: null, text: (code) => `${code} is your ${options.organisationName} loan code. It expires in 5 minutes. Never share it.` },
-    now,
-  );
+  const { locale } = await checkoutLanguage(db, scope, options.acceptLanguage);
+  return deliverCode(platform, scope, { phone, guarantorId: null, text: (code) => smsText('otp', locale, { code, lender: options.organisationName }) }, now);
 }
 
 /**

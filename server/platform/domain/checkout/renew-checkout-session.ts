@@ -11,6 +11,9 @@ import { getSessionRow, hashCheckoutToken, mintCheckoutSession, sessionLifetime,
 import { lenderContact, type LenderContact } from './lender-contact';
 import { phoneOnRecord } from './otp';
 import { inUnitOfWork } from '../unit-of-work';
+import { checkoutLanguage } from '../languages/borrower-locale';
+import { smsText } from '../languages/sms-texts';
+import { isLocale } from '../../../shared/locales';
 
 /** "Text me a new link": at most one per 10 minutes and three per UTC day, per loan (not per session, so renewing a renewed link does not reset them). */
 export const RENEW_RULES = { minIntervalMs: 10 * 60_000, perDay: 3 } as const;
@@ -145,13 +148,17 @@ export async function renewCheckoutSession(platform: RenewPlatform, scope: Check
       loan,
       source: 'renewed',
       now,
+      // The partner's language carries over to the new link; the borrower's pick is on the borrower.
+      locale: isLocale(expired.partnerLocale) ? expired.partnerLocale : null,
     });
     // The new link takes the place of the expired one behind `applicationUrl` once it has been texted.
     const application = applicationTokenOf(loan, secrets);
     const replacesApplication = application !== null && hashCheckoutToken(secrets, application) === expired.tokenHash;
     return { session, before, replacesApplication };
   });
-  const body = `${options.organisationName}: here is your new link to finish your loan: ${minted.session.url} It works for ${platform.settings.CHECKOUT_SESSION_TTL_MINUTES} minutes. Never share it.`;
+  // The new session has no pick yet: the language is the expired session's (its pick or partner locale), else the borrower's saved one.
+  const { locale } = await checkoutLanguage(db, scope);
+  const body = smsText('renewedLink', locale, { lender: options.organisationName, url: minted.session.url, minutes: platform.settings.CHECKOUT_SESSION_TTL_MINUTES });
   try {
     await sms.send({ to: phone, body, mode: scope.mode });
   } catch (error) {

@@ -7,6 +7,9 @@ import { normalisePhone } from '../users/phone';
 import { capturedBankAccount } from './bank-account';
 import type { CheckoutScope } from './checkout-session';
 import { getCheckoutSettings } from './checkout-settings';
+import { loanBorrowerLanguage } from '../languages/borrower-locale';
+import { smsText } from '../languages/sms-texts';
+import type { Locale } from '../../../shared/locales';
 
 export interface ReceiptPlatform {
   db: Db;
@@ -27,7 +30,21 @@ export function receiptText(facts: {
   firstDue?: { dueDate: string; totalKobo: number };
   bank?: { bankName: string; accountNumber: string };
   loanId: string;
+  locale?: Locale;
 }): string {
+  if (facts.locale && facts.locale !== 'en') {
+    const amount = formatNairaPdf(facts.principalKobo);
+    const debit =
+      facts.firstDue && facts.bank
+        ? smsText('receiptDebit', facts.locale, {
+            amount: formatNairaPdf(facts.firstDue.totalKobo),
+            date: formatDueDate(facts.firstDue.dueDate),
+            bank: facts.bank.bankName,
+            last4: facts.bank.accountNumber.slice(-4),
+          })
+        : '';
+    return smsText('receipt', facts.locale, { lender: facts.lender, amount, debit, loanId: facts.loanId });
+  }
   const debit = facts.firstDue
     ? ` First repayment ${formatNairaPdf(facts.firstDue.totalKobo)} on ${formatDueDate(facts.firstDue.dueDate)}` +
       `${facts.bank ? ` by direct debit from your ${facts.bank.bankName} account ending ${facts.bank.accountNumber.slice(-4)}` : ''}.`
@@ -72,6 +89,7 @@ export async function sendCheckoutReceipt(platform: ReceiptPlatform, scope: Chec
       firstDue,
       bank: await capturedBankAccount(db, loan.id),
       loanId: loan.id,
+      locale: (await loanBorrowerLanguage(db, loan)).locale,
     });
     await platform.sms.for(scope.mode).send({ to: phone, body, mode: scope.mode });
     return true;

@@ -6,6 +6,7 @@ import { renderOfferLetter, type OfferLetterData } from '../offer-letter/render-
 import { dueDates } from '../pricing/schedule-dates';
 import { loadSnapshot } from './pricing-snapshot';
 import { credentialFingerprint } from '../passkeys/passkey';
+import { loanBorrowerLanguage } from '../languages/borrower-locale';
 
 export interface LetterSettings {
   coolingOffDays: number;
@@ -32,7 +33,9 @@ export async function offerLetterPdf(db: Executor, loan: LoansTable, documentRef
     .where('kind', '=', 'accept')
     .where('documentReference', '=', documentReference)
     .executeTakeFirst();
-  const variant = consent ? 'signed' : 'offer';
+  // Each language's letter is its own stored variant (`offer`, `offer:yo`, `signed:yo`…): a borrower who changes language gets the letter in the new one.
+  const { locale } = await loanBorrowerLanguage(db, loan);
+  const variant = `${consent ? 'signed' : 'offer'}${locale === 'en' ? '' : `:${locale}`}`;
   const stored = await db
     .selectFrom('offerLetters')
     .select('pdf')
@@ -75,6 +78,7 @@ export async function offerLetterPdf(db: Executor, loan: LoansTable, documentRef
     },
     schedule: snapshot.priced.instalments.map((row, i) => ({ ...row, dueDate: dates[i]! })),
     coolingOffDays: settings.coolingOffDays,
+    locale,
     signature: consent
       ? {
           signatureFullName: consent.signatureFullName,

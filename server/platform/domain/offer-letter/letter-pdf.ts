@@ -1,15 +1,15 @@
 import { loadOnce } from '../../../shared/load-once';
-import { toWinAnsi } from './format-offer-letter';
+import { loadLetterFonts, runsOf, type LetterFonts, type LetterWeight } from './letter-fonts';
 
 /**
- * Layout primitives for letters drawn with pdfkit's built-in Helvetica (no embedded fonts, so
- * rendering stays fast and offline). Every string passes through `toWinAnsi` before it is drawn.
+ * Layout primitives for letters, drawn in Noto Sans embedded from `@fontsource/noto-sans` (see
+ * `letter-fonts.ts`), so Yoruba, Hausa and Igbo names and texts print with their marks. Text is
+ * cut into one run per font subset; lines are measured and wrapped here, not by pdfkit's line
+ * wrapper (which knows one font per string and dominates render time).
  */
 export type Pdf = PDFKit.PDFDocument;
 
 const MARGIN = 50;
-const FONT = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
 const INK = '#1a1a1a';
 const MUTED = '#555555';
 const RULE = '#c8c8c8';
@@ -28,22 +28,109 @@ export interface LetterPdfOptions {
 type PdfKit = new (options?: PDFKit.PDFDocumentOptions) => Pdf;
 const loadPdfKit = loadOnce(() => import('pdfkit').then((module) => (module as unknown as { default: PdfKit }).default));
 
+interface Typeface {
+  fonts: LetterFonts;
+  weight: LetterWeight;
+}
+const typefaces = new WeakMap<Pdf, Typeface>();
+
+function typeface(doc: Pdf): Typeface {
+  const face = typefaces.get(doc);
+  if (!face) throw new Error('letter fonts are not registered on this document');
+  return face;
+}
+
+/** Sets the weight and size every following measure and draw uses. */
+function setFont(doc: Pdf, weight: LetterWeight, size: number): void {
+  const face = typeface(doc);
+  face.weight = weight;
+  doc.font(face.fonts[weight][0]!.name).fontSize(size);
+}
+
+/** The width of `text` in the current weight and size, summed over its font runs. */
+function widthOf(doc: Pdf, text: string): number {
+  const face = typeface(doc);
+  let width = 0;
+  for (const run of runsOf(face.fonts[face.weight], text)) width += doc.font(run.font).widthOfString(run.text, { features: featuresOf(run.text) });
+  return width;
+}
+
+function lineHeight(doc: Pdf): number {
+  const face = typeface(doc);
+  return doc.font(face.fonts[face.weight][0]!.name).currentLineHeight(true);
+}
+
+/** Draws one line at (x, y) without pdfkit's wrapper, leaving `doc.y` alone. */
+function drawLine(doc: Pdf, text: string, x: number, y: number): void {
+  const face = typeface(doc);
+  let left = x;
+  for (const run of runsOf(face.fonts[face.weight], text)) {
+    doc.font(run.font);
+    doc.text(run.text, left, y, { lineBreak: false, features: featuresOf(run.text) });
+    left += doc.widthOfString(run.text, { features: featuresOf(run.text) });
+  }
+}
+
+/**
+ * Noto's `ccmp` feature decomposes a precomposed letter (ọ → o + dot below) into a glyph with no
+ * code point of its own, which pdfkit writes into the ToUnicode map as nothing, and PDF.js then
+ * extracts as a control character: copied text would not match. Precomposed letters have their
+ * own glyphs, and combining marks are still placed by `mark`/`mkmk`, so `ccmp` is left off.
+ */
+const NO_CCMP = { ccmp: false } as unknown as PDFKit.Mixins.TextOptions['features'];
+/** ASCII has nothing to decompose, and pdfkit caches the layout of words only without `features`. */
+const featuresOf = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? undefined : NO_CCMP);
+
+const GRAPHEME = /\P{M}\p{M}*|\p{M}+/gu;
+
+/** Greedy word wrap; a word wider than the line is broken between graphemes. */
+function wrap(doc: Pdf, text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  const push = (word: string) => {
+    const candidate = line ? `${line} ${word}` : word;
+    if (!line || widthOf(doc, candidate) <= width) {
+      line = candidate;
+      return;
+    }
+    lines.push(line);
+    line = word;
+  };
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (widthOf(doc, word) <= width) {
+      push(word);
+      continue;
+    }
+    let piece = '';
+    for (const grapheme of word.normalize('NFC').match(GRAPHEME) ?? []) {
+      if (piece && widthOf(doc, piece + grapheme) > width) {
+        push(piece);
+        piece = '';
+      }
+      piece += grapheme;
+    }
+    if (piece) push(piece);
+  }
+  if (line) lines.push(line);
+  return lines.length ? lines : [''];
+}
+
 /**
  * Creates an A4 document, lets `draw` fill it, stamps the footer on every page and resolves with
  * the bytes. `CreationDate` comes from the caller, and pdfkit derives the file ID from the info
  * dictionary, so the same input gives the same bytes.
  */
 export async function renderLetterPdf(options: LetterPdfOptions, draw: (doc: Pdf) => void): Promise<Buffer> {
-  const PDFDocument = await loadPdfKit();
+  const [PDFDocument, fonts] = await Promise.all([loadPdfKit(), loadLetterFonts()]);
   return new Promise<Buffer>((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',
       margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
       bufferPages: true,
       info: {
-        Title: toWinAnsi(options.title),
-        Author: toWinAnsi(options.author),
-        Subject: toWinAnsi(options.subject),
+        Title: options.title,
+        Author: options.author,
+        Subject: options.subject,
         CreationDate: options.createdAt,
       },
     });
@@ -52,7 +139,10 @@ export async function renderLetterPdf(options: LetterPdfOptions, draw: (doc: Pdf
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     try {
-      doc.font(FONT).fontSize(10).fillColor(INK);
+      for (const font of [...fonts.regular, ...fonts.bold]) doc.registerFont(font.name, font.font as unknown as Buffer);
+      typefaces.set(doc, { fonts, weight: 'regular' });
+      setFont(doc, 'regular', 10);
+      doc.fillColor(INK);
       draw(doc);
       stampFooters(doc, options.footer);
       doc.end();
@@ -66,12 +156,13 @@ function stampFooters(doc: Pdf, footer: LetterPdfOptions['footer']): void {
   const { start, count } = doc.bufferedPageRange();
   for (let index = start; index < start + count; index++) {
     doc.switchToPage(index);
-    const text = toWinAnsi(footer(index - start + 1, count));
-    doc.font(FONT).fontSize(8).fillColor(MUTED);
+    const text = footer(index - start + 1, count);
+    setFont(doc, 'regular', 8);
+    doc.fillColor(MUTED);
     // One line whatever the reference's length: shrink rather than run past the margin.
-    const width = doc.widthOfString(text);
+    const width = widthOf(doc, text);
     if (width > contentWidth(doc)) doc.fontSize((8 * contentWidth(doc)) / width);
-    doc.text(text, MARGIN, doc.page.height - MARGIN + 18, { lineBreak: false });
+    drawLine(doc, text, MARGIN, doc.page.height - MARGIN + 18);
   }
 }
 
@@ -83,38 +174,35 @@ export function ensureSpace(doc: Pdf, height: number): void {
   if (doc.y + height > bottomOf(doc)) doc.addPage();
 }
 
-/**
- * pdfkit's line wrapper dominates render time, so text that fits on one line is drawn without it
- * (`lineBreak: false`, which also leaves `doc.y` alone) and only longer text is wrapped.
- */
 function singleLine(doc: Pdf, text: string, x: number, y: number): number {
-  doc.text(text, x, y, { lineBreak: false });
-  return doc.currentLineHeight(true);
+  drawLine(doc, text, x, y);
+  return lineHeight(doc);
 }
 
 interface Measured {
-  text: string;
-  oneLine: boolean;
+  lines: string[];
   height: number;
 }
 
-/** Measures once, so drawing need not measure again (each measurement walks every glyph). */
+/** Measures once, so drawing need not measure again. */
 function measure(doc: Pdf, text: string, width: number): Measured {
-  const oneLine = doc.widthOfString(text) <= width;
-  return { text, oneLine, height: oneLine ? doc.currentLineHeight(true) : doc.heightOfString(text, { width }) };
+  const lines = widthOf(doc, text) <= width ? [text] : wrap(doc, text, width);
+  return { lines, height: lines.length * lineHeight(doc) };
 }
 
-function draw(doc: Pdf, { text, oneLine }: Measured, x: number, y: number, width: number): void {
-  if (oneLine) doc.text(text, x, y, { lineBreak: false });
-  else doc.text(text, x, y, { width });
+function draw(doc: Pdf, { lines }: Measured, x: number, y: number): void {
+  const step = lineHeight(doc);
+  lines.forEach((line, index) => drawLine(doc, line, x, y + index * step));
 }
 
 export function title(doc: Pdf, text: string, subtitle: string[]): void {
   let y = doc.y;
-  doc.font(BOLD).fontSize(17).fillColor(INK);
-  y += singleLine(doc, toWinAnsi(text), MARGIN, y) + 4;
-  doc.font(FONT).fontSize(9).fillColor(MUTED);
-  for (const line of subtitle) y += singleLine(doc, toWinAnsi(line), MARGIN, y) + 1;
+  setFont(doc, 'bold', 17);
+  doc.fillColor(INK);
+  y += singleLine(doc, text, MARGIN, y) + 4;
+  setFont(doc, 'regular', 9);
+  doc.fillColor(MUTED);
+  for (const line of subtitle) y += singleLine(doc, line, MARGIN, y) + 1;
   doc.fillColor(INK);
   doc.y = y + 12;
 }
@@ -123,20 +211,22 @@ export function title(doc: Pdf, text: string, subtitle: string[]): void {
 export function heading(doc: Pdf, text: string, keepWithNext = 30): void {
   ensureSpace(doc, 30 + keepWithNext);
   const top = doc.y + 8;
-  doc.font(BOLD).fontSize(12).fillColor(INK);
-  const y = top + singleLine(doc, toWinAnsi(text), MARGIN, top) + 1;
+  setFont(doc, 'bold', 12);
+  doc.fillColor(INK);
+  const y = top + singleLine(doc, text, MARGIN, top) + 1;
   doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(0.5).strokeColor(RULE).stroke();
   doc.y = y + 7;
-  doc.font(FONT).fontSize(10);
+  setFont(doc, 'regular', 10);
 }
 
 export function paragraph(doc: Pdf, text: string, options: { bold?: boolean } = {}): void {
-  doc.font(options.bold ? BOLD : FONT).fontSize(10).fillColor(INK);
+  setFont(doc, options.bold ? 'bold' : 'regular', 10);
+  doc.fillColor(INK);
   const width = contentWidth(doc);
-  const value = measure(doc, toWinAnsi(text), width);
+  const value = measure(doc, text, width);
   ensureSpace(doc, value.height);
   const top = doc.y;
-  draw(doc, value, MARGIN, top, width);
+  draw(doc, value, MARGIN, top);
   doc.x = MARGIN;
   doc.y = top + value.height + 5;
 }
@@ -149,9 +239,9 @@ const FACT_SPACING = 5;
 
 function measureFacts(doc: Pdf, rows: FactRows) {
   const valueWidth = contentWidth(doc) - LABEL_WIDTH - LABEL_GAP;
-  doc.font(FONT).fontSize(10);
+  setFont(doc, 'regular', 10);
   return rows.map(([label, value]) => {
-    const measured = { label: measure(doc, toWinAnsi(label), LABEL_WIDTH), value: measure(doc, toWinAnsi(value), valueWidth) };
+    const measured = { label: measure(doc, label, LABEL_WIDTH), value: measure(doc, value, valueWidth) };
     return { ...measured, valueWidth, height: Math.max(measured.label.height, measured.value.height) };
   });
 }
@@ -163,13 +253,13 @@ export function factsHeight(doc: Pdf, rows: FactRows): number {
 
 /** Label / value pairs in two columns; a pair never splits across pages. */
 export function facts(doc: Pdf, rows: FactRows): void {
-  for (const { label, value, valueWidth, height } of measureFacts(doc, rows)) {
+  for (const { label, value, height } of measureFacts(doc, rows)) {
     ensureSpace(doc, height + FACT_SPACING);
     const top = doc.y;
     doc.fillColor(MUTED);
-    draw(doc, label, MARGIN, top, LABEL_WIDTH);
+    draw(doc, label, MARGIN, top);
     doc.fillColor(INK);
-    draw(doc, value, MARGIN + LABEL_WIDTH + LABEL_GAP, top, valueWidth);
+    draw(doc, value, MARGIN + LABEL_WIDTH + LABEL_GAP, top);
     doc.y = top + height + FACT_SPACING;
   }
   doc.x = MARGIN;
@@ -192,18 +282,19 @@ const CELL_PADDING = 4;
  */
 export function table<Row>(doc: Pdf, columns: ReadonlyArray<Column<Row>>, rows: readonly Row[], continuedTitle: string): void {
   const drawHeader = () => {
-    doc.font(BOLD).fontSize(8.5).fillColor(INK);
-    drawCells(doc, columns, doc.y, (column) => column.header, (text) => doc.widthOfString(text));
+    setFont(doc, 'bold', 8.5);
+    doc.fillColor(INK);
+    drawCells(doc, columns, doc.y, (column) => column.header, (text) => widthOf(doc, text));
     const y = doc.y + ROW_HEIGHT;
     doc.moveTo(MARGIN, y - 2).lineTo(MARGIN + contentWidth(doc), y - 2).lineWidth(0.75).strokeColor(INK).stroke();
     doc.y = y;
-    doc.font(FONT);
+    setFont(doc, 'regular', 8.5);
   };
   // Schedules repeat the same amounts row after row; measure each distinct one once.
   const widths = new Map<string, number>();
-  const widthOf = (text: string) => {
+  const cachedWidth = (text: string) => {
     let width = widths.get(text);
-    if (width === undefined) widths.set(text, (width = doc.widthOfString(text)));
+    if (width === undefined) widths.set(text, (width = widthOf(doc, text)));
     return width;
   };
   ensureSpace(doc, ROW_HEIGHT * 3);
@@ -211,13 +302,14 @@ export function table<Row>(doc: Pdf, columns: ReadonlyArray<Column<Row>>, rows: 
   rows.forEach((row, index) => {
     if (doc.y + ROW_HEIGHT > bottomOf(doc)) {
       doc.addPage();
-      doc.font(BOLD).fontSize(10).fillColor(MUTED);
-      doc.y += singleLine(doc, toWinAnsi(continuedTitle), MARGIN, doc.y) + 6;
+      setFont(doc, 'bold', 10);
+      doc.fillColor(MUTED);
+      doc.y += singleLine(doc, continuedTitle, MARGIN, doc.y) + 6;
       drawHeader();
     }
     const y = doc.y;
     if (index % 2 === 1) doc.rect(MARGIN, y - 3, contentWidth(doc), ROW_HEIGHT).fill(STRIPE).fillColor(INK);
-    drawCells(doc, columns, y, (column) => toWinAnsi(column.cell(row)), widthOf);
+    drawCells(doc, columns, y, (column) => column.cell(row), cachedWidth);
     doc.y = y + ROW_HEIGHT;
   });
   doc.x = MARGIN;
@@ -229,13 +321,13 @@ function drawCells<Row>(
   columns: ReadonlyArray<Column<Row>>,
   y: number,
   text: (column: Column<Row>) => string,
-  widthOf: (text: string) => number,
+  measureWidth: (text: string) => number,
 ): void {
   let left = MARGIN;
   for (const column of columns) {
     const value = text(column);
-    const x = column.align === 'right' ? left + column.width - CELL_PADDING - widthOf(value) : left + CELL_PADDING;
-    doc.text(value, x, y, { lineBreak: false });
+    const x = column.align === 'right' ? left + column.width - CELL_PADDING - measureWidth(value) : left + CELL_PADDING;
+    drawLine(doc, value, x, y);
     left += column.width;
   }
 }

@@ -10,6 +10,8 @@ import {
   plural,
 } from './format-offer-letter';
 import { facts, factsHeight, heading, paragraph, renderLetterPdf, table, title, type Column, type FactRows, type Pdf } from './letter-pdf';
+import { CONTACT_TEXTS, KEY_FACTS_TEXTS } from './letter-texts';
+import type { Locale } from '../../../shared/locales';
 
 export { formatNaira, formatNairaPdf } from './format-offer-letter';
 
@@ -47,6 +49,11 @@ export interface OfferLetterData {
   };
   schedule: Array<{ installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; totalKobo: number }>;
   coolingOffDays: number;
+  /**
+   * The borrower's language (issue 21). Other than English, the letter opens with the key facts
+   * statement in that language, then the whole English letter, which is the binding version.
+   */
+  locale?: Locale;
   /** Present when the letter is re-rendered after acceptance. */
   signature?: {
     signatureFullName: string;
@@ -102,7 +109,57 @@ export async function renderOfferLetter(data: OfferLetterData): Promise<Buffer> 
     footer: (page: number, pages: number) =>
       `${data.lender.name}  |  Document reference ${data.documentReference}  |  Page ${page} of ${pages}`,
   };
-  return renderLetterPdf(options, (doc) => drawOfferLetter(doc, data));
+  return renderLetterPdf(options, (doc) => {
+    if (data.locale && data.locale !== 'en') {
+      drawTranslatedKeyFacts(doc, data, data.locale);
+      doc.addPage();
+    }
+    drawOfferLetter(doc, data);
+  });
+}
+
+/** Said in English on the translated page and again at the top of the English text. */
+export const BINDING_VERSION_NOTICE = 'The English text of this letter is the binding version; the key facts in the borrower\'s language before it are a translation to help them understand it.';
+
+/** The key facts statement in the borrower's language, then a line saying the English text that follows binds. */
+function drawTranslatedKeyFacts(doc: Pdf, data: OfferLetterData, locale: Exclude<Locale, 'en'>): void {
+  const tx = KEY_FACTS_TEXTS[locale];
+  const { lender, borrower, loan, costs } = data;
+  title(doc, tx.title, [`${tx.loanReference}: ${data.documentReference}`, formatLongDate(data.issuedAt)]);
+  paragraph(doc, tx.bindingNotice, { bold: true });
+  paragraph(doc, BINDING_VERSION_NOTICE);
+  facts(doc, [
+    [tx.lender, lender.name],
+    [tx.borrower, `${borrower.firstName} ${borrower.lastName}`],
+    [tx.phone, borrower.phone],
+    [tx.loanReference, loan.id],
+  ]);
+  heading(doc, tx.keyFacts);
+  facts(doc, [
+    [tx.principal, formatNairaPdf(loan.principalKobo)],
+    [tx.tenor, tx.days(loan.tenorDays)],
+    [tx.frequency, `${tx.frequencies[loan.repaymentFrequency] ?? loan.repaymentFrequency} (${tx.instalments(data.schedule.length)})`],
+    [tx.rate, tx.perYear(formatBpsPercent(loan.annualRateBps))],
+    [tx.method, tx.methods[loan.interestModel]],
+    [tx.apr, tx.aprValue(formatBpsPercent(costs.aprBps))],
+  ]);
+  heading(doc, tx.costs);
+  facts(doc, [
+    [tx.processingFee, formatNairaPdf(costs.processingFeeKobo)],
+    [tx.insurance, costs.insurancePremiumKobo > 0 ? formatNairaPdf(costs.insurancePremiumKobo) : `${formatNairaPdf(0)} (${tx.none})`],
+    [tx.lateFee, tx.lateFeeValue(formatBpsPercent(costs.lateFeeBps))],
+    [tx.totalInterest, formatNairaPdf(costs.totalInterestKobo)],
+    [tx.totalFees, formatNairaPdf(costs.totalFeesKobo)],
+    [tx.costOfCredit, formatNairaPdf(costs.costOfCreditKobo)],
+    [tx.totalRepayable, formatNairaPdf(costs.totalRepayableKobo)],
+  ]);
+  heading(doc, tx.allocationHeading);
+  paragraph(doc, tx.allocation);
+  heading(doc, tx.cancelHeading);
+  paragraph(doc, tx.cancel(tx.days(data.coolingOffDays), formatNairaPdf(loan.principalKobo)));
+  heading(doc, tx.complaintsHeading);
+  paragraph(doc, tx.complaints(CONTACT_TEXTS[locale](lender.complaintsEmail, lender.complaintsPhone), data.documentReference));
+  paragraph(doc, `${tx.englishHeading}:`, { bold: true });
 }
 
 function drawOfferLetter(doc: Pdf, data: OfferLetterData): void {
@@ -111,6 +168,7 @@ function drawOfferLetter(doc: Pdf, data: OfferLetterData): void {
     `Document reference: ${data.documentReference}`,
     `Issued: ${formatLongDate(data.issuedAt)}`,
   ]);
+  if (data.locale && data.locale !== 'en') paragraph(doc, `English text: the binding version of this offer. ${BINDING_VERSION_NOTICE}`, { bold: true });
 
   facts(doc, [
     ['Lender', lender.name],

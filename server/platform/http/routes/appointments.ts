@@ -55,6 +55,7 @@ export const appointmentRoutes = [
         startTime: new Date(ctx.body.appointmentStartTime),
         endTime: new Date(ctx.body.appointmentEndTime),
         participants: ctx.body.participants,
+        locale: ctx.body.locale ?? null,
       });
       const { _id, ...header } = appointmentHeader(appointment);
       return {

@@ -13,6 +13,8 @@ import { listUserPasskeys, sessionUser, toPasskey } from '../../domain/passkeys/
 import { issueRegistrationChallenge, registerPasskey } from '../../domain/passkeys/register-passkey';
 import { issueSignChallenge } from '../../domain/passkeys/sign-with-passkey';
 import { sessionLoanContext } from '../loan-context';
+import { chooseCheckoutLanguage } from '../../domain/languages/borrower-locale';
+import { LOCALES } from '../../../shared/locales';
 import { MandateSchema } from '../mandate-schemas';
 import { defineRoute, type HandlerContext } from '../route';
 import { PaginationSchema, Uuid, safeName } from '../schemas';
@@ -47,6 +49,13 @@ import {
 const CheckoutOutcomeSchema = z
   .object({ loanId: Uuid, status: z.string(), documentReference: z.string().nullable() })
   .meta({ id: 'CheckoutOfferOutcome' });
+
+const CheckoutLanguageSchema = z
+  .object({
+    locale: z.enum(LOCALES),
+    source: z.enum(['session', 'partner', 'saved', 'accept_language', 'default']),
+  })
+  .meta({ id: 'CheckoutLanguage' });
 
 const checkoutOutcome = (loan: { id: string; status: string; documentReference: string | null }) => ({
   loanId: loan.id,
@@ -138,6 +147,32 @@ export const checkoutRoutes = [
   }),
   defineRoute({
     method: 'post',
+    path: '/v1/checkout/language',
+    operationId: 'chooseCheckoutLanguage',
+    tag: 'Checkout',
+    summary: 'Record the borrower\'s language',
+    description:
+      'The language the checkout is read in, so the texts, the e-mails and the offer letter follow it. `chosenBy: borrower` (the default): the borrower picked it in the language menu; ' +
+      'kept on the session and on the borrower (their saved choice for later sessions). `chosenBy: partner`: the partner\'s `locale` attribute the widget was mounted with; kept on the session only. ' +
+      'Which language a text uses: the borrower\'s pick in this session, then the partner\'s locale (mount or session), then the borrower\'s saved choice, then the browser\'s `Accept-Language` ' +
+      '(forwarded by the checkout server), then English. The answer is the language the session\'s texts now use and why (`source`: `session`, `partner`, `saved`, `accept_language`, `default`). ' +
+      'Allowed before the phone is verified, so the code itself arrives in the chosen language.',
+    access: 'checkoutSession',
+    body: z
+      .object({
+        locale: z.enum(LOCALES).meta({ description: 'A shipped language: `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa), `ig` (Igbo).' }),
+        chosenBy: z.enum(['borrower', 'partner']).default('borrower'),
+      })
+      .strict(),
+    response: { status: 200, description: 'The language texts for this session now use.', data: CheckoutLanguageSchema },
+    errors: [...SESSION_ERRORS],
+    async handle(ctx) {
+      const data = await chooseCheckoutLanguage(ctx.db, sessionOf(ctx), { ...ctx.body, acceptLanguage: ctx.req.get('accept-language'), now: ctx.now });
+      return { message: 'Language recorded', data };
+    },
+  }),
+  defineRoute({
+    method: 'post',
     path: '/v1/checkout/otp/send',
     operationId: 'sendCheckoutOtp',
     tag: 'Checkout',
@@ -153,7 +188,7 @@ export const checkoutRoutes = [
     response: { status: 200, description: 'Where the code went and when it expires.', data: OtpSentSchema },
     errors: [...SESSION_ERRORS, 'otp_resend_too_soon', 'otp_send_limit', 'borrower_phone_invalid', 'sms_unavailable'],
     async handle(ctx) {
-      const data = await sendOtp(ctx.platform, sessionOf(ctx), { organisationName: ctx.auth.organisation.name, now: ctx.now });
+      const data = await sendOtp(ctx.platform, sessionOf(ctx), { organisationName: ctx.auth.organisation.name, now: ctx.now, acceptLanguage: ctx.req.get('accept-language') });
       return { message: 'Code sent', data };
     },
   }),

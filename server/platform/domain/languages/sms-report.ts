@@ -1,0 +1,49 @@
+import { LOCALES, type Locale } from '../../../shared/locales';
+import { measureSms, type SmsEncoding } from './sms-segments';
+import { SMS_TEXTS, smsText, type SmsTextName } from './sms-texts';
+
+/**
+ * The values a report fills in: a lender name and a host of ordinary length, a checkout link as
+ * the platform mints them (`/checkout/c/` and a 43-character token), a 6-digit code, a seven-figure
+ * amount. A longer lender name or host costs more; the figures are for these.
+ */
+export const REFERENCE_VALUES = {
+  code: '123456',
+  lender: 'Kudi Finance Ltd',
+  host: 'checkout.example.com',
+  url: `https://checkout.example.com/checkout/c/${'x'.repeat(43)}`,
+  minutes: 30,
+  amount: 'NGN 1,250,000.00',
+  date: '5 Mar 2026',
+  bank: 'GTBank',
+  last4: '0007',
+  loanId: 'loan_01JD6Q2M9XKQ3ZC7B0A8FJ4N5T',
+} as const;
+
+export interface SmsReportRow {
+  text: SmsTextName | 'receiptWithDebit';
+  locale: Locale;
+  encoding: SmsEncoding;
+  units: number;
+  segments: number;
+}
+
+/** The full text each message is sent as, for the reference values. */
+export function referenceText(name: SmsReportRow['text'], locale: Locale): string {
+  const v = REFERENCE_VALUES;
+  switch (name) {
+    case 'otp':
+      return `${smsText('otp', locale, v)}\n\n@${v.host} #${v.code}`;
+    case 'receipt':
+      return smsText('receipt', locale, { ...v, debit: '' });
+    case 'receiptWithDebit':
+      return smsText('receipt', locale, { ...v, debit: smsText('receiptDebit', locale, v) });
+    default:
+      return smsText(name, locale, v);
+  }
+}
+
+export function smsSegmentReport(): SmsReportRow[] {
+  const names = [...(Object.keys(SMS_TEXTS) as SmsTextName[]).filter((n) => n !== 'receiptDebit'), 'receiptWithDebit'] as const;
+  return names.flatMap((text) => LOCALES.map((locale) => ({ text, locale, ...measureSms(referenceText(text, locale)) })));
+}
