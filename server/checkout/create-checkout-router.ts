@@ -21,6 +21,8 @@ import { createPlatformClient, type MintedSession, type PlatformCall } from './p
 export interface CheckoutRouterOptions {
   /** The platform's origin, e.g. `https://api.lending.example` (no trailing slash needed). */
   apiBaseUrl: string;
+  /** Where browsers read the platform's error reference (`<docsBaseUrl>/docs/errors#<code>`, the `docUrl` of every error answer); default `apiBaseUrl`. */
+  docsBaseUrl?: string;
   /** A partner key pair, kept server side; only needed for `createSession` (minting sessions for your own loans). */
   publicKey?: string;
   secretKey?: string;
@@ -100,6 +102,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
   app.use(rememberMountPath);
+  app.use(linkErrorDocs((options.docsBaseUrl ?? options.apiBaseUrl).replace(/\/+$/, '')));
   app.use(
     hostedPageRoutes({
       platform,
@@ -153,3 +156,25 @@ function settingsRoute(platform: PlatformCall, allowedOrigins: ReadonlySet<strin
     res.status(answer.status).json(answer.body);
   };
 }
+
+/**
+ * Every error answer of the checkout server carries `docUrl`, the platform's entry for its code (as the platform's own
+ * answers do): its own refusals (`fail`, the origin check, an unreachable platform) get one here; a platform answer it
+ * passes on keeps the platform's. The base: the platform's choice when the platform mounts it, else `docsBaseUrl` or `apiBaseUrl`.
+ */
+function linkErrorDocs(docsBase: string): express.RequestHandler {
+  return (_req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body?: unknown) => {
+      const error = body as { success?: unknown; error?: unknown; docUrl?: unknown } | undefined;
+      if (error && error.success === false && typeof error.error === 'string' && error.docUrl === undefined) {
+        // Mounted by the platform itself, the platform has already chosen the base (its public URL or the request's origin).
+        const base = typeof res.locals.docsBase === 'string' && res.locals.docsBase ? res.locals.docsBase : docsBase;
+        return json({ ...error, docUrl: `${base}/docs/errors#${error.error}` });
+      }
+      return json(body);
+    };
+    next();
+  };
+}
+

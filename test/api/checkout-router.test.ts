@@ -132,7 +132,7 @@ describe('the hosted page', () => {
     expect((await b.get('/checkout/')).text).toContain('state="missing"');
     const state = await b.get('/checkout/api/state');
     expect(state.status).toBe(401);
-    expect(state.body).toEqual({ status: 401, success: false, error: 'checkout_session_missing', message: expect.any(String) });
+    expect(state.body).toEqual({ status: 401, success: false, error: 'checkout_session_missing', message: expect.any(String), docUrl: `${app.url}/docs/errors#checkout_session_missing` });
     expect((await b.post('/checkout/api/otp/send')).body.error).toBe('checkout_session_missing');
   });
 

@@ -22,7 +22,7 @@ import { fundFinancingPool, signedFinancing } from '../support/financing';
  * and a defaulted lending loan never written off. The migration corrects them with new transactions only.
  *
  * The loans are real ones, made by the running service (its own database); their rows are copied into a database
- * migrated up to 0036, and their ledger is posted there the way the code before issue 22 posted it.
+ * migrated up to 0037 (the migration before 0038), and their ledger is posted there the way the code before issue 22 posted it.
  */
 const DAY = 86_400_000;
 const clock = new FakeClock('2026-11-26T09:00:00.000Z');
@@ -92,7 +92,7 @@ describe('migration 0038 re-attributes patient financing to the service\'s books
     const handle = openDatabase({ databaseUrl: database.env.DATABASE_URL, sqliteFile: path.join(database.dataDir, 'old.sqlite'), pgSchema: database.pgSchema });
     try {
       const old = handle.db;
-      await migrateToLatest(old, handle.dialect, database.pgSchema, '0036-meeting-presence');
+      await migrateToLatest(old, handle.dialect, database.pgSchema, '0037-languages');
       await copy(old, 'organisations', 'id', [partner.organisationId, lending.organisationId, FINANCING_LENDER_ID]);
       await copy(old, 'loanProducts', 'id', [...new Set(loans.map((l) => l.loanProductId))]);
       await copy(old, 'borrowers', 'id', loans.map((l) => l.borrowerId));

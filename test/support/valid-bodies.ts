@@ -43,6 +43,7 @@ export const validBodies: Record<string, () => Record<string, unknown> | undefin
   '/v1/checkout/session/refresh': () => undefined,
   '/v1/checkout/session/renew': () => ({}),
   '/v1/checkout/otp/send': () => ({}),
+  '/v1/checkout/language': () => ({ locale: 'yo' }),
   '/v1/checkout/otp/verify': () => ({ code: '123456' }),
   '/v1/checkout/bank-account/resolve': () => ({ bankCode: '058', accountNumber: '0123456785' }),
   '/v1/checkout/bank-account': () => ({ bankCode: '058', accountNumber: '0123456785' }),

@@ -123,6 +123,31 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     meaning: 'The input is well-formed but cannot be used; `message` says why.',
     action: 'Correct the input as `message` describes and send again.',
   },
+  checkout_session_missing: {
+    area: 'Checkout',
+    meaning: 'The checkout server got no checkout session: no `Authorization: CheckoutSession <token>` header and no session cookie of the hosted page.',
+    action: 'Embedded: pass the token your server minted as `session` to `mount`. Hosted: open the loan\'s `applicationUrl` or the session\'s `url` again.',
+  },
+  origin_not_allowed: {
+    area: 'Checkout',
+    meaning: 'The page calling the checkout server is of an origin nobody allowed; the widget shows the borrower a way back and logs the setting to change.',
+    action: 'Against the hosted checkout: add the page\'s origin with `PATCH /v1/checkout-settings {"allowedOrigins": [...]}` using a key of the session\'s mode. Your own checkout server: add it to `allowedOrigins` of `createCheckoutRouter`.',
+  },
+  passkeys_unavailable: {
+    area: 'Checkout',
+    meaning: 'Passkeys are switched off for this checkout server, or this page cannot use them (no relying party for its origin).',
+    action: 'Sign with the typed full name; to offer passkeys, set `CHECKOUT_PASSKEYS_ENABLED` and the passkey origin of the page.',
+  },
+  agreement_required: {
+    area: 'Checkout',
+    meaning: 'The offer was signed without ticking the box that agrees to its terms.',
+    action: 'Tick the agreement box, then sign again.',
+  },
+  platform_unavailable: {
+    area: 'Checkout',
+    meaning: 'The checkout server could not reach the lending platform, or got an answer it did not expect. Nothing was changed by this call.',
+    action: 'Retry shortly; if it lasts, check that the checkout server\'s `apiBaseUrl` points at the platform and that the platform is up.',
+  },
   RATE_LIMITED: {
     area: 'Requests and credentials',
     meaning: 'This key has used its request budget for the current window.',

@@ -254,6 +254,16 @@ export const ERROR_STATUS = {
   dashboard_last_passkey: 409,
   /** Dashboard checkout preview: its widget shows the screens with the draft branding; nothing it sends (a code, a form) is done. */
   checkout_preview_only: 403,
+  /** Checkout server: no session token (neither the Authorization header nor the hosted page's cookie). */
+  checkout_session_missing: 401,
+  /** Checkout server: a page of an origin neither the organisation's settings nor the mounted server allow. */
+  origin_not_allowed: 403,
+  /** Checkout server: passkeys are off, or not possible on this page; sign with the typed name. */
+  passkeys_unavailable: 409,
+  /** Checkout server: signing without ticking the agreement box. */
+  agreement_required: 400,
+  /** Checkout server: the lending platform could not be reached or answered something unexpected; safe to retry. */
+  platform_unavailable: 502,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */
