@@ -18,6 +18,11 @@ export type Executor = Db | Tx;
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /**
+   * PostgreSQL: a connection without pipelining, for the migrations (schema changes run one statement after the
+   * other, each waited for, as the migrator expects); destroy it when done. SQLite: the handle's own database.
+   */
+  openForMigrations(): Db;
   close(): Promise<void>;
 }
 
@@ -204,7 +209,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // retried by its job or answered 5xx), the pool drops it on release; the process must not end.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) as unknown as pg.Pool }), plugins });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const openForMigrations = () => {
+      const plain = new pg.Pool({ connectionString: options.databaseUrl, max: 1, ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}) });
+      plain.on('error', () => undefined);
+      return new Kysely<Database>({ dialect: new PostgresDialect({ pool: plain }), plugins });
+    };
+    return { db, dialect: 'postgres', openForMigrations, close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -225,6 +235,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    openForMigrations: () => db,
     async close() {
       await checkpointer?.close();
       await db.destroy();
