@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../server/platform/db/database';
 import { isCreditNormal } from '../../server/platform/domain/ledger/ledger';
+import { CHARGE_SENDING } from '../../server/platform/domain/repayments/collect-mandates';
 import type { PartnerClient, WriteRecord } from './http-client';
 import type { Receiver } from './receiver';
 import type { Tally } from './workload';
@@ -169,12 +170,23 @@ export async function checkInvariants(args: {
   const paidLoans = new Set(firstPaid.map((p) => p.loanId));
   const refusedLoans = new Set(refused.filter((r) => r.railStatus === 'failed' && !paidLoans.has(r.loanId)).map((r) => r.loanId));
   const failedButTaken = refused.filter((r) => r.railStatus !== 'failed').map((r) => r.loanId);
-  const neither = tally.collectLoans.filter((id) => !paidLoans.has(id) && !refusedLoans.has(id));
+  // A worker killed between claiming a send and recording it leaves the charge claimed for CHARGE_SEND_LEASE_MS (5 min)
+  // before another takes it over and looks it up at the rail by reference: in flight, not lost (and never sent twice).
+  const inFlight = await db
+    .selectFrom('loanRepayments')
+    .select('loanId')
+    .where('loanId', 'in', tally.collectLoans.length ? tally.collectLoans : ['-'])
+    .where('method', '=', 'mandate')
+    .where('status', '=', 'pending')
+    .where('failureReason', '=', CHARGE_SENDING)
+    .execute();
+  const inFlightLoans = new Set(inFlight.map((r) => r.loanId).filter((id) => !paidLoans.has(id)));
+  const neither = tally.collectLoans.filter((id) => !paidLoans.has(id) && !refusedLoans.has(id) && !inFlightLoans.has(id));
   check(
     'no mandate charged twice for one instalment',
     orphan.length === 0 && unrecorded.length === 0 && doubled.length === 0 && failedButTaken.length === 0 && neither.length === 0,
     `${charges.length} rail charges (${charges.filter((c) => c.status === 'succeeded').length} succeeded); ${tally.collectLoans.length} instalments made due: ${firstPaid.length} paid by the collector, ` +
-      `${refusedLoans.size} refused by the rail with nothing taken, ${neither.length} neither (${neither.slice(0, 3).join(', ') || 'none'}); charges without a repayment: ${orphan.length}; ` +
+      `${refusedLoans.size} refused by the rail with nothing taken, ${inFlightLoans.size} claimed by a killed worker (taken over after the send lease), ${neither.length} neither (${neither.slice(0, 3).join(', ') || 'none'}); charges without a repayment: ${orphan.length}; ` +
       `succeeded but not recorded: ${unrecorded.length}; failed yet taken: ${failedButTaken.length}; charged twice: ${doubled.slice(0, 3).join('; ') || 'none'}`,
   );
 

@@ -24,6 +24,7 @@ import { createApiKey } from '../../server/platform/domain/api-keys/api-key';
 import { createProduct } from '../../server/platform/domain/products/product';
 import { fundPool } from '../../server/platform/domain/pools/pool';
 import { inUnitOfWork } from '../../server/platform/domain/unit-of-work';
+import { CHARGE_SENDING } from '../../server/platform/domain/repayments/collect-mandates';
 import { startPostgres, startRedis } from './services';
 import { startCluster } from './cluster';
 import { startReceiver } from './receiver';
@@ -230,7 +231,16 @@ async function main(): Promise<number> {
             .where('s.installmentNumber', '=', 1)
             .where('s.status', '!=', 'paid')
             .where(({ not, exists, selectFrom }) =>
-              not(exists(selectFrom('loanRepayments as r').select('r.id').whereRef('r.loanId', '=', 's.loanId').where('r.method', '=', 'mandate').where('r.status', '=', 'failed'))),
+              not(
+                exists(
+                  selectFrom('loanRepayments as r')
+                    .select('r.id')
+                    .whereRef('r.loanId', '=', 's.loanId')
+                    .where('r.method', '=', 'mandate')
+                    // Refused by the rail, or claimed by a worker that was killed mid-send (taken over after the 5-minute lease).
+                    .where((eb) => eb.or([eb('r.status', '=', 'failed'), eb.and([eb('r.status', '=', 'pending'), eb('r.failureReason', '=', CHARGE_SENDING)])])),
+                ),
+              ),
             )
             .execute()
         : [];
