@@ -23,6 +23,13 @@ import type pg from 'pg';
  * Answers arrive in the order the statements were written, so by the time any later statement has
  * answered, every write-behind statement before it has answered too.
  *
+ * Statements written in one go are also written to the socket in one go: the first statement written in
+ * a tick corks the connection's socket and the tick's end uncorks it, so the `begin`, the write-behind
+ * statements and the statement finally waited for leave in one `writev` instead of one each. pg corks each
+ * statement's own messages (Parse, Bind, Describe, Execute, Sync) already; across statements it does not,
+ * and on a virtual machine a system call per statement was close to a third of the process's CPU. Nothing
+ * waits longer: the tick ends before the process can wait for any answer.
+ *
  * Statements the process runs over and over (`precompiled`) are also sent as named prepared
  * statements: PostgreSQL parses and plans each once per connection instead of on every execution (not
  * those whose columns come from `*`: see `STAR_COLUMNS`).
@@ -63,7 +70,24 @@ class PipelinedClient {
   /** The first error of a statement not waited for, rethrown until the transaction ends. */
   private failure: { error: unknown } | undefined;
 
+  /** True from the first statement written in a tick until the tick's end uncorks the socket. */
+  private corked = false;
+
   constructor(readonly raw: pg.PoolClient) {}
+
+  /** Holds this tick's statements in the socket's buffer, written together when the tick ends. */
+  private corkUntilTickEnds(): void {
+    if (this.corked) return;
+    // `connection.stream` is pg's socket (a documented-by-use internal: pg itself corks it around each statement).
+    const stream = (this.raw as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+    if (!stream?.cork || !stream.uncork) return;
+    stream.cork();
+    this.corked = true;
+    process.nextTick(() => {
+      this.corked = false;
+      stream.uncork!();
+    });
+  }
 
   release(destroy?: boolean | Error): void {
     this.inTransaction = false;
@@ -73,6 +97,7 @@ class PipelinedClient {
   }
 
   private send(text: string, values?: unknown[]): Promise<QueryResult> {
+    this.corkUntilTickEnds();
     const name = preparedNames.get(text);
     return name ? this.raw.query({ name, text, values }) : this.raw.query(text, values);
   }

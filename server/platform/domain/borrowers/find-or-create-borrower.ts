@@ -22,20 +22,19 @@ export interface FindOrCreateBorrowerOptions {
  * Safe under concurrent pushes: the unique index on the BVN hash decides who creates.
  */
 export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBorrowerOptions): Promise<Borrower> {
-  const find = async () => (await selectByBvnHash(db, { organisationId: options.organisationId, mode: options.mode, bvnHash: options.bvnHash })).rows[0];
-  const existing = await find();
-  if (existing) {
-    if (!existing.ninHash && options.ninHash) {
-      await db.updateTable('borrowers').set({ ninHash: options.ninHash }).where('id', '=', existing.id).execute();
-    }
-    return toBorrower(existing);
-  }
-  // The new row comes back from the insert; only a concurrent creator's row needs reading.
+  // The insert comes first (one statement for a BVN not seen before, the usual push); a BVN seen
+  // before conflicts, inserts nothing and is then read (also a concurrent creator's row).
   const { rows } = await insertBorrower(
     db,
     newBorrowerRow(options, options.details, { clientReference: options.clientReference, bvnHash: options.bvnHash, ninHash: options.ninHash, now: options.now }),
   );
-  return toBorrower(rows[0] ?? (await find())!);
+  if (rows[0]) return toBorrower(rows[0]);
+  const existing = (await selectByBvnHash(db, { organisationId: options.organisationId, mode: options.mode, bvnHash: options.bvnHash })).rows[0]!;
+  if (!existing.ninHash && options.ninHash) {
+    await db.updateTable('borrowers').set({ ninHash: options.ninHash }).where('id', '=', existing.id).execute();
+    return toBorrower({ ...existing, ninHash: options.ninHash });
+  }
+  return toBorrower(existing);
 }
 
 const selectByBvnHash = precompiled((db, a: { organisationId: string; mode: Mode; bvnHash: string }) =>

@@ -135,15 +135,22 @@ const knownAccounts = new Map<string, LedgerAccount>();
 const createdHere = new WeakMap<Executor, Set<string>>();
 const accountKey = (ref: AccountRef) => `${ref.organisationId}|${ref.mode}|${ref.kind}|${ref.code}`;
 
-/** Finds or opens the account; safe under concurrent callers. */
-export async function ensureAccount(db: Executor, ref: AccountRef, now: Date): Promise<LedgerAccount> {
+/**
+ * Finds or opens the account; safe under concurrent callers. `likelyNew`: the account is usually
+ * not there yet (one per borrower, met at the borrower's first loan), so the insert is tried first
+ * and the read only follows when the row already exists: one statement instead of two for the
+ * usual case, two as before otherwise.
+ */
+export async function ensureAccount(db: Executor, ref: AccountRef, now: Date, options: { likelyNew?: boolean } = {}): Promise<LedgerAccount> {
   const key = accountKey(ref);
   const known = knownAccounts.get(key);
   if (known) return known;
-  const existing = await findAccount(db, ref);
-  if (existing) {
-    if (!createdHere.get(db)?.has(key)) knownAccounts.set(key, { ...existing, balanceKobo: 0 });
-    return existing;
+  if (!options.likelyNew) {
+    const existing = await findAccount(db, ref);
+    if (existing) {
+      if (!createdHere.get(db)?.has(key)) knownAccounts.set(key, { ...existing, balanceKobo: 0 });
+      return existing;
+    }
   }
   // The row comes back from the insert itself; only a concurrent opener's row needs reading.
   const inserted = await db

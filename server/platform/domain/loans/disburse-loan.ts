@@ -37,7 +37,8 @@ async function destinationAccount(ctx: LoanContext, loan: LoansTable) {
     default:
       [kind, code] = ['borrower_payable', loan.borrowerId];
   }
-  return ensureAccount(ctx.db, { ...owner, kind, code }, ctx.now);
+  // A borrower's own account is opened by their first disbursement: usually new here.
+  return ensureAccount(ctx.db, { ...owner, kind, code }, ctx.now, { likelyNew: kind === 'borrower_payable' || kind === 'borrower_wallet' });
 }
 
 /**

@@ -51,6 +51,7 @@ export async function issueLoanOffer(
       outstandingKobo: snapshot.priced.totalRepayableKobo,
     },
     ctx.now,
+    { createdNow: options.createdNow },
   );
   await emitOfferIssued(ctx, offered);
   // A borrower who waited in the checkout for the lender hears about the offer by text, once it is committed.

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import { precompiled } from '../../db/precompiled';
+import { precompiled, writeBehind } from '../../db/precompiled';
 import { fromJson } from '../../db/database';
 import type { LoansTable, Mode } from '../../db/schema';
 import { AppError, notFound } from '../errors';
@@ -177,15 +177,26 @@ const updateLoanStatus = precompiled((db, a: { set: Partial<LoansTable>; id: str
   db.updateTable('loans').set(a.set).where('id', '=', a.id).where('status', '=', a.status),
 );
 
+/** The same update, for a loan this transaction inserted: no other transaction can have moved it, so no row count is read. */
+const updateNewLoanStatus = writeBehind((db, a: { set: Partial<LoansTable>; id: string; status: string }) =>
+  db.updateTable('loans').set(a.set).where('id', '=', a.id).where('status', '=', a.status),
+);
+
 export async function transitionLoan(
   db: Executor,
   loan: LoansTable,
   from: readonly LoanStatus[],
   changes: Partial<LoansTable> & { status: LoanStatus },
   now: Date,
+  /** `createdNow`: this transaction inserted the loan (uncommitted, so invisible to any other): the update is written, not waited for. */
+  options: { createdNow?: boolean } = {},
 ): Promise<LoansTable> {
   if (!from.includes(loan.status as LoanStatus)) throw invalidState(loan.status, changes.status);
   const updatedAt = now.toISOString();
+  if (options.createdNow) {
+    await updateNewLoanStatus(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status });
+    return { ...loan, ...changes, updatedAt };
+  }
   const result = await updateLoanStatus(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status });
   if (Number(result.numAffectedRows) !== 1) throw invalidState('changed concurrently', changes.status);
   return { ...loan, ...changes, updatedAt };
