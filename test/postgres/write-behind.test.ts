@@ -114,7 +114,7 @@ describe('write-behind statements on PostgreSQL', () => {
   it('statements written in one tick leave in one socket write: begin, the write-behind ones and the one waited for', async () => {
     await sql`select 1`.execute(db); // a connection is open and idle
     const writes: number[] = [];
-    const proto = net.Socket.prototype as unknown as { _writev: (...a: unknown[]) => unknown; _write: (...a: unknown[]) => unknown };
+    const proto = net.Socket.prototype as unknown as { _writev: (chunks: unknown[], ...rest: unknown[]) => unknown; _write: (...a: unknown[]) => unknown };
     const [writev, write] = [proto._writev, proto._write];
     proto._writev = function (this: unknown, chunks: unknown[], ...rest: unknown[]) {
       writes.push(chunks.length);
