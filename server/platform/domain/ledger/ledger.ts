@@ -5,6 +5,7 @@ import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { kobo } from '../money';
+import { BoundedMap } from '../../../shared/bounded-map';
 
 /**
  * Double-entry ledger. A balance is the sum of an account's postings; every transaction's postings
@@ -131,7 +132,7 @@ export async function accountBalance(db: Executor, accountId: string): Promise<n
  * are remembered per process. Only accounts read as already existing are remembered, never one
  * this transaction created: that one would vanish if the transaction rolled back.
  */
-const knownAccounts = new Map<string, LedgerAccount>();
+const knownAccounts = new BoundedMap<string, LedgerAccount>(50_000); // per-borrower accounts too: bounded, so a long-lived process does not grow with its borrowers
 const createdHere = new WeakMap<Executor, Set<string>>();
 const accountKey = (ref: AccountRef) => `${ref.organisationId}|${ref.mode}|${ref.kind}|${ref.code}`;
 
