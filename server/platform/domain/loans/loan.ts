@@ -50,6 +50,7 @@ export function applicationUrlOf(row: Pick<LoansTable, 'applicationUrl' | 'appli
 }
 
 import { LOAN_STATUSES } from '../../../shared/loan-statuses';
+import { LOAN_COLUMNS } from '../../db/columns';
 export { LOAN_STATUSES };
 export type LoanStatus = (typeof LOAN_STATUSES)[number];
 
@@ -143,7 +144,7 @@ export function toLoan(row: LoansTable, secrets: Pick<Secrets, 'decrypt'>): Loan
 }
 
 const selectLoan = precompiled((db, a: { id: string; organisationId: string; mode: Scope['mode'] }) =>
-  db.selectFrom('loans').selectAll().where('id', '=', a.id).where('organisationId', '=', a.organisationId).where('mode', '=', a.mode),
+  db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', a.id).where('organisationId', '=', a.organisationId).where('mode', '=', a.mode),
 );
 
 export async function findLoanRow(db: Executor, scope: Scope, id: string): Promise<LoansTable | undefined> {

@@ -11,6 +11,7 @@ import { issueLoanOffer } from '../loans/issue-loan-offer';
 import { getLoanRow } from '../loans/loan';
 import type { LoansTable } from '../../db/schema';
 import { findOwned } from '../find-owned';
+import { LOAN_PRODUCT_COLUMNS, PREAPPROVAL_COLUMNS } from '../../db/columns';
 
 export interface IssueOfferResult {
   loan: LoansTable;
@@ -28,7 +29,7 @@ const selectWithBorrower = precompiled((db, a: { id: string; organisationId: str
   db
     .selectFrom('preapprovals')
     .innerJoin('borrowers', 'borrowers.id', 'preapprovals.borrowerId')
-    .selectAll('preapprovals')
+    .select(PREAPPROVAL_COLUMNS.map((column) => `preapprovals.${column}` as const))
     .select(['borrowers.firstName as borrowerFirstName', 'borrowers.lastName as borrowerLastName'])
     .where('preapprovals.id', '=', a.id)
     .where('preapprovals.organisationId', '=', a.organisationId)
@@ -43,7 +44,7 @@ async function preapprovalWithBorrower(ctx: LoanContext, id: string) {
 }
 
 const selectProduct = precompiled((db, a: { id: string; organisationId: string }) =>
-  db.selectFrom('loanProducts').selectAll().where('id', '=', a.id).where('organisationId', '=', a.organisationId),
+  db.selectFrom('loanProducts').select(LOAN_PRODUCT_COLUMNS).where('id', '=', a.id).where('organisationId', '=', a.organisationId),
 );
 
 async function offerProduct(ctx: LoanContext, organisation: Organisation, productId?: string): Promise<LoanProductsTable> {

@@ -5,6 +5,7 @@ import { findOwned } from '../find-owned';
 import type { Scope } from '../scope';
 
 import { PREAPPROVAL_STATUSES } from '../../../shared/loan-statuses';
+import { PREAPPROVAL_COLUMNS } from '../../db/columns';
 export { PREAPPROVAL_STATUSES };
 export type PreapprovalStatus = (typeof PREAPPROVAL_STATUSES)[number];
 
@@ -79,7 +80,7 @@ export function toAck(p: Preapproval): PreapprovalAck {
 
 
 const selectByAssessment = precompiled((db, a: { organisationId: string; mode: Scope['mode']; assessmentId: string }) =>
-  db.selectFrom('preapprovals').selectAll().where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('assessmentId', '=', a.assessmentId),
+  db.selectFrom('preapprovals').select(PREAPPROVAL_COLUMNS).where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('assessmentId', '=', a.assessmentId),
 );
 
 export async function findPreapprovalByAssessment(db: Executor, scope: Scope, assessmentId: string) {
