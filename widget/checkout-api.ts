@@ -145,8 +145,8 @@ function reportRefusedOrigin(base: string, detail: string | undefined): void {
   const origin = typeof location === 'undefined' ? 'this page' : location.origin;
   console.error(
     `[LoanCheckout] origin_not_allowed: the checkout server at ${base} refuses calls from ${origin}. ` +
-      `The platform's hosted checkout: add ${origin} to your organisation's allowedOrigins, PATCH /v1/checkout-settings {"allowedOrigins": ["${origin}"]} with a key of the session's mode. ` +
-      `Your own checkout server: add it to the allowedOrigins option of createCheckoutRouter. ` +
+      `Hosted checkout: PATCH /v1/checkout-settings {"allowedOrigins": ["${origin}"]} (a key of the session's mode). ` +
+      `Your own checkout server: the allowedOrigins option of createCheckoutRouter. ` +
       (detail ? `The server said: ${detail}` : ''),
   );
 }

@@ -4879,7 +4879,7 @@ export interface components {
             /** @description At least one `patient` and one `doctor`; at most 10 people. */
             participants: components["schemas"]["AppointmentParticipantInput"][];
             /**
-             * @description The patient's language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor's own words stay as typed); `transcriptionSummary` stays English, for clinicians. Else the patient participant's `locale`, else English.
+             * @description The patient's language, `en`, `pcm` (Naijá), `yo` (Yorùbá), `ha` (Hausa) or `ig` (Igbo). `patientSummary` is written in it (the doctor's own words stay as typed); `transcriptionSummary` stays English, for clinicians. Else the patient participant's `locale`, else English. The patients' meeting pages are in it too, unless a patient has a `locale` of their own (a doctor's page follows the doctor's `locale`, else the browser's `Accept-Language`).
              * @enum {string}
              */
             locale?: "en" | "pcm" | "yo" | "ha" | "ig";
@@ -4900,7 +4900,7 @@ export interface components {
              */
             role: "patient" | "doctor";
             /**
-             * @description A patient's language, `en`, `pcm`, `yo`, `ha` or `ig`, for `patientSummary` when the appointment names none.
+             * @description This person's language, `en`, `pcm`, `yo`, `ha` or `ig`: their meeting page (its texts, and the states shown before it opens, once ended or cancelled) is in it. A patient's is also used for `patientSummary` when the appointment names none. Without it the page uses, for a patient, the appointment's `locale`; else the browser's `Accept-Language`; else English.
              * @enum {string}
              */
             locale?: "en" | "pcm" | "yo" | "ha" | "ig";

@@ -2,6 +2,7 @@ import express, { type Request, type Response } from 'express';
 import ipaddr from 'ipaddr.js';
 import { fail } from './api-middleware';
 import type { PlatformCall } from './platform-client';
+import { localeOfTag } from '../shared/locales';
 
 /** A refusal by the checkout server before the platform is called: status, error code, message. */
 export type Refusal = [status: number, error: string, message: string];
@@ -44,7 +45,17 @@ export const FORWARD_TABLE: readonly ForwardRow[] = [
   // An expired link: the lender's contact, and "text me a new link" (to the phone on record only; the platform rate-limits it).
   { method: 'GET', path: '/session/renewal', platformPath: '/v1/checkout/session/renewal' },
   { method: 'POST', path: '/session/renew', platformPath: '/v1/checkout/session/renew' },
-  { method: 'POST', path: '/language', platformPath: '/v1/checkout/language', pick: ['locale', 'chosenBy'] },
+  // The partner's `locale` may be a tag (`yo-NG`): the shipped language it names goes on; anything else as sent (the platform refuses it).
+  {
+    method: 'POST',
+    path: '/language',
+    platformPath: '/v1/checkout/language',
+    pick: ['locale', 'chosenBy'],
+    shape: (req) => {
+      const locale = (req.body as { locale?: unknown })?.locale;
+      return typeof locale === 'string' && localeOfTag(locale) ? { locale: localeOfTag(locale) } : {};
+    },
+  },
   { method: 'POST', path: '/otp/send', platformPath: '/v1/checkout/otp/send' },
   { method: 'POST', path: '/otp/verify', platformPath: '/v1/checkout/otp/verify', pick: ['code'] },
   { method: 'GET', path: '/banks', platformPath: '/v1/checkout/banks' },

@@ -7,6 +7,7 @@ import type { Platform } from '../platform/platform';
 import { AppError, notFound } from '../platform/domain/errors';
 import { fullName, notesOf, participantsOf, prescriptionsOf } from '../platform/domain/appointments/appointment';
 import { findSeat, meetingClosedReason, openSeat, type MeetingSeat } from '../platform/domain/appointments/meeting-access';
+import { meetingLocale } from '../platform/domain/appointments/meeting-locale';
 import { submitDoctorNote, submitPrescription } from '../platform/domain/appointments/consultation-records';
 import { completeAppointment, delaysFor } from '../platform/domain/appointments/complete-appointment';
 import { finishRecording, RECORDING_CONTENT_TYPES, startRecording, storeRecordingChunk } from '../platform/domain/appointments/recordings';
@@ -67,6 +68,8 @@ export function createMeetingRouter(platform: Platform) {
   const window = { earlyJoinMinutes: platform.config.APPOINTMENT_EARLY_JOIN_MINUTES };
   const rooms = roomsOf(platform);
   const page = (res: Response, status: number, html: string) => {
+    // The language may come from Accept-Language (meetingLocale).
+    res.setHeader('Vary', 'Accept-Language');
     res.setHeader('Content-Security-Policy', MEETING_PAGE_CSP);
     res.setHeader('Permissions-Policy', 'camera=(self), microphone=(self), display-capture=()');
     res.setHeader('Cache-Control', 'no-store');
@@ -74,14 +77,26 @@ export function createMeetingRouter(platform: Platform) {
   };
   const seatOf = (req: Request) => openSeat(platform.db, platform.secrets, readCookie(req.headers.cookie, MEETING_COOKIE) ?? '', platform.clock.now(), window);
 
-  router.get('/meet/j/:key', async (req, res) => {
-    const seat = await findSeat(platform.db, platform.secrets, req.params.key);
-    if (!seat) return page(res, 404, renderMeetingPage('invalid'));
+  /**
+   * The page for a seat that opens nothing now (null: it opens), in the participant's language
+   * (`meetingLocale`); a key that names no seat gets the invalid page in the browser's language.
+   */
+  const closedPage = (req: Request, seat: MeetingSeat | null): { status: number; html: string } | null => {
+    const { locale } = meetingLocale(seat, req.get('accept-language'));
+    if (!seat) return { status: 404, html: renderMeetingPage('invalid', { locale }) };
     const closed = meetingClosedReason(seat.appointment, platform.clock.now(), window);
     if (closed === 'too_early') {
-      return page(res, 403, renderMeetingPage('too_early', new Date(new Date(seat.appointment.startTime).getTime() - window.earlyJoinMinutes * 60_000).toISOString()));
+      const opensAt = new Date(new Date(seat.appointment.startTime).getTime() - window.earlyJoinMinutes * 60_000).toISOString();
+      return { status: 403, html: renderMeetingPage('too_early', { locale, opensAt }) };
     }
-    if (closed) return page(res, 410, renderMeetingPage(closed === 'cancelled' ? 'cancelled' : 'ended'));
+    if (closed) return { status: 410, html: renderMeetingPage(closed === 'cancelled' ? 'cancelled' : 'ended', { locale }) };
+    return null;
+  };
+
+  router.get('/meet/j/:key', async (req, res) => {
+    const seat = await findSeat(platform.db, platform.secrets, req.params.key);
+    const closed = closedPage(req, seat);
+    if (closed) return page(res, closed.status, closed.html);
     // Secure whenever the public origin is https, also when TLS ends at a proxy in front of this plain-http server.
     res.cookie(MEETING_COOKIE, req.params.key, { httpOnly: true, secure: platform.baseUrl.startsWith('https:') || req.secure, sameSite: 'lax', path: '/meet' });
     res.setHeader('Cache-Control', 'no-store');
@@ -91,11 +106,9 @@ export function createMeetingRouter(platform: Platform) {
   router.get('/meet/', async (req, res) => {
     const key = readCookie(req.headers.cookie, MEETING_COOKIE);
     const seat = key ? await findSeat(platform.db, platform.secrets, key) : null;
-    if (!seat) return page(res, 404, renderMeetingPage('invalid'));
-    const closed = meetingClosedReason(seat.appointment, platform.clock.now(), window);
-    if (closed === 'too_early') return page(res, 403, renderMeetingPage('too_early'));
-    if (closed) return page(res, 410, renderMeetingPage(closed === 'cancelled' ? 'cancelled' : 'ended'));
-    page(res, 200, renderMeetingPage('ready'));
+    const closed = closedPage(req, seat);
+    if (closed) return page(res, closed.status, closed.html);
+    page(res, 200, renderMeetingPage('ready', meetingLocale(seat, req.get('accept-language'))));
   });
 
   const meetingAssets = staticAssets(path.dirname(MEETING_BUNDLE));

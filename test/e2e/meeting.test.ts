@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppointmentSweep } from '../../server/workers/appointment-sweep';
 import { LocalFileStorage } from '../../server/integrations/file-storage';
 import { client, createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
-import { bookAppointment } from '../support/appointments';
+import { appointmentBody, bookAppointment } from '../support/appointments';
 import { pdfText } from '../support/meeting';
 import { MEETING_EN, MEETING_TEXTS } from '../../widget/meeting/meeting-texts';
+import { MEETING_PAGE_TEXTS } from '../../server/shared/meeting-page-texts';
 
 /**
  * A whole consultation in the machine's Chromium against the real server: the patient (phone-sized)
@@ -249,6 +250,32 @@ describe('a consultation in the browser', () => {
       }
     }
   }, 180_000);
+
+  it('a Yorùbá appointment opened in an English browser: the page and the component are in Yorùbá (the stored language wins over Accept-Language)', async () => {
+    const body = appointmentBody({ now: app.platform.clock.now(), startInMs: 60_000, minutes: 30 });
+    const created = await client(app, tenant.test).post('/api/v1/appointment/create', { ...body, locale: 'yo' });
+    expect(created.status).toBe(200);
+    const patientLink = created.body.participants.find((p: any) => p.participant.role === 'patient').participantMeetingLink as string;
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 }, locale: 'en-GB', permissions: ['camera', 'microphone'] });
+    try {
+      const page = await context.newPage();
+      await page.goto(localUrl(patientLink));
+      const texts = MEETING_TEXTS.yo;
+      await page.getByRole('button', { name: texts.join }).waitFor();
+      expect(await page.evaluate(() => navigator.language)).toBe('en-GB');
+      expect(await page.locator('html').getAttribute('lang')).toBe('yo');
+      expect(await page.locator('tm-meeting').getAttribute('locale')).toBe('yo');
+      expect(await page.locator('tm-meeting').getAttribute('lang')).toBe('yo');
+      // The component's own texts, read through its shadow root.
+      const shown = await page.locator('tm-meeting').evaluate((el) => el.shadowRoot!.textContent ?? '');
+      expect(shown).toContain(texts.join);
+      expect(shown).toContain(texts.recorded);
+      for (const english of [MEETING_EN.join, MEETING_EN.recorded]) expect(shown).not.toContain(english);
+      expect(await page.title()).toBe(MEETING_PAGE_TEXTS.yo['ready.title']);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('a wrong participant key, or one whose appointment is over, opens nothing', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });

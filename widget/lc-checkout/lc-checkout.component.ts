@@ -37,19 +37,16 @@ const LOCK = svg('M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4');
 const CHECK = svg('M5 13l4 4L19 7');
 
 const LOCALE_KEY = 'lc-checkout.locale';
-/** Storage can be missing or throw (private modes, some webviews): the pick then lasts for this page only. */
-const savedLocale = () => {
+/**
+ * The borrower's remembered pick, after saving `pick` when given. Storage can be missing or throw (private
+ * modes, some webviews): the pick then lasts for this page only. One function for both, for the bundle's size.
+ */
+const storedLocale = (pick?: string) => {
   try {
+    if (pick) localStorage.setItem(LOCALE_KEY, pick);
     return localStorage.getItem(LOCALE_KEY) ?? undefined;
   } catch {
     return undefined;
-  }
-};
-const saveLocale = (locale: string) => {
-  try {
-    localStorage.setItem(LOCALE_KEY, locale);
-  } catch {
-    /* not remembered */
   }
 };
 
@@ -209,8 +206,12 @@ export class LcCheckout extends LitElement {
     // applied by Lit in the first update: read the endpoint, the token and the language only after it.
     void this.updateComplete.then(async () => {
       if (!this.isConnected) return;
-      void this.applyLocale(savedLocale() ?? this.locale ?? navigator.languages);
+      const partner = this.locale;
+      void this.applyLocale(storedLocale() ?? partner ?? navigator.languages);
       if (this.pageState !== 'ready') return this.events.loadSettings(true);
+      // The partner's `locale` (attribute or mount option) goes to the session, so the code, the texts and the
+      // letter follow it until the borrower picks another (negotiate-locale.ts); best effort, like the menu's pick.
+      if (partner) this.api.call('POST', '/language', { locale: partner, chosenBy: 'partner' }).catch(() => 0);
       await this.refresh();
       this.events.loadSettings(this.pageState !== 'ready');
     });
@@ -258,7 +259,7 @@ export class LcCheckout extends LitElement {
   /** The borrower's own pick wins over the page's default, and is remembered across reloads and the rail's round trip. */
   private onLanguage(event: Event) {
     const locale = (this.locale = (event.target as HTMLSelectElement).value);
-    saveLocale(locale);
+    storedLocale(locale);
     void this.applyLocale(locale);
     // Kept server side so the code, the receipt and the letter follow it; best effort, the page works without it.
     this.api.call('POST', '/language', { locale }).catch(() => 0);
