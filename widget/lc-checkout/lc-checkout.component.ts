@@ -198,9 +198,14 @@ export class LcCheckout extends LitElement {
     return this.client;
   }
 
-  /** Any step's call found the session over: show the ended state, and nothing of the loan stays on the page. */
+  /**
+   * Any step's call found the session over: show the ended state, and nothing of the loan stays on the page. The host
+   * hears it as it does at load (`session_expired`, once), so it can mint a new session for the borrower.
+   */
   private sessionEnded(code: string) {
+    const wasReady = this.pageState === 'ready';
     this.pageState = SESSION_ENDED[code] ?? 'expired';
+    if (wasReady) this.events.sessionEnded(publicReason(this.pageState) as 'expired' | 'revoked' | 'missing');
   }
 
   override connectedCallback(): void {
