@@ -140,6 +140,11 @@ app.get('/loans/:id', async (req, res, next) => {
     // time left (a reload keeps the borrower's verified phone and progress; a new session would ask for a new code), a
     // fresh one after. A closed loan (declined, cancelled, completed…) has nothing left to check out: the page shows
     // its status without the checkout.
+    // `?renew`: the embedded checkout said its session expired; mint a new one, then show the page at its own address.
+    if ('renew' in req.query) {
+      sessions.delete(loan.id);
+      return res.redirect(303, `/loans/${encodeURIComponent(loan.id)}`);
+    }
     let session = sessions.get(loan.id);
     if (!session || Date.parse(session.expiresAt) - Date.now() < 10_000) {
       session = null;
@@ -157,13 +162,13 @@ app.get('/loans/:id', async (req, res, next) => {
   LoanCheckout('mount', '#loan-checkout', {
     session: ${scriptJson(session.token)},
     onSuccess: () => refresh(),
-    // A session left idle past its lifetime ends: this page mints a new one (once a minute at most, never a loop).
+    // A session left idle past its lifetime ends: this page asks for a new one (once a minute at most, never a loop).
     onEvent: (event) => {
       if (event.type !== 'session_expired' || event.reason !== 'expired') return;
       const last = Number(sessionStorage.getItem('example-renewed') ?? 0);
       if (Date.now() - last < 60_000) return;
       sessionStorage.setItem('example-renewed', String(Date.now()));
-      location.reload();
+      location.replace(${scriptJson(`/loans/${loan.id}?renew`)});
     },
   });
 </script>
