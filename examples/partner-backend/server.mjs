@@ -5,7 +5,8 @@
  * - `GET /`               a form: a borrower applies; the loans this app made, with their status
  * - `POST /apply`         pushes the credit decision, issues the offer, opens the loan's page
  * - `GET /loans/:id`      embeds the borrower checkout with the script tag and a checkout session (minted, then reused
- *                         while it lasts); the loan's status and the webhooks received for it update live
+ *                         while it lasts; `?renew` when the checkout says it expired); the loan's status and the
+ *                         webhooks received for it update live
  * - `POST /webhooks`      verifies each delivery over the raw body, records it once (deliveries are at least once)
  *
  * At start it lists its own origin in the organisation's checkout settings (so the embedded checkout may run on
