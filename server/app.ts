@@ -29,6 +29,8 @@ import { renderPageShell } from './shared/page-shell';
 function docsPage(): string {
   return renderPageShell({
     title: 'Lending Partner API reference',
+    // No icon of our own: an empty one, so the browser does not ask for /favicon.ico (a 404 in the console).
+    head: ['<link rel="icon" href="data:,">'],
     body: `  <div id="app"></div>
   <script src="/api-docs/assets/standalone.js"></script>
   <script src="/api-docs/assets/init.js"></script>`,

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../server/platform/domain/errors';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../../server/platform/domain/errors';
+import { errorBody } from '../../server/platform/http/envelope';
 import type { Config } from '../../server/config';
 import type { Platform } from '../../server/platform/platform';
 import { DEMO_ACTIONS, DemoError, DemoRuns, type DemoAction } from './demo-runs';
@@ -29,16 +30,22 @@ const EventsQuery = z.object({ after: z.uuid().optional() }).strict();
 /** The demo is served only where the sandbox is: its organisation bootstrapped and its routes mounted. */
 export const demoEnabled = (config: Pick<Config, 'SANDBOX_ROUTES_ENABLED' | 'BOOTSTRAP_SANDBOX'>) => config.SANDBOX_ROUTES_ENABLED && config.BOOTSTRAP_SANDBOX;
 
-function fail(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ status, success: false, message, error });
+/**
+ * Every refusal of the demo's routes is the platform's error envelope: a code of the error table and a `docUrl` to its
+ * entry (`docs/errors.md`), on the docs base the platform chose for this response (its public URL or the request's origin).
+ */
+function fail(res: Response, status: number, code: ErrorCode, message: string): void {
+  res.status(status).json(errorBody(res, status, code, message));
 }
+
+const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
 
 /**
  * The sales demo at `/demo`: the page (a Lit app, `demo/app/`) and the JSON routes it calls. The
  * routes play the partner with the sandbox organisation's key pair, held only here; see
  * `DemoRuns`. Mounted by the app only when the sandbox is bootstrapped and its routes are on.
  *
- * Routes (all JSON envelopes `{status, success, message, data | error}`):
+ * Routes (all JSON envelopes `{status, success, message, data | error, docUrl}`):
  * - `GET  /api/scenarios`                    the scenarios a run can play
  * - `POST /api/runs` `{scenario}`            starts a run (201), 400 `invalid_scenario`
  * - `GET  /api/runs/:runId`                  the run: borrower, pre-approval, loan, checkout link, next actions
@@ -130,7 +137,11 @@ export function createDemoRouter(options: DemoRouterOptions): express.Router {
       const { status, body } = error.answer;
       // A refusal of the platform is the demo's refusal too; a platform failure is the demo's bad gateway.
       if (error.retryAfter) res.setHeader('Retry-After', error.retryAfter);
-      if (status < 500) return fail(res, status, body.error ?? 'platform_refused', body.message);
+      // The platform's code is kept (and linked on this response's docs base, which the browser reached); a refusal
+      // without a known code is the demo's `platform_refused`.
+      if (status < 500) {
+        return isErrorCode(body.error) ? fail(res, status, body.error, body.message) : fail(res, ERROR_STATUS.platform_refused, 'platform_refused', body.message || 'The lending platform refused this step.');
+      }
       platform.logger.error({ status, error: body.error }, 'demo: the platform failed a step');
       return fail(res, 502, 'platform_error', 'The lending platform failed this step; it is safe to retry.');
     }

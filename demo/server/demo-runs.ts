@@ -1,5 +1,6 @@
 import { fromJson } from '../../server/platform/db/database';
 import { readBootstrap, type BootstrapResult } from '../../server/platform/domain/bootstrap';
+import { ERROR_STATUS, type ErrorCode } from '../../server/platform/domain/errors';
 import { createOperatorLoan } from '../../server/platform/domain/loans/create-operator-loan';
 import type { Platform } from '../../server/platform/platform';
 import { ensureManagedProduct } from './managed-product';
@@ -11,14 +12,19 @@ import { inUnitOfWork } from '../../server/platform/domain/unit-of-work';
 export const DEMO_ACTIONS = ['approve', 'reject', 'disburse', 'repay'] as const;
 export type DemoAction = (typeof DEMO_ACTIONS)[number];
 
-/** A refusal of the demo's own (400 bad input, 404 unknown run, 409 not now, 503 no sandbox). */
+/**
+ * A refusal of the demo's own (400 bad input, 404 unknown run, 409 not now, 503 no sandbox): a code of the error table
+ * (its `Sales demo` entries), answered with the code's status.
+ */
 export class DemoError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
+    this.status = ERROR_STATUS[code];
   }
 }
 
@@ -144,7 +150,7 @@ export class DemoRuns {
 
   private async sandboxOrg(): Promise<BootstrapResult> {
     this.sandbox ??= await readBootstrap(this.platform.db, this.platform.secrets);
-    if (!this.sandbox) throw new DemoError(503, 'demo_unavailable', 'The sandbox organisation does not exist yet: start the service with BOOTSTRAP_SANDBOX=true.');
+    if (!this.sandbox) throw new DemoError('demo_unavailable', 'The sandbox organisation does not exist yet: start the service with BOOTSTRAP_SANDBOX=true.');
     return this.sandbox;
   }
 
@@ -171,7 +177,7 @@ export class DemoRuns {
 
   private async records(runId: string) {
     const scenario = scenarioOfRun(runId);
-    if (!scenario) throw new DemoError(400, 'invalid_run_id', 'runId: a demo run id, e.g. demo-delegated-0123456789ab.');
+    if (!scenario) throw new DemoError('invalid_run_id', 'runId: a demo run id, e.g. demo-delegated-0123456789ab.');
     const { organisationId } = await this.sandboxOrg();
     const { db } = this.platform;
     const preapproval = await db
@@ -189,7 +195,7 @@ export class DemoRuns {
       .where('clientReference', '=', runId)
       .executeTakeFirst();
     const first = preapproval ?? loan;
-    if (!first) throw new DemoError(404, 'run_not_found', 'No demo run with this id: start a new scenario.');
+    if (!first) throw new DemoError('run_not_found', 'No demo run with this id: start a new scenario.');
     return { scenario, preapproval, loan, borrowerId: first.borrowerId, startedAt: first.createdAt };
   }
 
@@ -276,7 +282,7 @@ export class DemoRuns {
     const { borrowerId } = await this.records(runId);
     const { phone } = await this.platform.db.selectFrom('borrowers').select('phone').where('id', '=', borrowerId).executeTakeFirstOrThrow();
     const res = await fetch(`${this.apiBaseUrl}/sandbox/sms?phone=${encodeURIComponent(phone)}`, { signal: AbortSignal.timeout(15_000) });
-    if (res.status !== 200) throw new DemoError(502, 'sandbox_sms_unavailable', 'The sandbox SMS inbox could not be read; it is safe to retry.');
+    if (res.status !== 200) throw new DemoError('sandbox_sms_unavailable', 'The sandbox SMS inbox could not be read; it is safe to retry.');
     return ((await res.json()) as { data: { messages: Array<{ id: string; from: string; body: string; sentAt: string }> } }).data.messages;
   }
 
@@ -285,7 +291,7 @@ export class DemoRuns {
     const run = await this.read(runId);
     const loan = run.loan;
     if (!loan || !run.actions.includes(action)) {
-      throw new DemoError(409, 'action_not_available', `"${action}" is not a next step of this run (${loan ? `loan ${loan.status}` : `pre-approval ${run.preapproval?.status}`}).`);
+      throw new DemoError('action_not_available', `"${action}" is not a next step of this run (${loan ? `loan ${loan.status}` : `pre-approval ${run.preapproval?.status}`}).`);
     }
     const path = `/v1/loans/${loan.id}`;
     if (action === 'approve') await this.api.expect([200], 'POST', `${path}/approve`, { notes: 'Approved by the lender in the sales demo.' });

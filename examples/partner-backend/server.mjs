@@ -4,8 +4,9 @@
  *
  * - `GET /`               a form: a borrower applies; the loans this app made, with their status
  * - `POST /apply`         pushes the credit decision, issues the offer, opens the loan's page
- * - `GET /loans/:id`      mints a checkout session and embeds the borrower checkout with the script tag;
- *                         the loan's status and the webhooks received for it update live
+ * - `GET /loans/:id`      embeds the borrower checkout with the script tag and a checkout session (minted, then reused
+ *                         while it lasts; `?renew` when the checkout says it expired); the loan's status and the
+ *                         webhooks received for it update live
  * - `POST /webhooks`      verifies each delivery over the raw body, records it once (deliveries are at least once)
  *
  * At start it lists its own origin in the organisation's checkout settings (so the embedded checkout may run on
@@ -34,8 +35,11 @@ const lending = createLendingClient({ baseUrl: platformUrl, publicKey, secretKey
 /** What this app remembers (a real backend keeps it in its database). */
 const loans = new Map(); // loanId → { id, preapprovalId, borrower, amountNaira, createdAt }
 const events = new Map(); // event id → { id, event, loanId, receivedAt }
+const sessions = new Map(); // loanId → the checkout session its page embeds ({ token, expiresAt, … })
 let signingSecret;
 
+/** A fresh test-mode BVN for the form (a real app has the borrower's own from its KYC step): each application its own borrower. */
+const sandboxBvn = () => `2${String(crypto.randomInt(0, 1e10)).padStart(10, '0')}`;
 const escape = (value) => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a <script>: no `<` can close the element. */
 const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -45,12 +49,12 @@ const page = (title, body) => `<!doctype html>
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1f2933; background: #f5f7fa; }
   header { background: #0f766e; color: #fff; padding: 12px 16px; } header a { color: #fff; }
-  main { max-width: 640px; margin: 0 auto; padding: 16px; }
+  main { max-width: 640px; margin: 0 auto; padding: 16px; overflow-wrap: anywhere; }
   label { display: block; margin: 12px 0 4px; font-weight: 600; }
   input { width: 100%; box-sizing: border-box; padding: 10px; font: inherit; border: 1px solid #9aa5b1; border-radius: 6px; }
   button { margin-top: 16px; padding: 12px 16px; font: inherit; font-weight: 600; color: #fff; background: #0f766e; border: 0; border-radius: 6px; }
   table { width: 100%; border-collapse: collapse; } td, th { text-align: left; padding: 6px 4px; border-bottom: 1px solid #d9e2ec; }
-  .status { font-weight: 700; } .error { color: #b42318; }
+  .status { font-weight: 700; } .error { color: #b42318; } .hint { margin: 4px 0 0; font-size: 14px; color: #52606d; }
 </style></head>
 <body><header><a href="/">Example partner</a></header><main>${body}</main></body></html>`;
 
@@ -93,6 +97,8 @@ app.get('/', (_req, res) => {
   <label for="lastName">Last name</label><input id="lastName" name="lastName" required autocomplete="family-name" value="Obi">
   <label for="phone">Phone number</label><input id="phone" name="phone" required inputmode="tel" autocomplete="tel" value="+2348012345678">
   <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="email" value="ada@example.com">
+  <label for="bvn">BVN</label><input id="bvn" name="bvn" required inputmode="numeric" autocomplete="off" aria-describedby="bvn-hint" value="${sandboxBvn()}">
+  <p class="hint" id="bvn-hint">11 digits. The platform knows a borrower by their BVN: a BVN it has seen keeps that borrower's name and phone. With test keys any BVN verifies except 00000000000 (fails).</p>
   <label for="amount">Amount (naira)</label><input id="amount" name="amount" required inputmode="numeric" value="100000">
   <button type="submit">Apply</button>
 </form>
@@ -105,6 +111,8 @@ app.post('/apply', async (req, res, next) => {
   try {
     const amountNaira = Number(String(req.body.amount ?? '').replace(/[\s,₦]/g, ''));
     if (!Number.isFinite(amountNaira) || amountNaira <= 0) return res.status(400).type('html').send(page('Apply', '<p class="error">Enter an amount in naira.</p><a href="/">Back</a>'));
+    const bvn = String(req.body.bvn ?? '').replace(/\s/g, '');
+    if (!/^\d{11}$/.test(bvn)) return res.status(400).type('html').send(page('Apply', '<p class="error">Enter the borrower\'s BVN: 11 digits.</p><a href="/">Back</a>'));
     const email = String(req.body.email ?? '').trim();
     const borrower = { firstName: String(req.body.firstName), lastName: String(req.body.lastName), phone: String(req.body.phone), ...(email ? { email } : {}) };
     // Your credit engine decided; the push carries naira (`approved_amount`), the platform keeps kobo.
@@ -112,7 +120,7 @@ app.post('/apply', async (req, res, next) => {
       body: {
         borrower,
         decision: {
-          metadata: { assessment_id: `example_${crypto.randomUUID()}`, bvn: '22222222222' },
+          metadata: { assessment_id: `example_${crypto.randomUUID()}`, bvn },
           decision: { recommendation: 'APPROVE', approved_amount: amountNaira, conditions: { interest_rate: 3.5, tenor_days: 90, repayment_frequency: 'monthly' } },
         },
       },
@@ -129,19 +137,53 @@ app.get('/loans/:id', async (req, res, next) => {
   try {
     if (!loans.has(req.params.id)) return res.status(404).type('html').send(page('Not found', '<p>No such application.</p><a href="/">Back</a>'));
     const { data: loan } = await lending.get('/v1/loans/{id}', { params: { path: { id: req.params.id } } });
-    // A fresh short-lived session on every view: the page holds only this token, never a key.
-    const { data: session } = await lending.post('/v1/loans/{id}/checkout-sessions', { params: { path: { id: loan.id } } });
+    // The page holds only a short-lived session token, never a key. The same session serves every view while it has
+    // time left (a reload keeps the borrower's verified phone and progress; a new session would ask for a new code), a
+    // fresh one after. A closed loan (declined, cancelled, completed…) has nothing left to check out: the page shows
+    // its status without the checkout.
+    // `?renew`: the embedded checkout said its session expired; mint a new one, then show the page at its own address.
+    if ('renew' in req.query) {
+      sessions.delete(loan.id);
+      return res.redirect(303, `/loans/${encodeURIComponent(loan.id)}`);
+    }
+    let session = sessions.get(loan.id);
+    if (!session || Date.parse(session.expiresAt) - Date.now() < 10_000) {
+      session = null;
+      try {
+        ({ data: session } = await lending.post('/v1/loans/{id}/checkout-sessions', { params: { path: { id: loan.id } } }));
+        sessions.set(loan.id, session);
+      } catch (error) {
+        if (!(error instanceof LendingApiError && error.code === 'invalid_loan_state')) throw error;
+      }
+    }
+    const checkout = session
+      ? `<div id="loan-checkout"></div>
+<script>
+  (function (w, n) { w[n] = w[n] || function () { (w[n].q = w[n].q || []).push(arguments); }; })(window, 'LoanCheckout');
+  LoanCheckout('mount', '#loan-checkout', {
+    session: ${scriptJson(session.token)},
+    onSuccess: () => refresh(),
+    // A session left idle past its lifetime ends: this page asks for a new one (once a minute at most, never a loop).
+    onEvent: (event) => {
+      if (event.type !== 'session_expired' || event.reason !== 'expired') return;
+      const last = Number(sessionStorage.getItem('example-renewed') ?? 0);
+      if (Date.now() - last < 60_000) return;
+      sessionStorage.setItem('example-renewed', String(Date.now()));
+      location.replace(${scriptJson(`/loans/${loan.id}?renew`)});
+    },
+  });
+</script>
+<script async src="${escape(platformUrl)}/checkout/widget.js"></script>`
+      : `<p id="checkout-closed">Nothing is left to do in the checkout for this loan. <a href="/">Start a new application</a></p>`;
     res.type('html').send(
       page(
         'Your loan',
         `<h1>Your loan</h1>
 <p>Status: <span class="status" id="status">${escape(loan.status)}</span></p>
-<div id="loan-checkout"></div>
+${checkout}
 <h2>Webhooks received</h2>
 <ul id="events"></ul>
 <script>
-  (function (w, n) { w[n] = w[n] || function () { (w[n].q = w[n].q || []).push(arguments); }; })(window, 'LoanCheckout');
-  LoanCheckout('mount', '#loan-checkout', { session: ${scriptJson(session.token)}, onSuccess: () => refresh() });
   async function refresh() {
     const answer = await fetch(${scriptJson(`/loans/${loan.id}/status.json`)}).then((r) => r.json());
     document.getElementById('status').textContent = answer.status;
@@ -150,8 +192,7 @@ app.get('/loans/:id', async (req, res, next) => {
   }
   refresh();
   setInterval(refresh, 2000);
-</script>
-<script async src="${escape(platformUrl)}/checkout/widget.js"></script>`,
+</script>`,
       ),
     );
   } catch (error) {
@@ -171,12 +212,18 @@ app.get('/loans/:id/status.json', async (req, res, next) => {
 
 // The platform's typed errors carry a code and a link to what to do.
 app.use((error, _req, res, _next) => {
-  const detail = error instanceof LendingApiError ? `${error.status} ${error.code}: ${error.message}${error.docUrl ? ` (${error.docUrl})` : ''}` : String(error?.message ?? error);
-  console.error(detail);
-  res.status(502).type('html').send(page('Something went wrong', `<p class="error">${escape(detail)}</p><a href="/">Back</a>`));
+  const detail = error instanceof LendingApiError ? `${error.status} ${error.code}: ${error.message}` : String(error?.message ?? error);
+  const docUrl = error instanceof LendingApiError ? error.docUrl : undefined;
+  console.error(docUrl ? `${detail} (${docUrl})` : detail);
+  const more = docUrl ? ` <a href="${escape(docUrl)}">What this error means</a>` : '';
+  res.status(502).type('html').send(page('Something went wrong', `<p class="error">${escape(detail)}</p><p>${more} <a href="/">Back</a></p>`));
 });
 
-const server = app.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', async () => {
+const server = app.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', async (error) => {
+  if (error) {
+    console.error(`could not listen on 127.0.0.1:${process.env.PORT ?? 4000}: ${error.message} (set PORT to a free port, or 0 for any)`);
+    process.exit(1);
+  }
   const port = server.address().port;
   const publicUrl = (process.env.EXAMPLE_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   try {

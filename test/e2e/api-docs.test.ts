@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import { launchChromium, PHONE_VIEWPORT } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/harness';
 
 /**
@@ -58,5 +58,34 @@ describe('the API reference page', () => {
     expect(await page.getByRole('button', { name: /ask ai/i }).count()).toBe(0);
     expect(await page.getByText(/ask ai/i).count()).toBe(0);
     await context.close();
+  }, 120_000);
+
+  it('on a 360×640 phone: the reference and the error codes it links to fit the screen, with no console error (no /favicon.ico asked)', async () => {
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(`console.error: ${message.text()}`));
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    const missing: string[] = [];
+    page.on('response', (response) => response.status() >= 400 && missing.push(`${response.status()} ${response.url()}`));
+    try {
+      await page.goto(`${app.url}/api-docs`);
+      await page.getByRole('heading', { name: 'Lending Partner API', level: 1 }).waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+      // Each error code's entry, as a docUrl opens it: the row is a card that fits, its labels in place of the header.
+      await page.goto(`${app.url}/docs/errors#outside_product_limits`);
+      const row = page.locator('tr#outside_product_limits');
+      await row.waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      const labels = await row.evaluate((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => getComputedStyle(td, '::before').content));
+      expect(labels).toEqual(['"HTTP"', '"What it means"', '"What to do"']);
+      await page.waitForLoadState('networkidle');
+      expect(problems).toEqual([]);
+      expect(missing).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }, 120_000);
 });

@@ -3,10 +3,12 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
 import { startTestApp, type TestApp } from '../support/harness';
+import type { Page } from 'playwright-core';
 import { lendingTenant, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, uniquePhone } from '../support/checkout';
 import { signOfferAndGiveBank } from '../support/checkout-steps';
 import { axeViolations, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } from '../support/browser';
+import { client } from '../support/harness';
 
 /**
  * The example partner backend (`examples/partner-backend`, `npm run example`) as a partner's customer uses it, at
@@ -56,6 +58,29 @@ afterAll(async () => {
   await app?.stop();
 });
 
+/** Nothing on the page is wider than the phone: no sideways scrolling at 360px. */
+const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+/** A new page at 360×640 that collects page errors and console errors. */
+async function phonePage() {
+  const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  return { context, page, problems };
+}
+
+/** Fills the app's form (the BVN stays the fresh one the form offers) and applies. */
+async function apply(page: Page, who: { firstName?: string; lastName?: string; phone: string; amount?: string }) {
+  await page.goto(exampleUrl);
+  if (who.firstName) await page.getByLabel('First name').fill(who.firstName);
+  if (who.lastName) await page.getByLabel('Last name').fill(who.lastName);
+  await page.getByLabel('Phone number').fill(who.phone);
+  await page.getByLabel('Amount (naira)').fill(who.amount ?? '150000');
+  await page.getByRole('button', { name: 'Apply' }).click();
+}
+
 describe('the example partner backend', () => {
   it('at 360×640: apply, complete the embedded checkout, and see the loan and its verified webhooks on the partner page', async () => {
     const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
@@ -67,6 +92,7 @@ describe('the example partner backend', () => {
     try {
       await page.goto(exampleUrl);
       await screenshot(page, 'example-partner-apply');
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
       const phone = uniquePhone();
       await page.getByLabel('Phone number').fill(phone);
       await page.getByLabel('Amount (naira)').fill('₦150,000');
@@ -86,6 +112,12 @@ describe('the example partner backend', () => {
       const code = page.getByLabel(/Code sent to/);
       await code.waitFor();
       await code.fill(await latestOtp(app, phone));
+      // A reload keeps the page's checkout session: the verified phone holds, the borrower is back at the offer.
+      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      await page.reload();
+      await page.getByRole('heading', { name: 'Review and sign your offer' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Send code' }).count()).toBe(0);
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
       await signOfferAndGiveBank(page);
       await page.getByRole('button', { name: 'Set up direct debit' }).click();
       await page.getByRole('link', { name: /Continue to your bank/ }).waitFor();
@@ -102,6 +134,7 @@ describe('the example partner backend', () => {
         expect.arrayContaining(['loan.offer.accepted (verified)', 'mandate.active (verified)']),
       );
       await screenshot(page, 'example-partner-done');
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
       expect(pageErrors).toEqual([]);
       expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);
 
@@ -113,6 +146,76 @@ describe('the example partner backend', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('a second applicant is their own borrower: the code goes to the phone they gave, not to an earlier applicant\'s', async () => {
+    const { context, page, problems } = await phonePage();
+    try {
+      const first = uniquePhone();
+      await apply(page, { phone: first });
+      await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+      const second = uniquePhone();
+      await apply(page, { firstName: 'Bola', lastName: 'Ade', phone: second });
+      await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+      await page.getByText(`phone ending ${second.slice(-4)}`).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('a session that expires while the page is open is replaced: the borrower carries on instead of a dead end', async () => {
+    const { context, page, problems } = await phonePage();
+    try {
+      const phone = uniquePhone();
+      await apply(page, { phone });
+      await page.getByRole('button', { name: 'Send code' }).waitFor();
+      const loanId = new URL(page.url()).pathname.split('/').pop()!;
+      // The borrower left the page idle past the session's lifetime.
+      await app.platform.db.updateTable('checkoutSessions').set({ expiresAt: new Date(Date.now() - 60_000).toISOString() }).where('loanId', '=', loanId).execute();
+      const renewed = page.waitForRequest((request) => request.url() === `${exampleUrl}/loans/${loanId}?renew`);
+      await page.getByRole('button', { name: 'Send code' }).click();
+      // The checkout says the session ended; the page asks the app for a new one and the step works again.
+      await renewed;
+      await page.waitForURL(`${exampleUrl}/loans/${loanId}`);
+      await page.getByRole('button', { name: 'Send code' }).click();
+      await page.getByLabel(/Code sent to/).waitFor();
+      expect(problems.filter((p) => !/401/.test(p))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('a loan with nothing left to check out shows its status (no error page); a refused application shows the error and its doc link, all within 360px', async () => {
+    const { context, page, problems } = await phonePage();
+    try {
+      // Apply without following the app's redirect, so the loan is closed before its page is ever shown.
+      const form = new URLSearchParams({ firstName: 'Chi', lastName: 'Eze', phone: uniquePhone(), email: '', bvn: '22233344455', amount: '150000' });
+      const applied = await fetch(`${exampleUrl.replace('localhost', '127.0.0.1')}/apply`, { method: 'POST', body: form, redirect: 'manual' });
+      expect(applied.status).toBe(303);
+      const loanPath = applied.headers.get('location')!;
+      const cancelled = await client(app, tenant.test).post(`/v1/loans/${loanPath.split('/').pop()}/cancel`, {});
+      expect(cancelled.status).toBe(200);
+      const response = await page.goto(`${exampleUrl}${loanPath}`);
+      expect(response?.status()).toBe(200);
+      await expect.poll(() => page.locator('#status').textContent()).toBe('cancelled');
+      await page.getByText('Nothing is left to do in the checkout for this loan.').waitFor();
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+
+      // Far above the product's limits: the platform refuses; the page says why and links the code's entry.
+      await apply(page, { phone: uniquePhone(), amount: '999999999' });
+      await page.getByText(/outside_product_limits/).waitFor();
+      const link = page.getByRole('link', { name: 'What this error means' });
+      expect(await link.getAttribute('href')).toBe(`${app.url}/docs/errors#outside_product_limits`);
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+      await link.click();
+      await page.locator('tr#outside_product_limits').waitFor();
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+      // The only console errors: the app's own 502 answer for the refused application.
+      expect(problems.filter((p) => !/502/.test(p))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('refuses a webhook whose signature does not verify (the delivery never counts)', async () => {
     const forged = await fetch(`${exampleUrl.replace('localhost', '127.0.0.1')}/webhooks`, {

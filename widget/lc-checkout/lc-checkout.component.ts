@@ -195,9 +195,14 @@ export class LcCheckout extends LitElement {
     return this.client;
   }
 
-  /** Any step's call found the session over: show the ended state, and nothing of the loan stays on the page. */
+  /**
+   * The first state read or any step's call found the session over: show the ended state, and nothing of the loan stays
+   * on the page. The host hears it once (`session_expired`), so it can mint a new session for the borrower.
+   */
   private sessionEnded(code: string) {
+    const wasReady = this.pageState === 'ready';
     this.pageState = SESSION_ENDED[code] ?? 'expired';
+    if (wasReady) this.events.sessionEnded(publicReason(this.pageState) as 'expired' | 'revoked' | 'missing');
   }
 
   override connectedCallback(): void {
@@ -290,10 +295,8 @@ export class LcCheckout extends LitElement {
   private async refresh() {
     await this.load.run((signal) => this.api.state(signal));
     const error = this.load.status === 'error' ? this.load.error : undefined;
-    if (error && SESSION_ENDED[error.code]) {
-      this.pageState = SESSION_ENDED[error.code]!;
-      this.events.sessionEnded(publicReason(this.pageState) as 'expired' | 'revoked' | 'missing');
-    } else if (error) this.events.failed(error.code, error.status);
+    if (error && SESSION_ENDED[error.code]) this.sessionEnded(error.code);
+    else if (error) this.events.failed(error.code, error.status);
   }
 
   protected override updated(changed: PropertyValues): void {

@@ -24,6 +24,8 @@ export const ERROR_AREAS = [
   'Telemedicine',
   'Patient financing',
   'Dashboard',
+  'Sales demo',
+  'Provider webhooks',
   'Service',
 ] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
@@ -145,8 +147,10 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
   },
   platform_unavailable: {
     area: 'Checkout',
-    meaning: 'The checkout server could not reach the lending platform, or got an answer it did not expect. Nothing was changed by this call.',
-    action: 'Retry shortly; if it lasts, check that the checkout server\'s `apiBaseUrl` points at the platform and that the platform is up.',
+    meaning:
+      'The checkout server (or the sales demo at `/demo`) could not reach the lending platform, or got an answer it did not expect. Nothing was changed by this call.',
+    action:
+      'Retry shortly; if it lasts, check that the checkout server\'s `apiBaseUrl` points at the platform and that the platform is up (the demo calls the process it runs in).',
   },
   RATE_LIMITED: {
     area: 'Requests and credentials',
@@ -681,6 +685,69 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     action: 'Switch that setting off first, or add another passkey.',
   },
 
+  invalid_scenario: {
+    area: 'Sales demo',
+    meaning: 'The demo was asked to start a run of a scenario it does not have, or the body has fields other than `scenario`.',
+    action: 'Send `{"scenario": …}` with one of the ids `GET /demo/api/scenarios` lists; the message names them.',
+  },
+  invalid_action: {
+    area: 'Sales demo',
+    meaning: 'The action in the path is not one the demo knows.',
+    action: 'Use one of `approve`, `reject`, `disburse`, `repay` (the run\'s `nextActions` says which apply now).',
+  },
+  invalid_run_id: {
+    area: 'Sales demo',
+    meaning: 'The run id in the path is not a demo run id (`demo-<scenario>-<12 hex digits>`).',
+    action: 'Use the `runId` that `POST /demo/api/runs` returned, or start a new run.',
+  },
+  run_not_found: {
+    area: 'Sales demo',
+    meaning: 'No demo run has this id: it was never started here, or the database was reset since.',
+    action: 'Start a new run of the scenario.',
+  },
+  action_not_available: {
+    area: 'Sales demo',
+    meaning: 'The action is not a next step of the run in its current state (for example disbursing a loan before it is approved). Nothing was changed.',
+    action: 'Read the run again and pick one of its `nextActions`.',
+  },
+  platform_refused: {
+    area: 'Sales demo',
+    meaning:
+      'The lending platform refused a step of the run without a code of its own. (A refusal with a code is passed on with that code and its entry.)',
+    action: 'Read the run again: it shows where it stands; start a new run if it cannot go on.',
+  },
+  platform_error: {
+    area: 'Sales demo',
+    meaning: 'The lending platform failed a step of the run (it answered a 5xx). The step may not have happened.',
+    action: 'Retry the step shortly; if it keeps failing, the platform\'s log has the cause.',
+  },
+  sandbox_sms_unavailable: {
+    area: 'Sales demo',
+    meaning: 'The demo could not read the borrower\'s sandbox SMS inbox.',
+    action: 'Retry shortly; the texts are kept, nothing is lost.',
+  },
+  demo_unavailable: {
+    area: 'Sales demo',
+    meaning: 'The sandbox organisation the demo plays does not exist yet.',
+    action: 'Start the service with `BOOTSTRAP_SANDBOX=true` (and the sandbox routes on), then reload the demo.',
+  },
+  paystack_signature_missing: {
+    area: 'Provider webhooks',
+    meaning: 'A request to `/webhooks/paystack` has no `x-paystack-signature` header, so it cannot have come from Paystack. Nothing was read.',
+    action: 'Nothing, if it was not Paystack. Paystack signs every notification: check that the proxy in front of the platform passes the header on.',
+  },
+  paystack_signature_invalid: {
+    area: 'Provider webhooks',
+    meaning:
+      'The `x-paystack-signature` header is not the HMAC-SHA512 of the exact body bytes with this integration\'s Paystack secret key. Nothing was read.',
+    action:
+      'Check that `PAYSTACK_SECRET_KEY` is the key of the Paystack integration that sends the notifications (live vs test), and that no proxy rewrites the body.',
+  },
+  invalid_notification: {
+    area: 'Provider webhooks',
+    meaning: 'The notification is correctly signed but its body is not a Paystack event (not JSON, or without an `event`). Nothing was read.',
+    action: 'Sending the same body again gets the same answer. Paystack retries it for up to 72 hours; report a persistent one to Paystack with its body.',
+  },
   INTERNAL_ERROR: {
     area: 'Service',
     meaning: 'Something went wrong on our side; `message` carries the request id. Never stored for idempotency.',

@@ -264,6 +264,30 @@ export const ERROR_STATUS = {
   agreement_required: 400,
   /** Checkout server: the lending platform could not be reached or answered something unexpected; safe to retry. */
   platform_unavailable: 502,
+  /** Sales demo: `scenario` is not one of the demo's scenarios (or the body has other fields). */
+  invalid_scenario: 400,
+  /** Sales demo: the action is not one of approve, reject, disburse, repay. */
+  invalid_action: 400,
+  /** Sales demo: the run id is not a demo run id (`demo-<scenario>-<12 hex>`). */
+  invalid_run_id: 400,
+  /** Sales demo: no run with this id (never started, or the database was reset). */
+  run_not_found: 404,
+  /** Sales demo: the action is not a next step of the run in its current state. */
+  action_not_available: 409,
+  /** Sales demo: the lending platform refused a step without a code of its own. */
+  platform_refused: 409,
+  /** Sales demo: the lending platform failed a step (a 5xx); safe to retry. */
+  platform_error: 502,
+  /** Sales demo: the sandbox SMS inbox could not be read; safe to retry. */
+  sandbox_sms_unavailable: 502,
+  /** Sales demo: the sandbox organisation does not exist (the service was not started with BOOTSTRAP_SANDBOX=true). */
+  demo_unavailable: 503,
+  /** Paystack webhook: the `x-paystack-signature` header is missing. */
+  paystack_signature_missing: 401,
+  /** Paystack webhook: the signature does not match the body signed with the integration's secret key. */
+  paystack_signature_invalid: 401,
+  /** Paystack webhook: the signed body is not a Paystack event. */
+  invalid_notification: 400,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,
   /** A bug or an outage; safe to retry, never cached by idempotency. */

@@ -57,7 +57,10 @@ function inline(text: string): string {
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:72rem;margin:0 auto;padding:1rem;color:#1a1a1a}
 table{border-collapse:collapse;width:100%;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.4rem .6rem;text-align:left;vertical-align:top}
-th{background:#f3f3f3}code{font-size:.9em;background:#f3f3f3;padding:0 .2em}tr:target{background:#fff6d6}`;
+th{background:#f3f3f3}code{font-size:.9em;background:#f3f3f3;padding:0 .2em}tr:target{background:#fff6d6}
+main{overflow-wrap:anywhere}
+@media (max-width:40rem){thead{display:none}table,tbody,tr,td{display:block}tr{border:1px solid #ccc;margin-bottom:.75rem}
+td{border:0;padding:.3rem .6rem}td[data-label]::before{content:attr(data-label);display:block;font-weight:600;font-size:.85em;color:#555}}`;
 
 /** The same reference as HTML, served at `/docs/errors` so every `docUrl` opens on this server. */
 export function renderErrorsPage(): { html: string; csp: string } {
@@ -68,7 +71,8 @@ export function renderErrorsPage(): { html: string; csp: string } {
       const rows = codes
         .map((code) => {
           const doc = ERROR_DOCS[code];
-          return `<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${ERROR_STATUS[code]}</td><td>${inline(doc.meaning)}</td><td>${inline(doc.action)}</td></tr>`;
+          // On a narrow screen the rows become cards and each cell says what it is (`data-label`).
+          return `<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td data-label="HTTP">${ERROR_STATUS[code]}</td><td data-label="What it means">${inline(doc.meaning)}</td><td data-label="What to do">${inline(doc.action)}</td></tr>`;
         })
         .join('\n');
       return `<h2>${escapeHtml(area)}</h2>\n<table><thead><tr><th>Code</th><th>HTTP</th><th>What it means</th><th>What to do</th></tr></thead>\n<tbody>\n${rows}\n</tbody></table>`;

@@ -51,7 +51,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 const API_DESCRIPTION = `
 The lending partner API: push credit decisions, issue offers, run loans on the service's rails.
 
-**Envelope.** Every JSON response is \`{status, success, message, data?, error?, meta?}\`. Read the HTTP status first and
+**Envelope.** Every JSON response is \`{status, success, message, data?, error?, docUrl?, meta?}\`. Read the HTTP status first and
 \`error\` (a machine-readable code) second; \`message\` is for people.
 
 **Authentication.** Send the key pair as \`X-API-Public-Key\` + \`X-API-Secret-Key\`, or as \`Authorization: ApiKey <public>:<secret>\`.

@@ -1,6 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import type { Platform } from '../platform';
 import { onRailNotification, type RailNotice } from '../domain/mandates/rail-notification';
+import { sendError } from './envelope';
 import { PAYSTACK_SIGNATURE_HEADER, PaystackWebhookPayloadError, PaystackWebhookSignatureError, parsePaystackWebhook } from '../../integrations/paystack/paystack-webhook';
 
 /**
@@ -9,7 +10,8 @@ import { PAYSTACK_SIGNATURE_HEADER, PaystackWebhookPayloadError, PaystackWebhook
  * checked before anything is read: 401 otherwise. A signed notification is only a hint: the
  * mandate or charge it names is read back from Paystack (`onRailNotification`) and the collector
  * no longer has to wait for its next poll. Answers 200 for anything signed and understood —
- * including references we do not hold — because Paystack retries any other answer for 72 hours.
+ * including references we do not hold — because Paystack retries any other answer for 72 hours. Its refusals are error
+ * envelopes with a `docUrl` (the `Provider webhooks` entries of the error reference).
  */
 export function createPaystackWebhookRouter(platform: Platform, options: { secretKey: string }): express.Router {
   const router = express.Router();
@@ -20,11 +22,11 @@ export function createPaystackWebhookRouter(platform: Platform, options: { secre
       notification = parsePaystackWebhook(raw, req.headers[PAYSTACK_SIGNATURE_HEADER], options.secretKey);
     } catch (error) {
       if (error instanceof PaystackWebhookSignatureError) {
-        res.status(401).json({ status: 401, success: false, error: error.code, message: 'The notification is not signed with this integration\'s key.' });
+        sendError(res, 401, error.code, 'The notification is not signed with this integration\'s key.');
         return;
       }
       if (error instanceof PaystackWebhookPayloadError) {
-        res.status(400).json({ status: 400, success: false, error: 'invalid_notification', message: 'The signed body is not a Paystack event.' });
+        sendError(res, 400, 'invalid_notification', 'The signed body is not a Paystack event.');
         return;
       }
       throw error;
