@@ -37,6 +37,24 @@ function quickStartCode(): string {
   return match[1]!;
 }
 
+/** The client package's dependencies, and theirs, packed from node_modules into `into`: their tarball paths. */
+function dependencyTarballs(into: string): string[] {
+  fs.mkdirSync(into, { recursive: true });
+  const names = new Set<string>();
+  const visit = (packageJson: string) => {
+    const { dependencies = {} } = JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { dependencies?: Record<string, string> };
+    for (const name of Object.keys(dependencies)) {
+      if (names.has(name)) continue;
+      names.add(name);
+      visit(path.resolve('node_modules', name, 'package.json'));
+    }
+  };
+  visit(path.resolve('sdk/package.json'));
+  if (names.size === 0) return [];
+  const packed = execFileSync('npm', ['pack', ...[...names].map((name) => path.resolve('node_modules', name)), '--offline', '--loglevel=error'], { cwd: into, encoding: 'utf8' });
+  return packed.trim().split('\n').map((file) => path.join(into, file.trim()));
+}
+
 beforeAll(async () => {
   // Built and packed once by the e2e project's global setup (test/support/build-bundles.ts).
   const packed = fs.readdirSync('dist/sdk').filter((f) => f.endsWith('.tgz'));
@@ -44,7 +62,11 @@ beforeAll(async () => {
   const tarball = path.resolve('dist/sdk', packed[0]!);
   project = fs.mkdtempSync(path.join(os.tmpdir(), 'quickstart-'));
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'my-integration', private: true, type: 'module' }));
-  execFileSync('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, stdio: 'pipe', timeout: 120_000 });
+  // The package's dependencies come packed from this repository's node_modules (the versions the lockfile pinned),
+  // installed beside it: npm resolving a tarball's dependency ranges asks for their full registry metadata, which
+  // `npm ci` does not cache, and a test never reaches the network.
+  const dependencies = dependencyTarballs(path.join(project, '.deps'));
+  execFileSync('npm', ['install', ...dependencies, tarball, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, stdio: 'pipe', timeout: 120_000 });
   fs.writeFileSync(path.join(project, 'quickstart.mjs'), quickStartCode());
   app = await startTestApp();
   tenant = await lendingTenant(app);
