@@ -5,7 +5,7 @@
  * migration adding a column would break it mid-deploy); PostgreSQL then parses and plans it once per
  * connection instead of on every read.
  */
-import type { LoanProductsTable, LoansTable, PreapprovalsTable } from './schema';
+import type { BorrowersTable, LoanProductsTable, LoansTable, PreapprovalsTable } from './schema';
 
 type Exhaustive<T, C extends readonly (keyof T)[]> = [Exclude<keyof T, C[number]>] extends [never] ? C : { missingColumns: Exclude<keyof T, C[number]> };
 
@@ -41,4 +41,9 @@ export const LOAN_PRODUCT_COLUMNS = allColumns<LoanProductsTable>()([
   'insurancePremiumBps', 'settlementDestination', 'settlementCatalogEnabled', 'capitalPoolCode', 'recoveryEnabled',
   'recoveryPolicyId', 'recoveryDefaultAfterDaysOverdue', 'guarantorsRequired', 'rateDisplay', 'createdAt',
   'updatedAt',
+]);
+
+export const BORROWER_COLUMNS = allColumns<BorrowersTable>()([
+  'id', 'organisationId', 'mode', 'clientReference', 'firstName', 'lastName', 'phone', 'email', 'bvnHash', 'ninHash',
+  'legacyNin', 'identityStatus', 'linkedAt', 'userId', 'preferredLocale', 'createdAt', 'updatedAt',
 ]);

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
+import { BORROWER_COLUMNS } from '../../db/columns';
 import type { BorrowersTable, Mode } from '../../db/schema';
 import { newId } from '../ids';
 import { newBorrowerRow, toBorrower, type Borrower } from './borrower';
@@ -38,12 +39,12 @@ export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBo
 }
 
 const selectByBvnHash = precompiled((db, a: { organisationId: string; mode: Mode; bvnHash: string }) =>
-  db.selectFrom('borrowers').selectAll().where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('bvnHash', '=', a.bvnHash),
+  db.selectFrom('borrowers').select(BORROWER_COLUMNS).where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('bvnHash', '=', a.bvnHash),
 );
 const insertBorrower = precompiled((db, row: BorrowersTable) =>
   db
     .insertInto('borrowers')
     .values(row)
     .onConflict((oc) => oc.columns(['organisationId', 'mode', 'bvnHash']).where('bvnHash', 'is not', null).doNothing())
-    .returningAll(),
+    .returning(BORROWER_COLUMNS),
 );
