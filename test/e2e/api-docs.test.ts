@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, PHONE_VIEWPORT } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/harness';
@@ -20,6 +20,18 @@ afterAll(async () => {
   await app?.stop();
 });
 
+/** Lets the page reach only the app's own origin (tests never leave loopback); what it asked elsewhere is listed, and refused. */
+async function keepToOrigin(context: BrowserContext, origin: string): Promise<string[]> {
+  const elsewhere: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+    elsewhere.push(route.request().url());
+    return route.abort();
+  });
+  return elsewhere;
+}
+
 describe('the API reference page', () => {
   it('renders every tag of the document with no console error and no request leaving this origin', async () => {
     const origin = new URL(app.url).origin;
@@ -30,13 +42,7 @@ describe('the API reference page', () => {
       if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    const elsewhere: string[] = [];
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
-      elsewhere.push(route.request().url());
-      return route.abort();
-    });
+    const elsewhere = await keepToOrigin(context, origin);
 
     const response = await page.goto(`${app.url}/api-docs`);
     expect(response?.status()).toBe(200);
@@ -62,6 +68,7 @@ describe('the API reference page', () => {
 
   it('on a 360×640 phone: the reference and the error codes it links to fit the screen, with no console error (no /favicon.ico asked)', async () => {
     const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const elsewhere = await keepToOrigin(context, new URL(app.url).origin);
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(`console.error: ${message.text()}`));
@@ -84,6 +91,7 @@ describe('the API reference page', () => {
       await page.waitForLoadState('networkidle');
       expect(problems).toEqual([]);
       expect(missing).toEqual([]);
+      expect(elsewhere).toEqual([]);
     } finally {
       await context.close();
     }
