@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
 import type { RailName } from '../../server/integrations/rails/payment-rail';
@@ -329,5 +331,39 @@ describe('provider API: bad input and unknown things answer 4xx JSON', () => {
   it('when the adapter cannot reach the provider, then a retryable rail_unreachable error', async () => {
     const nowhere = new SandboxRailAdapter('rail_a', 'http://127.0.0.1:9');
     expect(await rejection(nowhere.readCharge('chg_x'))).toMatchObject({ code: 'rail_unreachable', retryable: true, httpStatus: null });
+    // A refused connection sent nothing: a charge that never left is not of unknown outcome.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = new SandboxRailAdapter('rail_a', `http://127.0.0.1:${port}`);
+    const charge = { authorizationCode: 'AUTH_x', amountKobo: 100, reference: 'REP-x', email: 'a@example.com' };
+    expect(await rejection(refused.charge(charge))).toMatchObject({ code: 'rail_unreachable', retryable: true, outcomeUnknown: false });
+  });
+
+  it('when the provider drops the connection after the charge was sent, then its outcome is unknown (it may have been taken), not refused', async () => {
+    const received: string[] = [];
+    // The provider's process dies after reading the request: once before answering, once halfway through the answer.
+    const provider = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(req.url!);
+        if (received.length === 1) return req.socket.destroy();
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+        res.write('{"chargeReference":');
+        setTimeout(() => req.socket.destroy(), 20);
+      });
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const rail = new SandboxRailAdapter('rail_a', `http://127.0.0.1:${(provider.address() as AddressInfo).port}`);
+      const charge = { authorizationCode: 'AUTH_x', amountKobo: 100, reference: 'REP-x', email: 'a@example.com' };
+      expect(await rejection(rail.charge(charge))).toMatchObject({ retryable: true, outcomeUnknown: true });
+      expect(await rejection(rail.charge(charge))).toMatchObject({ retryable: true, outcomeUnknown: true });
+      expect(received).toHaveLength(2);
+    } finally {
+      provider.closeAllConnections();
+      await new Promise((resolve) => provider.close(resolve));
+    }
   });
 });

@@ -79,16 +79,18 @@ export class SandboxRailAdapter implements PaymentRail {
   private async call<T>(action: string, method: 'GET' | 'POST', path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
     // A write that timed out or failed on the provider's side may have taken effect.
     const mayHaveTakenEffect = (httpStatus: number | null) => method === 'POST' && (httpStatus === null || httpStatus >= 500);
-    const fail = (code: string, detail: string, httpStatus: number | null, retryable: boolean, cause?: unknown) =>
+    const fail = (code: string, detail: string, httpStatus: number | null, retryable: boolean, cause?: unknown, neverSent = false) =>
       new PaymentRailError(this.name, code, `${this.name}: could not ${action}: ${detail}`, httpStatus, retryable, {
         cause,
-        outcomeUnknown: retryable && mayHaveTakenEffect(httpStatus) && code !== 'rail_unreachable',
+        outcomeUnknown: retryable && mayHaveTakenEffect(httpStatus) && !neverSent,
       });
 
+    // Only a connection that was never made sent nothing; one reset or dropped after the request left (the
+    // provider's process dying with the charge committed and the answer unsent) may have taken effect.
     const unreachable = (error: unknown) =>
       (error as Error)?.name === 'TimeoutError'
         ? fail('rail_timeout', `no answer within ${this.timeoutMs} ms (the outcome is unknown: read it back before retrying).`, null, true, error)
-        : fail('rail_unreachable', `the provider could not be reached (${(error as Error)?.message ?? String(error)}).`, null, true, error);
+        : fail('rail_unreachable', `the provider could not be reached (${(error as Error)?.message ?? String(error)}).`, null, true, error, neverConnected(error));
 
     let res: Response;
     try {
@@ -106,7 +108,8 @@ export class SandboxRailAdapter implements PaymentRail {
     try {
       text = await res.text();
     } catch (error) {
-      throw unreachable(error);
+      // The request reached the provider (it answered): a lost body leaves a write's outcome unknown.
+      throw fail('rail_unreachable', `the answer was lost (${(error as Error)?.message ?? String(error)}).`, null, true, error);
     }
     let parsed: unknown;
     try {
@@ -127,4 +130,12 @@ export class SandboxRailAdapter implements PaymentRail {
     }
     return result.data;
   }
+}
+
+/** Errors of a connection that was never made (so no request left): refused, or a name that does not resolve. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function neverConnected(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === 'string' && NEVER_CONNECTED.has(cause.code);
 }
