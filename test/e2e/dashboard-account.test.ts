@@ -177,5 +177,5 @@ describe('dashboard account security in the browser', () => {
     await expect.poll(() => main(laptop.page).getByText('57 entries shown — that is all.').isVisible()).toBe(true);
     expect(await main(laptop.page).getByRole('button', { name: 'Load more' }).count()).toBe(0);
     await laptop.context.close();
-  });
+  }, 120_000); // several pages, each analysed by axe: a walk, like the other browser walks
 });

@@ -152,5 +152,5 @@ describe('dashboard: products, pool, settlements, usage', () => {
     expect(await axeViolations(page)).toEqual([]);
     await dashboardShot(page, 'usage-phone');
     await context.close();
-  });
+  }, 120_000); // several pages, each analysed by axe: a walk, like the other browser walks
 });
