@@ -150,7 +150,7 @@ describe('ownership checks and paste-tolerant inputs', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 120_000); // a walk through several pages: a walk's time budget, like the other browser walks
 
   it('a BVN and a NIN pasted with spaces and dashes keep every digit and verify', async () => {
     const phone = uniquePhone();

@@ -81,7 +81,7 @@ describe('dashboard account security in the browser', () => {
     await dashboardShot(page, 'audit-phone');
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
-  });
+  }, 120_000); // a walk through several pages: a walk's time budget, like the other browser walks
 
   it('on the account page: renames a passkey, cannot remove the last one while it is asked, removes it after switching off, signs out everywhere', async () => {
     const { context, page } = await newDashboardPage(browser, PHONE_VIEWPORT);

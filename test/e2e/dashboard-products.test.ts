@@ -80,7 +80,7 @@ describe('dashboard: products, pool, settlements, usage', () => {
     expect(await axeViolations(page)).toEqual([]);
     await dashboardShot(page, 'pool-laptop');
     await context.close();
-  });
+  }, 120_000); // a walk through several pages: a walk's time budget, like the other browser walks
 
   it('in live mode the page gives a transfer reference; once the operator confirms it, the live pool holds the amount', async () => {
     const { context, page } = await newDashboardPage(browser);
