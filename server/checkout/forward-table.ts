@@ -52,8 +52,9 @@ export const FORWARD_TABLE: readonly ForwardRow[] = [
     platformPath: '/v1/checkout/language',
     pick: ['locale', 'chosenBy'],
     shape: (req) => {
-      const locale = (req.body as { locale?: unknown })?.locale;
-      return typeof locale === 'string' && localeOfTag(locale) ? { locale: localeOfTag(locale) } : {};
+      const tag = (req.body as { locale?: unknown })?.locale;
+      const locale = typeof tag === 'string' ? localeOfTag(tag) : undefined;
+      return locale ? { locale } : {};
     },
   },
   { method: 'POST', path: '/otp/send', platformPath: '/v1/checkout/otp/send' },

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../platform/domain/errors';
 import { fullName, notesOf, participantsOf, prescriptionsOf } from '../platform/domain/appointments/appointment';
 import { findSeat, meetingClosedReason, openSeat, type MeetingSeat } from '../platform/domain/appointments/meeting-access';
 import { meetingLocale } from '../platform/domain/appointments/meeting-locale';
+import type { Locale } from '../shared/locales';
 import { submitDoctorNote, submitPrescription } from '../platform/domain/appointments/consultation-records';
 import { completeAppointment, delaysFor } from '../platform/domain/appointments/complete-appointment';
 import { finishRecording, RECORDING_CONTENT_TYPES, startRecording, storeRecordingChunk } from '../platform/domain/appointments/recordings';
@@ -81,8 +82,7 @@ export function createMeetingRouter(platform: Platform) {
    * The page for a seat that opens nothing now (null: it opens), in the participant's language
    * (`meetingLocale`); a key that names no seat gets the invalid page in the browser's language.
    */
-  const closedPage = (req: Request, seat: MeetingSeat | null): { status: number; html: string } | null => {
-    const { locale } = meetingLocale(seat, req.get('accept-language'));
+  const closedPage = (seat: MeetingSeat | null, locale: Locale): { status: number; html: string } | null => {
     if (!seat) return { status: 404, html: renderMeetingPage('invalid', { locale }) };
     const closed = meetingClosedReason(seat.appointment, platform.clock.now(), window);
     if (closed === 'too_early') {
@@ -95,7 +95,7 @@ export function createMeetingRouter(platform: Platform) {
 
   router.get('/meet/j/:key', async (req, res) => {
     const seat = await findSeat(platform.db, platform.secrets, req.params.key);
-    const closed = closedPage(req, seat);
+    const closed = closedPage(seat, meetingLocale(seat, req.get('accept-language')).locale);
     if (closed) return page(res, closed.status, closed.html);
     // Secure whenever the public origin is https, also when TLS ends at a proxy in front of this plain-http server.
     res.cookie(MEETING_COOKIE, req.params.key, { httpOnly: true, secure: platform.baseUrl.startsWith('https:') || req.secure, sameSite: 'lax', path: '/meet' });
@@ -106,9 +106,10 @@ export function createMeetingRouter(platform: Platform) {
   router.get('/meet/', async (req, res) => {
     const key = readCookie(req.headers.cookie, MEETING_COOKIE);
     const seat = key ? await findSeat(platform.db, platform.secrets, key) : null;
-    const closed = closedPage(req, seat);
+    const { locale } = meetingLocale(seat, req.get('accept-language'));
+    const closed = closedPage(seat, locale);
     if (closed) return page(res, closed.status, closed.html);
-    page(res, 200, renderMeetingPage('ready', meetingLocale(seat, req.get('accept-language'))));
+    page(res, 200, renderMeetingPage('ready', { locale }));
   });
 
   const meetingAssets = staticAssets(path.dirname(MEETING_BUNDLE));
