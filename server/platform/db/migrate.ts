@@ -34,6 +34,7 @@ import * as dashboardClinicLists from './migrations/0035-dashboard-clinic-lists'
 import * as meetingPresence from './migrations/0036-meeting-presence';
 import * as languages from './migrations/0037-languages';
 import * as financingBooks from './migrations/0038-financing-books';
+import * as guardedWrites from './migrations/0039-guarded-writes';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -82,6 +83,7 @@ const migrations: Record<string, MigrationModule> = {
   '0036-meeting-presence': meetingPresence,
   '0037-languages': languages,
   '0038-financing-books': financingBooks,
+  '0039-guarded-writes': guardedWrites,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

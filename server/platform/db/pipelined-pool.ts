@@ -36,6 +36,32 @@ import type pg from 'pg';
  */
 export const WRITE_BEHIND_MARK = '/* write-behind */ ';
 
+/**
+ * A guarded write-behind statement (`guardedWriteBehind` in `precompiled.ts`): written behind like the others inside a
+ * transaction, its values end with a `GuardRefusal`, taken off before sending. When the statement fails because its
+ * guard matched no row (SQLSTATE `LCG01`, raised by `lc_expect_one_row`, migration 0039), the transaction's failure is
+ * the refusal's error, not the database's.
+ */
+export const GUARDED_MARK = '/* guarded write-behind */ ';
+
+/** Not a statement: `checkpoint` (`precompiled.ts`) — wait for every statement written so far, rethrow a failure. */
+export const CHECKPOINT = '/* checkpoint */';
+
+/** The error a guarded statement's caller wants thrown when its guard matched no row. */
+export class GuardRefusal {
+  constructor(readonly make: () => Error) {}
+}
+
+/** SQLSTATE raised by `lc_expect_one_row` (migration 0039). */
+const GUARD_FAILED = 'LCG01';
+
+const refusedBy = (refusal: GuardRefusal | undefined, error: unknown): unknown =>
+  refusal && (error as { code?: unknown } | null)?.code === GUARD_FAILED ? refusal.make() : error;
+
+/** The statement's text without its leading mark, if any. */
+const unmarked = (sql: string): string =>
+  sql.startsWith(WRITE_BEHIND_MARK) ? sql.slice(WRITE_BEHIND_MARK.length) : sql.startsWith(GUARDED_MARK) ? sql.slice(GUARDED_MARK.length) : sql;
+
 /** SQL text → prepared statement name, for the fixed-shape statements of `precompiled`. */
 const preparedNames = new Map<string, string>();
 /**
@@ -54,7 +80,7 @@ const STAR_COLUMNS = /(?:select|returning|,)\s*(?:(?:"[^"]+"|\w+)\.)?\*/i;
 /** Marks a statement's text as one to prepare once per connection (called once per compiled template). */
 export function prepareStatement(sql: string): void {
   if (preparedNames.has(sql) || preparedNames.size >= MAX_PREPARED) return;
-  if (STAR_COLUMNS.test(sql.startsWith(WRITE_BEHIND_MARK) ? sql.slice(WRITE_BEHIND_MARK.length) : sql)) return;
+  if (STAR_COLUMNS.test(unmarked(sql))) return;
   preparedNames.set(sql, `pc${preparedNames.size + 1}`);
 }
 
@@ -102,10 +128,10 @@ class PipelinedClient {
     return name ? this.raw.query({ name, text, values }) : this.raw.query(text, values);
   }
 
-  private writeBehind(text: string, values?: unknown[]): Promise<QueryResult> {
+  private writeBehind(text: string, values?: unknown[], refusal?: GuardRefusal): Promise<QueryResult> {
     this.behind.push(
       this.send(text, values).catch((error: unknown) => {
-        this.failure ??= { error };
+        this.failure ??= { error: refusedBy(refusal, error) };
       }),
     );
     return Promise.resolve(NOT_AWAITED);
@@ -117,7 +143,27 @@ class PipelinedClient {
       this.failure = undefined;
       return this.writeBehind(text);
     }
+    if (text.startsWith(GUARDED_MARK)) {
+      const refusal = values?.at(-1);
+      if (!(refusal instanceof GuardRefusal)) throw new Error('a guarded statement came without its refusal');
+      const own = values!.slice(0, -1);
+      if (this.inTransaction) return this.writeBehind(text, own, refusal);
+      try {
+        // Outside a transaction nothing is written behind: waited for like any statement.
+        return await this.send(text, own);
+      } catch (error) {
+        throw refusedBy(refusal, error);
+      }
+    }
     if (this.inTransaction && text.startsWith(WRITE_BEHIND_MARK)) return this.writeBehind(text, values);
+    if (text === CHECKPOINT) {
+      if (this.behind.length > 0) {
+        await Promise.all(this.behind);
+        this.behind = [];
+      }
+      if (this.failure) throw this.failure.error;
+      return NOT_AWAITED;
+    }
     const ends = text === 'commit' || text === 'rollback';
     let result: QueryResult | undefined;
     let error: { error: unknown } | undefined;

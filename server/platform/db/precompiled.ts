@@ -1,6 +1,6 @@
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Compilable, type QueryResult, type UnknownRow } from 'kysely';
 import type { Executor } from './database';
-import { WRITE_BEHIND_MARK, prepareStatement } from './pipelined-pool';
+import { CHECKPOINT, GUARDED_MARK, GuardRefusal, WRITE_BEHIND_MARK, prepareStatement } from './pipelined-pool';
 
 /**
  * Statements compiled once and then executed with new values.
@@ -124,10 +124,38 @@ function valueAt(args: PrecompiledArgs, path: readonly (string | number)[]): unk
   return value;
 }
 
-export function precompiled<A extends object, R = unknown>(
-  build: (db: Executor, args: A) => Compilable<R>,
-): (db: Executor, args: A) => Promise<QueryResult<R>> {
-  return compileOnce(build, '');
+/** A precompiled statement: run it, or take its compiled form to run with others (`together`). */
+export type Precompiled<A, R> = ((db: Executor, args: A) => Promise<QueryResult<R>>) & {
+  compiled(db: Executor, args: A): CompiledQuery<R>;
+};
+
+export function precompiled<A extends object, R = unknown>(build: (db: Executor, args: A) => Compilable<R>): Precompiled<A, R> {
+  const compile = compileOnce(build, '');
+  const run = (db: Executor, args: A) => db.executeQuery<R>(compile(db, args));
+  return Object.assign(run, { compiled: compile });
+}
+
+/**
+ * Runs statements that do not depend on each other's answers in one round trip, and answers their results in order.
+ * Kysely runs a transaction's statements one after another (each waits for the one before to answer); on PostgreSQL
+ * these are written together instead (the pipelined client, `pipelined-pool.ts`) and their answers read together. The
+ * results pass through the plugins as `executeQuery`'s would (rows camelCased). A failure rejects with the first
+ * statement's error to fail, in order; on PostgreSQL it aborts the transaction, so the later ones fail too. On SQLite
+ * they simply run in order.
+ */
+export async function together<const Q extends readonly CompiledQuery<unknown>[]>(
+  db: Executor,
+  queries: Q,
+): Promise<{ [K in keyof Q]: Q[K] extends CompiledQuery<infer R> ? QueryResult<R> : never }> {
+  const executor = db.getExecutor();
+  const results = await executor.provideConnection((connection) => Promise.all(queries.map((query) => connection.executeQuery(query))));
+  const transformed: QueryResult<unknown>[] = [];
+  for (let i = 0; i < results.length; i++) {
+    let result = results[i] as QueryResult<UnknownRow>;
+    for (const plugin of executor.plugins) result = await plugin.transformResult({ result, queryId: queries[i]!.queryId });
+    transformed.push(result);
+  }
+  return transformed as { [K in keyof Q]: Q[K] extends CompiledQuery<infer R> ? QueryResult<R> : never };
 }
 
 /**
@@ -138,17 +166,64 @@ export function precompiled<A extends object, R = unknown>(
  * unique-violation fallback, no affected-row check). Elsewhere it runs like any other statement.
  */
 export function writeBehind<A extends object>(build: (db: Executor, args: A) => Compilable<unknown>): (db: Executor, args: A) => Promise<void> {
-  const run = compileOnce(build, WRITE_BEHIND_MARK);
+  const compile = compileOnce(build, WRITE_BEHIND_MARK);
   return async (db, args) => {
-    await run(db, args);
+    await db.executeQuery(compile(db, args));
   };
 }
 
-function compileOnce<A extends object, R>(build: (db: Executor, args: A) => Compilable<R>, prefix: string): (db: Executor, args: A) => Promise<QueryResult<R>> {
+/**
+ * A conditional write that must change exactly one row, else its transaction is refused with the caller's error
+ * (`refusal`): a status transition guarded by the status it moves from, a balance move guarded by its bound. The check
+ * is the caller's to place: it may surface at any later statement of the transaction, the commit included, so use it
+ * only where nothing after it in the transaction reaches outside the database (no provider call, no message) and
+ * nothing catches the refusal to carry on.
+ *
+ * - PostgreSQL, inside a transaction: written and not waited for. The statement is sent as
+ *   `with guarded as (<write> returning 1) select lc_expect_one_row(count(*)) from guarded` (migration 0039), which
+ *   raises unless one row was written; PostgreSQL aborts the transaction there, and the pipelined client rethrows
+ *   `refusal()` from the next statement waited for or the commit (`pipelined-pool.ts`). Nothing of the transaction
+ *   commits. This is what lets a capital pool's guarded UPDATE leave with the commit: its row lock is held for the
+ *   UPDATE and the commit, not also for a round trip to this process in between.
+ * - Elsewhere (SQLite; PostgreSQL outside a transaction): run at once, its row count checked, `refusal()` thrown.
+ *
+ * The write must not have a `returning` clause of its own.
+ */
+export function guardedWriteBehind<A extends object>(
+  build: (db: Executor, args: A) => Compilable<unknown>,
+): (db: Executor, args: A, refusal: () => Error) => Promise<void> {
+  const atOnce = compileOnce(build, '');
+  const behind = compileOnce(build, GUARDED_MARK, (compiled) => `with guarded as (${compiled} returning 1) select lc_expect_one_row(count(*)) from guarded`);
+  return async (db, args, refusal) => {
+    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      await db.executeQuery(behind(db, args, new GuardRefusal(refusal)));
+      return;
+    }
+    const result = await db.executeQuery(atOnce(db, args));
+    if (Number(result.numAffectedRows) !== 1) throw refusal();
+  };
+}
+
+/**
+ * Waits until every statement this transaction wrote so far has answered, and throws the first failure among them
+ * (a guard's refusal included): for the point before a transaction reaches outside the database (a provider call),
+ * so nothing is asked of a provider for a change that is already refused. Sends nothing; on PostgreSQL it costs a
+ * wait only when statements are still unanswered, and on SQLite (every statement already ran) nothing.
+ */
+export async function checkpoint(db: Executor): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await db.executeQuery(CompiledQuery.raw(CHECKPOINT));
+}
+
+function compileOnce<A extends object, R>(
+  build: (db: Executor, args: A) => Compilable<R>,
+  prefix: string,
+  /** Rewrites the compiled SQL (its parameters stay where they are). */
+  wrap?: (sql: string) => string,
+): (db: Executor, args: A, extra?: unknown) => CompiledQuery<R> {
   // Per dialect adapter (one per database handle; transactions share their handle's adapter), with
   // the template used last checked first: most statements are always called with one shape.
   const templates = new WeakMap<object, { byShape: Map<string, Template>; last?: Template }>();
-  return (db, typed) => {
+  return (db, typed, extra) => {
     const args = typed as PrecompiledArgs;
     const adapter = db.getExecutor().adapter;
     let known = templates.get(adapter);
@@ -163,17 +238,19 @@ function compileOnce<A extends object, R>(build: (db: Executor, args: A) => Comp
         // Every argument value must have become a parameter (one may be used more than once).
         const found = new Set(compiled.parameters.filter((p) => p instanceof Placeholder)).size;
         if (found !== count) throw new Error(`precompiled statement placed ${found} of ${count} argument values as parameters: ${compiled.sql}`);
-        template = { shape, sql: prefix + compiled.sql, query: compiled.query, parameters: compiled.parameters };
+        template = { shape, sql: prefix + (wrap ? wrap(compiled.sql) : compiled.sql), query: compiled.query, parameters: compiled.parameters };
         prepareStatement(template.sql);
         known.byShape.set(shape, template);
       }
       known.last = template;
     }
     const parameters = new Array<unknown>(template.parameters.length);
-    for (let i = 0; i < parameters.length; i++) {
+    for (let i = 0; i < template.parameters.length; i++) {
       const p = template.parameters[i];
       parameters[i] = p instanceof Placeholder ? valueAt(args, p.path) : p;
     }
-    return db.executeQuery<R>({ sql: template.sql, query: template.query, parameters, queryId: { queryId: '' } });
+    // Rides after the statement's own parameters to the pipelined client, which takes it off (`GuardRefusal`).
+    if (extra !== undefined) parameters.push(extra);
+    return { sql: template.sql, query: template.query, parameters, queryId: { queryId: '' } } as CompiledQuery<R>;
   };
 }

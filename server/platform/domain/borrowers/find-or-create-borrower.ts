@@ -23,13 +23,24 @@ export interface FindOrCreateBorrowerOptions {
  * Safe under concurrent pushes: the unique index on the BVN hash decides who creates.
  */
 export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBorrowerOptions): Promise<Borrower> {
-  // The insert comes first (one statement for a BVN not seen before, the usual push); a BVN seen
-  // before conflicts, inserts nothing and is then read (also a concurrent creator's row).
-  const { rows } = await insertBorrower(
+  const { rows } = await db.executeQuery(borrowerInsert(db, options));
+  return borrowerAfterInsert(db, options, rows[0]);
+}
+
+/**
+ * `findOrCreateBorrower`'s first statement, to send with others (`together`): the insert comes first (one statement
+ * for a BVN not seen before, the usual push); a BVN seen before conflicts and inserts nothing.
+ */
+export function borrowerInsert(db: Executor, options: FindOrCreateBorrowerOptions) {
+  return insertBorrower.compiled(
     db,
     newBorrowerRow(options, options.details, { clientReference: options.clientReference, bvnHash: options.bvnHash, ninHash: options.ninHash, now: options.now }),
   );
-  if (rows[0]) return toBorrower(rows[0]);
+}
+
+/** The rest of `findOrCreateBorrower`, given the insert's row: the new borrower, or the existing one read (also a concurrent creator's row). */
+export async function borrowerAfterInsert(db: Executor, options: FindOrCreateBorrowerOptions, inserted: BorrowersTable | undefined): Promise<Borrower> {
+  if (inserted) return toBorrower(inserted);
   const existing = (await selectByBvnHash(db, { organisationId: options.organisationId, mode: options.mode, bvnHash: options.bvnHash })).rows[0]!;
   if (!existing.ninHash && options.ninHash) {
     await db.updateTable('borrowers').set({ ninHash: options.ninHash }).where('id', '=', existing.id).execute();

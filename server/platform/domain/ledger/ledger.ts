@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database';
-import { precompiled, writeBehind } from '../../db/precompiled';
+import { guardedWriteBehind, precompiled, writeBehind } from '../../db/precompiled';
 import type { Mode } from '../scope';
 import { AppError } from '../errors';
 import { newId } from '../ids';
@@ -219,6 +219,13 @@ export interface PostTransactionOptions {
   description?: string;
   postings: Posting[];
   now: Date;
+  /**
+   * Checks the guarded moves with the commit instead of one by one: on PostgreSQL they are written behind and leave
+   * with the commit (the capital pool's row is then locked for its UPDATE and the commit only), and a move beyond its
+   * guard fails the whole transaction with this error, from the commit at the latest (`guardedWriteBehind`). Only for
+   * a caller that posts last: nothing after the posting reaches outside the database or catches the refusal.
+   */
+  refusalAtCommit?: (accountId: string) => Error;
 }
 
 /** Posts a balanced transaction. Must run inside the caller's database transaction. */
@@ -266,9 +273,15 @@ export async function postTransaction(db: Executor, options: PostTransactionOpti
   const guarded = options.postings
     .filter((p) => !p.account.allowNegative && !opening.has(p.account))
     .sort((a, b) => lockRank(a.account.kind) - lockRank(b.account.kind) || a.account.id.localeCompare(b.account.id));
+  const refusal = options.refusalAtCommit;
   for (const posting of guarded) {
-    const move = isCreditNormal(posting.account.kind) ? moveGuardedLiability : moveGuardedBalance;
-    const result = await move(db, { amountKobo: posting.amountKobo, updatedAt: at, id: posting.account.id });
+    const liability = isCreditNormal(posting.account.kind);
+    const args = { amountKobo: posting.amountKobo, updatedAt: at, id: posting.account.id };
+    if (refusal) {
+      await (liability ? moveGuardedLiabilityAtCommit : moveGuardedBalanceAtCommit)(db, args, () => refusal(posting.account.id));
+      continue;
+    }
+    const result = await (liability ? moveGuardedLiability : moveGuardedBalance)(db, args);
     if (Number(result.numAffectedRows) !== 1) {
       throw new AppError('INSUFFICIENT_FUNDS', 'the account does not hold enough funds for this movement', {
         accountId: posting.account.id,
@@ -287,21 +300,24 @@ const insertTransaction = writeBehind(
     db.insertInto('ledgerTransactions').values(row),
 );
 const insertAccounts = writeBehind((db, a: { rows: ReturnType<typeof accountRow>[] }) => db.insertInto('ledgerAccounts').values(a.rows));
-const moveGuardedBalance = precompiled((db, a: { amountKobo: number; updatedAt: string; id: string }) =>
+type Move = { amountKobo: number; updatedAt: string; id: string };
+const guardedBalanceMove = (db: Executor, a: Move) =>
   db
     .updateTable('ledgerAccounts')
     .set({ balanceKobo: sql`balance_kobo + ${a.amountKobo}`, updatedAt: a.updatedAt })
     .where('id', '=', a.id)
-    .where(sql`balance_kobo + ${a.amountKobo}`, '>=', 0),
-);
+    .where(sql`balance_kobo + ${a.amountKobo}`, '>=', 0);
 /** The same for a guarded liability (wallets, payables, reservations): never above zero. */
-const moveGuardedLiability = precompiled((db, a: { amountKobo: number; updatedAt: string; id: string }) =>
+const guardedLiabilityMove = (db: Executor, a: Move) =>
   db
     .updateTable('ledgerAccounts')
     .set({ balanceKobo: sql`balance_kobo + ${a.amountKobo}`, updatedAt: a.updatedAt })
     .where('id', '=', a.id)
-    .where(sql`balance_kobo + ${a.amountKobo}`, '<=', 0),
-);
+    .where(sql`balance_kobo + ${a.amountKobo}`, '<=', 0);
+const moveGuardedBalance = precompiled(guardedBalanceMove);
+const moveGuardedLiability = precompiled(guardedLiabilityMove);
+const moveGuardedBalanceAtCommit = guardedWriteBehind(guardedBalanceMove);
+const moveGuardedLiabilityAtCommit = guardedWriteBehind(guardedLiabilityMove);
 const insertPostings = writeBehind((db, a: { rows: { id: string; transactionId: string; accountId: string; amountKobo: number; createdAt: string }[] }) =>
   db.insertInto('ledgerPostings').values(a.rows),
 );

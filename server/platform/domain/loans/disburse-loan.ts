@@ -54,18 +54,23 @@ export async function disburseLoan(ctx: LoanWriteContext, loanId: string): Promi
   }
   const at = ctx.now.toISOString();
   const reference = `DSB-${loan.id}`;
+  // Checked with the commit (a concurrent disbursement is refused there, 409): before anything reaches outside the
+  // database (the insurer, below) the transaction waits for it (`insureLoan`'s checkpoint).
   const disbursed = await transitionLoan(
     ctx.db,
     loan,
     FROM.disburse,
     { status: 'active', disbursedAt: at, disbursedAmountKobo: loan.principalKobo, disbursementReference: reference },
     ctx.now,
+    { checkAtCommit: true },
   );
   const snapshot = await loadSnapshot(ctx.db, loan.pricingSnapshotId!);
   await redateSchedule(ctx, disbursed, snapshot, ctx.now);
   if (loan.preapprovalId) {
     await updatePreapprovalStatus(ctx.db, { status: 'disbursed', updatedAt: at, id: loan.preapprovalId });
   }
+  // A borrower's own account is usually opened here (a statement waited for, which also settles the transition's check).
+  const destination = await destinationAccount(ctx, loan);
   const policy =
     snapshot.terms.insuranceMode === 'automatic' && snapshot.priced.insurancePremiumKobo > 0 ? await insureLoan(ctx, disbursed, 'automatic', snapshot) : undefined;
   await emitLoanEvent(ctx, 'loan.disbursed', disbursed, {
@@ -81,9 +86,11 @@ export async function disburseLoan(ctx: LoanWriteContext, loanId: string): Promi
   const owner = { organisationId: loan.organisationId, mode: loan.mode };
   const receivable = newAccount({ ...owner, kind: 'loan_receivable', code: loan.id }, ctx.now);
   const cash = await ensureAccount(ctx.db, { ...owner, kind: 'settlement_cash', code: loan.settlementDestination }, ctx.now);
-  const destination = await destinationAccount(ctx, loan);
   const pool = await ensureAccount(ctx.db, { ...owner, kind: 'capital_pool', code: loan.capitalPoolCode }, ctx.now);
+  const poolRefusal = () => new AppError('insufficient_pool_funds', `Capital pool ${loan.capitalPoolCode} does not hold ${loan.principalKobo} kobo; nothing was disbursed.`);
   try {
+    // The last writes: the guarded moves leave with the commit, and a pool short of the principal refuses the whole
+    // disbursement there (409, nothing changed).
     await postTransaction(ctx.db, {
       ...owner,
       reference,
@@ -96,11 +103,10 @@ export async function disburseLoan(ctx: LoanWriteContext, loanId: string): Promi
         { account: destination, amountKobo: -loan.principalKobo },
       ],
       now: ctx.now,
+      refusalAtCommit: poolRefusal,
     });
   } catch (error) {
-    if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS') {
-      throw new AppError('insufficient_pool_funds', `Capital pool ${loan.capitalPoolCode} does not hold ${loan.principalKobo} kobo; nothing was disbursed.`);
-    }
+    if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS') throw poolRefusal();
     throw error;
   }
   return disbursed;

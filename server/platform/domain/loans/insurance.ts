@@ -1,7 +1,7 @@
 import type { LoanInsurancePoliciesTable, LoansTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { writeBehind } from '../../db/precompiled';
+import { checkpoint, writeBehind } from '../../db/precompiled';
 import { ensureAccount, newAccount, postTransaction } from '../ledger/ledger';
 import { roundHalfEvenDiv } from '../pricing/rounding';
 import { getLoanRow, invalidState } from './loan';
@@ -58,6 +58,8 @@ export async function insureLoan(
   const premium = snapshot.priced.insurancePremiumKobo;
   const bearer = snapshot.terms.insurancePremiumBearer;
   const commission = Number(roundHalfEvenDiv(BigInt(premium) * BigInt(ctx.platform.settings.INSURANCE_COMMISSION_BPS), 10_000n));
+  // Nothing is asked of the insurer for a change already refused (a check travelling with the commit: `checkpoint`).
+  await checkpoint(ctx.db);
   const result = await provider.issuePolicy({ loanId: loan.id, premiumKobo: premium, principalKobo: loan.principalKobo, tenorDays: loan.tenorDays, mode: loan.mode });
   const at = ctx.now.toISOString();
   const row: LoanInsurancePoliciesTable = {

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import { precompiled, writeBehind } from '../../db/precompiled';
+import { guardedWriteBehind, precompiled, writeBehind } from '../../db/precompiled';
 import { fromJson } from '../../db/database';
 import type { LoansTable, Mode } from '../../db/schema';
 import { AppError, notFound } from '../errors';
@@ -174,9 +174,11 @@ export async function listLoans(db: Executor, secrets: Pick<Secrets, 'decrypt'>,
  * UPDATE: if another request moved the loan first, nothing is written and the caller gets 409.
  * This is the only way loan status changes, so concurrent transitions cannot both win.
  */
-const updateLoanStatus = precompiled((db, a: { set: Partial<LoansTable>; id: string; status: string }) =>
-  db.updateTable('loans').set(a.set).where('id', '=', a.id).where('status', '=', a.status),
-);
+const statusUpdate = (db: Executor, a: { set: Partial<LoansTable>; id: string; status: string }) =>
+  db.updateTable('loans').set(a.set).where('id', '=', a.id).where('status', '=', a.status);
+const updateLoanStatus = precompiled(statusUpdate);
+/** The same update, its row count checked with the commit (`guardedWriteBehind`). */
+const updateLoanStatusAtCommit = guardedWriteBehind(statusUpdate);
 
 /** The same update, for a loan this transaction inserted: no other transaction can have moved it, so no row count is read. */
 const updateNewLoanStatus = writeBehind((db, a: { set: Partial<LoansTable>; id: string; status: string }) =>
@@ -189,13 +191,24 @@ export async function transitionLoan(
   from: readonly LoanStatus[],
   changes: Partial<LoansTable> & { status: LoanStatus },
   now: Date,
-  /** `createdNow`: this transaction inserted the loan (uncommitted, so invisible to any other): the update is written, not waited for. */
-  options: { createdNow?: boolean } = {},
+  /**
+   * `createdNow`: this transaction inserted the loan (uncommitted, so invisible to any other): the update is written,
+   * not waited for. `checkAtCommit`: a concurrent move is refused (409 `invalid_loan_state`) with the commit at the
+   * latest instead of here (`guardedWriteBehind`), for a caller that does nothing after this reaching outside the
+   * database and catches no refusal.
+   */
+  options: { createdNow?: boolean; checkAtCommit?: boolean } = {},
 ): Promise<LoansTable> {
   if (!from.includes(loan.status as LoanStatus)) throw invalidState(loan.status, changes.status);
   const updatedAt = now.toISOString();
   if (options.createdNow) {
     await updateNewLoanStatus(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status });
+    return { ...loan, ...changes, updatedAt };
+  }
+  if (options.checkAtCommit) {
+    await updateLoanStatusAtCommit(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status }, () =>
+      invalidState('changed concurrently', changes.status),
+    );
     return { ...loan, ...changes, updatedAt };
   }
   const result = await updateLoanStatus(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status });

@@ -111,12 +111,11 @@ export async function loadSnapshot(db: Executor, id: string): Promise<PricingSna
   return snapshot;
 }
 
-/** Replaces the loan's schedule with the snapshot's rows, due dates counted from `start`. */
-export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date, replace = true): Promise<void> {
-  if (replace) await deleteSchedule(ctx.db, { loanId: loan.id });
+/** The snapshot's schedule rows for the loan, due dates counted from `start`. */
+function scheduleRows(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date): Insertable<LoanScheduleItemsTable>[] {
   const dates = dueDates(start, snapshot.priced.instalments);
   const at = ctx.now.toISOString();
-  const rows = snapshot.priced.instalments.map((item, i) => ({
+  return snapshot.priced.instalments.map((item, i) => ({
     id: newId(),
     organisationId: loan.organisationId,
     mode: loan.mode,
@@ -133,46 +132,36 @@ export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot
     createdAt: at,
     updatedAt: at,
   }));
+}
+
+/** Replaces the loan's schedule with the snapshot's rows, due dates counted from `start`. */
+export async function writeSchedule(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date, replace = true): Promise<void> {
+  if (replace) await deleteSchedule(ctx.db, { loanId: loan.id });
+  const rows = scheduleRows(ctx, loan, snapshot, start);
   // Chunked: SQLite caps the number of bound parameters per statement.
   for (let i = 0; i < rows.length; i += 60) await insertScheduleRows(ctx.db, { rows: rows.slice(i, i + 60) });
 }
 
 /**
- * Moves the loan's schedule to due dates counted from `start` (disbursement) in place. The rows
- * are the snapshot's, written when its offer was issued, so only their dates change: one UPDATE
- * per 60 instalments instead of deleting and re-inserting every row (and every index entry).
- * Should any of the snapshot's instalments be missing, the rows are rewritten instead.
+ * Moves the loan's schedule to due dates counted from `start` (disbursement) in place. The rows are the snapshot's,
+ * written when its offer was issued, so only their dates change: one upsert per 60 instalments, which moves each
+ * instalment's due date and inserts, from the snapshot, any instalment that is missing — instead of deleting and
+ * re-inserting every row (and every index entry). Nothing is read back, so it is written behind (`writeBehind`).
  */
 export async function redateSchedule(ctx: LoanContext, loan: LoansTable, snapshot: PricingSnapshot, start: Date): Promise<void> {
-  const instalments = snapshot.priced.instalments;
-  const dates = dueDates(start, instalments);
-  const updatedAt = ctx.now.toISOString();
-  let moved = 0;
-  for (let i = 0; i < instalments.length; i += 60) {
-    const rows = instalments.slice(i, i + 60).map((item, j) => ({ number: item.installmentNumber, dueDate: dates[i + j]! }));
-    const result = await redateScheduleRows(ctx.db, { loanId: loan.id, updatedAt, first: rows[0]!.number, last: rows.at(-1)!.number, rows });
-    moved += Number(result.numAffectedRows);
-  }
-  // Every instalment number is unique per loan, so this many rows moved means every instalment was there.
-  if (moved !== instalments.length) await writeSchedule(ctx, loan, snapshot, start);
+  const rows = scheduleRows(ctx, loan, snapshot, start);
+  for (let i = 0; i < rows.length; i += 60) await redateScheduleRows(ctx.db, { rows: rows.slice(i, i + 60) });
 }
 
-// `else due_date` keeps the column's type for PostgreSQL's CASE (its parameters would otherwise be text).
-const redateScheduleRows = precompiled(
-  (db, a: { loanId: string; updatedAt: string; first: number; last: number; rows: { number: number; dueDate: string }[] }) =>
-    db
-      .updateTable('loanScheduleItems')
-      .set({
-        dueDate: sql<string>`case ${sql.ref('installmentNumber')} ${sql.join(
-          a.rows.map((row) => sql`when ${row.number} then ${row.dueDate}`),
-          sql` `,
-        )} else ${sql.ref('dueDate')} end`,
-        updatedAt: a.updatedAt,
-      })
-      .where('loanId', '=', a.loanId)
-      .where('installmentNumber', '>=', a.first)
-      .where('installmentNumber', '<=', a.last),
+const redateScheduleRows = writeBehind((db, a: { rows: Insertable<LoanScheduleItemsTable>[] }) =>
+  db
+    .insertInto('loanScheduleItems')
+    .values(a.rows)
+    .onConflict((oc) =>
+      oc.columns(['loanId', 'installmentNumber']).doUpdateSet((eb) => ({ dueDate: eb.ref('excluded.dueDate'), updatedAt: eb.ref('excluded.updatedAt') })),
+    ),
 );
+
 const insertSnapshot = writeBehind((db, row: Insertable<PricingSnapshotsTable>) => db.insertInto('pricingSnapshots').values(row));
 const deleteSchedule = precompiled((db, a: { loanId: string }) => db.deleteFrom('loanScheduleItems').where('loanId', '=', a.loanId));
 const insertScheduleRows = writeBehind((db, a: { rows: Insertable<LoanScheduleItemsTable>[] }) => db.insertInto('loanScheduleItems').values(a.rows));

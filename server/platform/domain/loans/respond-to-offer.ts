@@ -69,7 +69,10 @@ export async function acceptTerms(ctx: LoanWriteContext, loanId: string, consent
   if (loan.status === 'awaiting_acceptance') checkReference(loan, consent);
   // The signed letter (offer + signature block) is fixed from this moment; it is rendered on first fetch.
   const at = ctx.now.toISOString();
-  const accepted = await transitionLoan(ctx.db, loan, FROM.respondToOffer, { status: 'terms_accepted', termsAcceptedAt: at, offerLetterIssuedAt: at }, ctx.now);
+  // Only writes follow (consent, pre-approval, event): a concurrent answer is refused with the commit (409).
+  const accepted = await transitionLoan(ctx.db, loan, FROM.respondToOffer, { status: 'terms_accepted', termsAcceptedAt: at, offerLetterIssuedAt: at }, ctx.now, {
+    checkAtCommit: true,
+  });
   await recordConsent(ctx, accepted, 'accept', consent, null);
   await setPreapprovalStatus(ctx, accepted, 'accepted');
   await emitLoanEvent(ctx, 'loan.offer.accepted', accepted, { documentReference: consent.documentReference, termsAcceptedAt: accepted.termsAcceptedAt });

@@ -6,7 +6,7 @@ import { checkProductLimits, insertLoan } from '../loans/create-loan-row';
 import { attestAndScreen, emitAttested, screenBorrower } from '../loans/attestation';
 import { rememberAssessmentId } from '../loans/loan-events';
 import { newId } from '../ids';
-import { precompiled } from '../../db/precompiled';
+import { precompiled, together } from '../../db/precompiled';
 import { issueLoanOffer } from '../loans/issue-loan-offer';
 import { getLoanRow } from '../loans/loan';
 import type { LoansTable } from '../../db/schema';
@@ -36,22 +36,34 @@ const selectWithBorrower = precompiled((db, a: { id: string; organisationId: str
     .where('preapprovals.mode', '=', a.mode),
 );
 
-async function preapprovalWithBorrower(ctx: LoanContext, id: string) {
-  const row = (await selectWithBorrower(ctx.db, { id, organisationId: ctx.scope.organisationId, mode: ctx.scope.mode })).rows[0];
+/**
+ * The pre-approval with its borrower's name, and the product the offer would use (when one is named or a default is
+ * set), read together: one round trip (`together`). The product is only checked once the pre-approval has been.
+ */
+async function readForOffer(ctx: LoanContext, id: string, productId: string | null) {
+  const scope = { id, organisationId: ctx.scope.organisationId, mode: ctx.scope.mode };
+  const [withBorrower, products] = productId
+    ? await together(ctx.db, [selectWithBorrower.compiled(ctx.db, scope), selectProduct.compiled(ctx.db, { id: productId, organisationId: ctx.scope.organisationId })])
+    : [await selectWithBorrower(ctx.db, scope), undefined];
+  const row = withBorrower.rows[0];
   if (!row) throw notFound('pre-approval');
   const { borrowerFirstName, borrowerLastName, ...preapproval } = row;
-  return { preapproval: preapproval as PreapprovalsTable, borrower: { firstName: borrowerFirstName, lastName: borrowerLastName } };
+  return {
+    preapproval: preapproval as PreapprovalsTable,
+    borrower: { firstName: borrowerFirstName, lastName: borrowerLastName },
+    product: products?.rows[0],
+  };
 }
 
 const selectProduct = precompiled((db, a: { id: string; organisationId: string }) =>
   db.selectFrom('loanProducts').select(LOAN_PRODUCT_COLUMNS).where('id', '=', a.id).where('organisationId', '=', a.organisationId),
 );
 
-async function offerProduct(ctx: LoanContext, organisation: Organisation, productId?: string): Promise<LoanProductsTable> {
-  const id = productId ?? organisation.defaultPreapprovalProductId;
+/** The product read with the pre-approval (`readForOffer`), checked: it exists and takes pushed decisions. */
+function offerProduct(read: LoanProductsTable | undefined, id: string | null, named: boolean): LoanProductsTable {
   if (!id) throw new AppError('product_not_usable', 'No productId given and no default pre-approval product is configured.');
-  const product = (await selectProduct(ctx.db, { id, organisationId: organisation.id })).rows[0];
-  if (!product) throw productId ? notFound('loan product') : new AppError('product_not_usable', 'The default pre-approval product no longer exists.');
+  const product = read;
+  if (!product) throw named ? notFound('loan product') : new AppError('product_not_usable', 'The default pre-approval product no longer exists.');
   if (product.approvalMode !== 'partner_pushed') {
     throw new AppError('product_not_usable', `Product ${product.code} is not a partner_pushed product.`);
   }
@@ -76,7 +88,8 @@ export async function issuePreapprovalOffer(
   ctx: LoanWriteContext,
   options: { organisation: Organisation; preapprovalId: string; productId?: string },
 ): Promise<IssueOfferResult> {
-  const { preapproval, borrower } = await preapprovalWithBorrower(ctx, options.preapprovalId);
+  const productId = options.productId ?? options.organisation.defaultPreapprovalProductId ?? null;
+  const { preapproval, borrower, product: productRow } = await readForOffer(ctx, options.preapprovalId, productId);
   rememberAssessmentId(preapproval.id, preapproval.assessmentId);
   if (preapproval.loanId) return { loan: await getLoanRow(ctx.db, ctx.scope, preapproval.loanId), created: false };
   const expired = preapproval.expiresAt !== null && preapproval.expiresAt <= ctx.now.toISOString();
@@ -86,7 +99,7 @@ export async function issuePreapprovalOffer(
   if (preapproval.tenorDays === null) {
     throw new AppError('preapproval_not_offerable', 'The pushed decision has no conditions.tenor_days, so no offer can be priced.');
   }
-  const product = await offerProduct(ctx, options.organisation, options.productId);
+  const product = offerProduct(productRow, productId, options.productId !== undefined);
   const rateBps = preapproval.interestRateBps ?? product.interestRateBps;
   const cap = options.organisation.maxInterestRateBps;
   if (cap !== null && rateBps > cap) {

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/database';
 import type { Mode } from '../scope';
 import { toJson } from '../../db/database';
-import { precompiled } from '../../db/precompiled';
+import { precompiled, together } from '../../db/precompiled';
 import type { PreapprovalsTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { enqueueEvent } from '../events/enqueue-event';
@@ -10,9 +10,9 @@ import { nairaToKobo, percentToBps } from '../money';
 import type { Organisation } from '../organisations/organisation';
 import { REPAYMENT_FREQUENCIES } from '../products/product';
 import type { Secrets } from '../secrets';
-import { findOrCreateBorrower } from '../borrowers/find-or-create-borrower';
+import { borrowerAfterInsert, borrowerInsert } from '../borrowers/find-or-create-borrower';
 import { ninHash } from '../borrowers/nin';
-import { findPreapprovalByAssessment, toAck, toPreapproval, type Preapproval, type PreapprovalAck } from './preapproval';
+import { findPreapprovalByAssessment, preapprovalByAssessment, toAck, toPreapproval, type Preapproval, type PreapprovalAck } from './preapproval';
 
 export const BVN_HASH_PURPOSE = 'bvn';
 
@@ -169,8 +169,24 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
   const scope = { organisationId: organisation.id, mode };
   const summary = summariseDecision(options.decision);
 
-  const existing = await findPreapprovalByAssessment(db, scope, summary.assessmentId);
-  if (existing) return { created: false, ack: toAck(existing), preapproval: existing };
+  const pushedNinHash = summary.nin ? ninHash(options.secrets, summary.nin) : null;
+  const borrowerOptions = {
+    ...scope,
+    bvnHash: options.secrets.hmac(BVN_HASH_PURPOSE, summary.bvn),
+    details: options.borrower,
+    clientReference: options.clientReference ?? null,
+    ninHash: pushedNinHash,
+    now,
+  };
+  // The replay check and the borrower's insert travel together (one round trip, `together`): a first push, the usual
+  // case, needs both. A replay returns the stored record, and the borrower its insert created (a BVN first seen in a
+  // replay) is removed again: a replay changes nothing.
+  const [found, borrowerInserted] = await together(db, [preapprovalByAssessment(db, scope, summary.assessmentId), borrowerInsert(db, borrowerOptions)]);
+  if (found.rows[0]) {
+    if (borrowerInserted.rows[0]) await db.deleteFrom('borrowers').where('id', '=', borrowerInserted.rows[0].id).execute();
+    const existing = toPreapproval(found.rows[0]);
+    return { created: false, ack: toAck(existing), preapproval: existing };
+  }
 
   if (options.providerId) {
     const provider = await db
@@ -182,15 +198,7 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
     if (!provider) throw new AppError('provider_not_found', 'providerId is not an active provider of GET /v1/providers.');
   }
 
-  const pushedNinHash = summary.nin ? ninHash(options.secrets, summary.nin) : null;
-  const borrower = await findOrCreateBorrower(db, {
-    ...scope,
-    bvnHash: options.secrets.hmac(BVN_HASH_PURPOSE, summary.bvn),
-    details: options.borrower,
-    clientReference: options.clientReference ?? null,
-    ninHash: pushedNinHash,
-    now,
-  });
+  const borrower = await borrowerAfterInsert(db, borrowerOptions, borrowerInserted.rows[0]);
 
   const isDecline = summary.recommendation === 'decline';
   const at = now.toISOString();
