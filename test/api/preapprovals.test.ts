@@ -43,6 +43,23 @@ describe('POST /v1/preapprovals', () => {
     expect(after).toHaveLength(events.length);
   });
 
+  it('when a replay carries a BVN never seen before, then it still changes nothing: no borrower is left behind', async () => {
+    const body = pushBody();
+    const first = await client(app, tenant.test).post('/v1/preapprovals', body);
+    const borrowers = async () =>
+      (await app.platform.db.selectFrom('borrowers').select('id').where('organisationId', '=', tenant.organisationId).execute()).map((r) => r.id).sort();
+    const before = await borrowers();
+    const other = { ...body, decision: { ...body.decision, metadata: { ...body.decision.metadata, bvn: '98765432109' } } };
+    const again = await client(app, tenant.test).post('/v1/preapprovals', other);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    expect(await borrowers()).toEqual(before);
+    // The BVN is still free: its first real push creates its borrower.
+    const fresh = await client(app, tenant.test).post('/v1/preapprovals', pushBody({ bvn: '98765432109' }));
+    expect(fresh.status).toBe(202);
+    expect(before).not.toContain(fresh.body.data.borrowerId);
+  });
+
   it('records a decline as declined, without expiry, and never as eligible', async () => {
     const res = await client(app, tenant.test).post('/v1/preapprovals', pushBody({ recommendation: 'Decline', amount: null }));
     expect(res.status).toBe(202);

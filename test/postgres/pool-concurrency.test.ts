@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, type TestApp } from '../support/harness';
-import { acceptedLoan, lendingTenant } from '../support/lifecycle';
+import { acceptedLoan, consentFor, lendingTenant, offeredLoan } from '../support/lifecycle';
 
 /** PostgreSQL only: many processes' worth of concurrent disbursements against one pool. */
 let app: TestApp;
@@ -35,6 +35,60 @@ describe('capital pool under concurrency', () => {
       .execute();
     expect(postings.reduce((s, p) => s + p.amountKobo, 0)).toBe(0);
   }, 120_000);
+
+  it('concurrent disbursements of one loan: one disburses; the others are refused (409 invalid_loan_state, checked with the commit) before they reach the insurer', async () => {
+    // Paid to the tenant's wallet: once two loans have been disbursed to it, the process knows the wallet's account, so
+    // no statement of the disbursement waits for an answer before the insurer would be asked — only the checkpoint.
+    const tenant = await lendingTenant(app, { product: { settlementDestination: 'tenant_wallet' } });
+    const api = client(app, tenant.test);
+    for (let i = 0; i < 2; i++) {
+      const earlier = (await acceptedLoan(app, tenant, { amount: '1000' })).loan;
+      expect((await api.post(`/v1/loans/${earlier.id}/disburse`)).status).toBe(200);
+    }
+    const { loan } = await acceptedLoan(app, tenant, { amount: '1000' });
+    const insurer = app.platform.insurer.for('test');
+    const issuePolicy = insurer.issuePolicy;
+    let asked = 0;
+    insurer.issuePolicy = (...args) => {
+      asked += 1;
+      return issuePolicy.apply(insurer, args);
+    };
+    try {
+      const results = await Promise.all(Array.from({ length: 8 }, () => api.post(`/v1/loans/${loan.id}/disburse`)));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(refused.map((r) => [r.status, r.body.error])).toEqual(refused.map(() => [409, 'invalid_loan_state']));
+      // A loser read the loan before the winner committed, moved it behind, and learnt at the checkpoint before the insurer that it lost.
+      expect(asked).toBe(1);
+    } finally {
+      insurer.issuePolicy = issuePolicy;
+    }
+    const disbursements = await app.platform.db.selectFrom('ledgerTransactions').select('id').where('reference', '=', `DSB-${loan.id}`).execute();
+    expect(disbursements).toHaveLength(1);
+    const policies = await app.platform.db.selectFrom('loanInsurancePolicies').select('id').where('loanId', '=', loan.id).execute();
+    expect(policies).toHaveLength(1);
+  });
+
+  it('concurrent acceptances of one offer record one consent and one event; each answer is the accepted loan or 409 invalid_loan_state', async () => {
+    const tenant = await lendingTenant(app);
+    const api = client(app, tenant.test);
+    const { loan } = await offeredLoan(app, tenant);
+    const results = await Promise.all(Array.from({ length: 8 }, () => api.post(`/v1/loans/${loan.id}/accept-terms`, { consent: consentFor(loan.documentReference) })));
+    expect(results.some((r) => r.status === 200)).toBe(true);
+    for (const r of results) {
+      if (r.status === 200) expect(r.body.data.status).toBe('terms_accepted');
+      else expect([r.status, r.body.error]).toEqual([409, 'invalid_loan_state']);
+    }
+    const consents = await app.platform.db.selectFrom('loanConsents').select('id').where('loanId', '=', loan.id).where('kind', '=', 'accept').execute();
+    expect(consents).toHaveLength(1);
+    const accepted = await app.platform.db
+      .selectFrom('events')
+      .select('id')
+      .where('organisationId', '=', tenant.organisationId)
+      .where('name', '=', 'loan.offer.accepted')
+      .execute();
+    expect(accepted).toHaveLength(1);
+  });
 
   it('concurrent issue-offer calls for one pre-approval create one loan', async () => {
     const tenant = await lendingTenant(app);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../server/platform/db/database';
-import { precompiled } from '../../server/platform/db/precompiled';
+import { checkpoint, guardedWriteBehind, precompiled, together } from '../../server/platform/db/precompiled';
 
 const handle = openDatabase({ sqliteFile: ':memory:' });
 const db = handle.db as unknown as Db;
@@ -37,5 +37,25 @@ describe('precompiled statements', () => {
   it('refuses a build that puts an argument value into the SQL text instead of a parameter', () => {
     const bad = precompiled((d, a: { id: string }) => (d as any).selectFrom('items').selectAll().where('id', '=', sql.lit(String(a.id))));
     expect(() => bad(db, { id: 'a' })).toThrow(/placed 0 of 1 argument values/);
+  });
+
+  it('on SQLite a guarded write runs at once: a guard matching no row throws the caller\'s refusal then and there', async () => {
+    const rename = guardedWriteBehind((d, a: { id: string; from: string; to: string }) =>
+      (d as any).updateTable('items').set({ name: a.to }).where('id', '=', a.id).where('name', '=', a.from),
+    );
+    await rename(db, { id: 'a', from: 'one', to: 'uno' }, () => new Error('refused'));
+    await expect(rename(db, { id: 'a', from: 'one', to: 'eins' }, () => new Error('refused: a is not "one" any more'))).rejects.toThrow('refused: a is not "one" any more');
+    expect((await all()).find((r) => r.id === 'a')!.name).toBe('uno');
+    // Nothing is ever pending on SQLite: a checkpoint has nothing to wait for.
+    await checkpoint(db);
+  });
+
+  it('statements sent together answer in order, through the plugins (rows camelCased), on SQLite simply one after another', async () => {
+    await sql`create table pairs (pair_id text primary key, left_name text)`.execute(db);
+    const put = precompiled((d, a: { pairId: string; leftName: string }) => (d as any).insertInto('pairs').values(a).returning(['pairId', 'leftName']));
+    const get = precompiled((d, a: { pairId: string }) => (d as any).selectFrom('pairs').select(['pairId', 'leftName']).where('pairId', '=', a.pairId));
+    const [inserted, read] = await together(db, [put.compiled(db, { pairId: 'p1', leftName: 'L' }), get.compiled(db, { pairId: 'p1' })]);
+    expect(inserted.rows).toEqual([{ pairId: 'p1', leftName: 'L' }]);
+    expect(read.rows).toEqual([{ pairId: 'p1', leftName: 'L' }]);
   });
 });
