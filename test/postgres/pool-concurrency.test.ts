@@ -90,6 +90,24 @@ describe('capital pool under concurrency', () => {
     expect(accepted).toHaveLength(1);
   });
 
+  it('concurrent pushes of one assessment record it once: one 202, the others 200 with the same record, one borrower', async () => {
+    const tenant = await lendingTenant(app);
+    const api = client(app, tenant.test);
+    const { pushBody } = await import('../support/harness');
+    const body = pushBody();
+    // Each with its own BVN never seen before: a losing push's borrower must not stay behind.
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        api.post('/v1/preapprovals', { ...body, decision: { ...body.decision, metadata: { ...body.decision.metadata, bvn: `3330000000${i}` } } }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(7);
+    expect(new Set(results.map((r) => r.body.data.preapprovalId)).size).toBe(1);
+    const borrowers = await app.platform.db.selectFrom('borrowers').select('id').where('organisationId', '=', tenant.organisationId).execute();
+    expect(borrowers.map((b) => b.id)).toEqual([results[0]!.body.data.borrowerId]);
+  });
+
   it('concurrent issue-offer calls for one pre-approval create one loan', async () => {
     const tenant = await lendingTenant(app);
     const api = client(app, tenant.test);

@@ -195,7 +195,7 @@ export function guardedWriteBehind<A extends object>(
   const atOnce = compileOnce(build, '');
   const behind = compileOnce(build, GUARDED_MARK, (compiled) => `with guarded as (${compiled} returning 1) select lc_expect_one_row(count(*)) from guarded`);
   return async (db, args, refusal) => {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    if (isPostgres(db)) {
       await db.executeQuery(behind(db, args, new GuardRefusal(refusal)));
       return;
     }
@@ -204,6 +204,9 @@ export function guardedWriteBehind<A extends object>(
   };
 }
 
+/** Whether `db` is a PostgreSQL handle (for a statement built differently there, such as a row lock SQLite has no syntax for). */
+export const isPostgres = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
 /**
  * Waits until every statement this transaction wrote so far has answered, and throws the first failure among them
  * (a guard's refusal included): for the point before a transaction reaches outside the database (a provider call),
@@ -211,7 +214,7 @@ export function guardedWriteBehind<A extends object>(
  * wait only when statements are still unanswered, and on SQLite (every statement already ran) nothing.
  */
 export async function checkpoint(db: Executor): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await db.executeQuery(CompiledQuery.raw(CHECKPOINT));
+  if (isPostgres(db)) await db.executeQuery(CompiledQuery.raw(CHECKPOINT));
 }
 
 function compileOnce<A extends object, R>(

@@ -24,7 +24,8 @@ export interface FindOrCreateBorrowerOptions {
  */
 export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBorrowerOptions): Promise<Borrower> {
   const { rows } = await db.executeQuery(borrowerInsert(db, options));
-  return borrowerAfterInsert(db, options, rows[0]);
+  const { missingNin: _recorded, ...borrower } = await borrowerAfterInsert(db, options, rows[0]);
+  return borrower;
 }
 
 /**
@@ -38,15 +39,31 @@ export function borrowerInsert(db: Executor, options: FindOrCreateBorrowerOption
   );
 }
 
-/** The rest of `findOrCreateBorrower`, given the insert's row: the new borrower, or the existing one read (also a concurrent creator's row). */
-export async function borrowerAfterInsert(db: Executor, options: FindOrCreateBorrowerOptions, inserted: BorrowersTable | undefined): Promise<Borrower> {
-  if (inserted) return toBorrower(inserted);
+/**
+ * The rest of `findOrCreateBorrower`, given the insert's row: the new borrower, or the existing one read (also a
+ * concurrent creator's row). `recordNin: false` leaves a NIN the existing borrower lacks unrecorded (the caller
+ * records it with `recordMissingNin` once it knows it keeps this transaction's changes).
+ */
+export async function borrowerAfterInsert(
+  db: Executor,
+  options: FindOrCreateBorrowerOptions,
+  inserted: BorrowersTable | undefined,
+  { recordNin = true } = {},
+): Promise<Borrower & { missingNin: boolean }> {
+  if (inserted) return { ...toBorrower(inserted), missingNin: false };
   const existing = (await selectByBvnHash(db, { organisationId: options.organisationId, mode: options.mode, bvnHash: options.bvnHash })).rows[0]!;
-  if (!existing.ninHash && options.ninHash) {
-    await db.updateTable('borrowers').set({ ninHash: options.ninHash }).where('id', '=', existing.id).execute();
-    return toBorrower({ ...existing, ninHash: options.ninHash });
+  const missingNin = !existing.ninHash && options.ninHash !== null;
+  if (!recordNin) return { ...toBorrower(existing), missingNin };
+  if (missingNin) {
+    await recordMissingNin(db, existing.id, options.ninHash!);
+    return { ...toBorrower({ ...existing, ninHash: options.ninHash }), missingNin: false };
   }
-  return toBorrower(existing);
+  return { ...toBorrower(existing), missingNin: false };
+}
+
+/** Records the keyed hash of a NIN on a borrower that had none. */
+export async function recordMissingNin(db: Executor, borrowerId: string, ninHash: string): Promise<void> {
+  await db.updateTable('borrowers').set({ ninHash }).where('id', '=', borrowerId).where('ninHash', 'is', null).execute();
 }
 
 const selectByBvnHash = precompiled((db, a: { organisationId: string; mode: Mode; bvnHash: string }) =>

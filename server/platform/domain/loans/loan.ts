@@ -51,6 +51,7 @@ export function applicationUrlOf(row: Pick<LoansTable, 'applicationUrl' | 'appli
 
 import { LOAN_STATUSES } from '../../../shared/loan-statuses';
 import { LOAN_COLUMNS } from '../../db/columns';
+import { ownedBy } from '../find-owned';
 export { LOAN_STATUSES };
 export type LoanStatus = (typeof LOAN_STATUSES)[number];
 
@@ -143,13 +144,12 @@ export function toLoan(row: LoansTable, secrets: Pick<Secrets, 'decrypt'>): Loan
   };
 }
 
-const selectLoan = precompiled((db, a: { id: string; organisationId: string; mode: Scope['mode'] }) =>
-  db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', a.id).where('organisationId', '=', a.organisationId).where('mode', '=', a.mode),
-);
+/** By primary key alone, its owner checked after (`ownedBy` says why). */
+const selectLoan = precompiled((db, a: { id: string }) => db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', a.id));
 
 export async function findLoanRow(db: Executor, scope: Scope, id: string): Promise<LoansTable | undefined> {
-  const { rows } = await selectLoan(db, { id, organisationId: scope.organisationId, mode: scope.mode });
-  return rows[0];
+  const { rows } = await selectLoan(db, { id });
+  return ownedBy(rows[0], scope);
 }
 
 export async function getLoanRow(db: Executor, scope: Scope, id: string): Promise<LoansTable> {

@@ -6,12 +6,12 @@ import { checkProductLimits, insertLoan } from '../loans/create-loan-row';
 import { attestAndScreen, emitAttested, screenBorrower } from '../loans/attestation';
 import { rememberAssessmentId } from '../loans/loan-events';
 import { newId } from '../ids';
-import { precompiled, together } from '../../db/precompiled';
+import { guardedWriteBehind, isPostgres, precompiled, together } from '../../db/precompiled';
 import { issueLoanOffer } from '../loans/issue-loan-offer';
 import { getLoanRow } from '../loans/loan';
 import type { LoansTable } from '../../db/schema';
-import { findOwned } from '../find-owned';
 import { LOAN_PRODUCT_COLUMNS, PREAPPROVAL_COLUMNS } from '../../db/columns';
+import { ownedBy } from '../find-owned';
 
 export interface IssueOfferResult {
   loan: LoansTable;
@@ -19,45 +19,44 @@ export interface IssueOfferResult {
   created: boolean;
 }
 
-async function preapprovalRow(ctx: LoanContext, id: string): Promise<PreapprovalsTable> {
-  const row = await findOwned(ctx.db, 'preapprovals', ctx.scope, id, 'pre-approval');
-  return row;
-}
 
-/** The pre-approval with its borrower's name (for the AML screen), in one read. */
-const selectWithBorrower = precompiled((db, a: { id: string; organisationId: string; mode: LoanContext['scope']['mode'] }) =>
-  db
+/**
+ * The pre-approval with its borrower's name (for the AML screen), in one read. On PostgreSQL the pre-approval's row is
+ * locked by it (`for update of preapprovals`): a concurrent issue-offer of the same pre-approval waits here until this
+ * one commits and then reads the loan it created, so the claim below cannot lose a race and is checked with the commit.
+ * (SQLite runs one write transaction at a time.)
+ */
+const selectWithBorrower = precompiled((db, a: { id: string }) => {
+  // By primary key alone, the owner checked after (`ownedBy` says why).
+  const query = db
     .selectFrom('preapprovals')
     .innerJoin('borrowers', 'borrowers.id', 'preapprovals.borrowerId')
     .select(PREAPPROVAL_COLUMNS.map((column) => `preapprovals.${column}` as const))
     .select(['borrowers.firstName as borrowerFirstName', 'borrowers.lastName as borrowerLastName'])
-    .where('preapprovals.id', '=', a.id)
-    .where('preapprovals.organisationId', '=', a.organisationId)
-    .where('preapprovals.mode', '=', a.mode),
-);
+    .where('preapprovals.id', '=', a.id);
+  return isPostgres(db) ? query.forUpdate('preapprovals') : query;
+});
 
 /**
  * The pre-approval with its borrower's name, and the product the offer would use (when one is named or a default is
  * set), read together: one round trip (`together`). The product is only checked once the pre-approval has been.
  */
 async function readForOffer(ctx: LoanContext, id: string, productId: string | null) {
-  const scope = { id, organisationId: ctx.scope.organisationId, mode: ctx.scope.mode };
   const [withBorrower, products] = productId
-    ? await together(ctx.db, [selectWithBorrower.compiled(ctx.db, scope), selectProduct.compiled(ctx.db, { id: productId, organisationId: ctx.scope.organisationId })])
-    : [await selectWithBorrower(ctx.db, scope), undefined];
-  const row = withBorrower.rows[0];
+    ? await together(ctx.db, [selectWithBorrower.compiled(ctx.db, { id }), selectProduct.compiled(ctx.db, { id: productId })])
+    : [await selectWithBorrower(ctx.db, { id }), undefined];
+  const row = ownedBy(withBorrower.rows[0], ctx.scope);
   if (!row) throw notFound('pre-approval');
   const { borrowerFirstName, borrowerLastName, ...preapproval } = row;
   return {
     preapproval: preapproval as PreapprovalsTable,
     borrower: { firstName: borrowerFirstName, lastName: borrowerLastName },
-    product: products?.rows[0],
+    product: products?.rows[0]?.organisationId === ctx.scope.organisationId ? products.rows[0] : undefined,
   };
 }
 
-const selectProduct = precompiled((db, a: { id: string; organisationId: string }) =>
-  db.selectFrom('loanProducts').select(LOAN_PRODUCT_COLUMNS).where('id', '=', a.id).where('organisationId', '=', a.organisationId),
-);
+/** By primary key alone, the organisation checked after (`ownedBy` says why). */
+const selectProduct = precompiled((db, a: { id: string }) => db.selectFrom('loanProducts').select(LOAN_PRODUCT_COLUMNS).where('id', '=', a.id));
 
 /** The product read with the pre-approval (`readForOffer`), checked: it exists and takes pushed decisions. */
 function offerProduct(read: LoanProductsTable | undefined, id: string | null, named: boolean): LoanProductsTable {
@@ -70,7 +69,7 @@ function offerProduct(read: LoanProductsTable | undefined, id: string | null, na
   return product;
 }
 
-const claimPreapproval = precompiled((db, a: { loanId: string; status: string; updatedAt: string; id: string }) =>
+const claimPreapproval = guardedWriteBehind((db, a: { loanId: string; status: string; updatedAt: string; id: string }) =>
   db
     .updateTable('preapprovals')
     .set({ loanId: a.loanId, status: a.status, updatedAt: a.updatedAt })
@@ -112,16 +111,14 @@ export async function issuePreapprovalOffer(
   // A hit, or no screen at all (`pending`: live mode without a provider), is reviewed by a person.
   const needsReview = verdict.status !== 'clear';
 
-  // Claim the pre-approval and link it to the loan about to be created, in one conditional
-  // UPDATE: a concurrent issue-offer waits here (row lock on PostgreSQL) and then finds the loan
-  // this one created, instead of creating a second.
+  // Claim the pre-approval and link it to the loan about to be created, in one conditional UPDATE checked with the
+  // commit: a concurrent issue-offer waited at the read (row lock on PostgreSQL) and then finds the loan this one
+  // created, instead of creating a second.
   const loanId = newId();
-  const claim = await claimPreapproval(ctx.db, { loanId, status: needsReview ? 'received' : 'offer_issued', updatedAt: ctx.now.toISOString(), id: preapproval.id });
-  if (Number(claim.numAffectedRows) !== 1) {
-    const current = await preapprovalRow(ctx, preapproval.id);
-    if (current.loanId) return { loan: await getLoanRow(ctx.db, ctx.scope, current.loanId), created: false };
-    throw new AppError('invalid_preapproval_state', `The pre-approval is ${current.status}; no offer can be issued.`);
-  }
+  await claimPreapproval(ctx.db, { loanId, status: needsReview ? 'received' : 'offer_issued', updatedAt: ctx.now.toISOString(), id: preapproval.id }, () =>
+    // Not reached while the read above holds the row; kept as the guard that a second loan is never created.
+    new AppError('invalid_preapproval_state', 'The pre-approval changed meanwhile; no offer was issued. Read it again.'),
+  );
 
   // Created straight in the status the screen leads to (`pending` is never visible outside this
   // transaction): `under_review` on a hit or no screen, `attested` otherwise.

@@ -83,10 +83,6 @@ const selectByAssessment = precompiled((db, a: { organisationId: string; mode: S
   db.selectFrom('preapprovals').select(PREAPPROVAL_COLUMNS).where('organisationId', '=', a.organisationId).where('mode', '=', a.mode).where('assessmentId', '=', a.assessmentId),
 );
 
-/** `findPreapprovalByAssessment`'s statement, to send with others (`together`); its row goes through `toPreapproval`. */
-export const preapprovalByAssessment = (db: Executor, scope: Scope, assessmentId: string) =>
-  selectByAssessment.compiled(db, { organisationId: scope.organisationId, mode: scope.mode, assessmentId });
-
 export async function findPreapprovalByAssessment(db: Executor, scope: Scope, assessmentId: string) {
   const row = (await selectByAssessment(db, { organisationId: scope.organisationId, mode: scope.mode, assessmentId })).rows[0];
   return row && toPreapproval(row);

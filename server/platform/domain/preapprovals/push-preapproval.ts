@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/database';
 import type { Mode } from '../scope';
 import { toJson } from '../../db/database';
-import { precompiled, together } from '../../db/precompiled';
+import { precompiled } from '../../db/precompiled';
 import type { PreapprovalsTable } from '../../db/schema';
 import { AppError } from '../errors';
 import { enqueueEvent } from '../events/enqueue-event';
@@ -10,9 +10,9 @@ import { nairaToKobo, percentToBps } from '../money';
 import type { Organisation } from '../organisations/organisation';
 import { REPAYMENT_FREQUENCIES } from '../products/product';
 import type { Secrets } from '../secrets';
-import { borrowerAfterInsert, borrowerInsert } from '../borrowers/find-or-create-borrower';
+import { borrowerAfterInsert, borrowerInsert, recordMissingNin } from '../borrowers/find-or-create-borrower';
 import { ninHash } from '../borrowers/nin';
-import { findPreapprovalByAssessment, preapprovalByAssessment, toAck, toPreapproval, type Preapproval, type PreapprovalAck } from './preapproval';
+import { findPreapprovalByAssessment, toAck, toPreapproval, type Preapproval, type PreapprovalAck } from './preapproval';
 
 export const BVN_HASH_PURPOSE = 'bvn';
 
@@ -178,27 +178,12 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
     ninHash: pushedNinHash,
     now,
   };
-  // The replay check and the borrower's insert travel together (one round trip, `together`): a first push, the usual
-  // case, needs both. A replay returns the stored record, and the borrower its insert created (a BVN first seen in a
-  // replay) is removed again: a replay changes nothing.
-  const [found, borrowerInserted] = await together(db, [preapprovalByAssessment(db, scope, summary.assessmentId), borrowerInsert(db, borrowerOptions)]);
-  if (found.rows[0]) {
-    if (borrowerInserted.rows[0]) await db.deleteFrom('borrowers').where('id', '=', borrowerInserted.rows[0].id).execute();
-    const existing = toPreapproval(found.rows[0]);
-    return { created: false, ack: toAck(existing), preapproval: existing };
-  }
-
-  if (options.providerId) {
-    const provider = await db
-      .selectFrom('providers')
-      .select('id')
-      .where('id', '=', options.providerId)
-      .where('isActive', '=', true)
-      .executeTakeFirst();
-    if (!provider) throw new AppError('provider_not_found', 'providerId is not an active provider of GET /v1/providers.');
-  }
-
-  const borrower = await borrowerAfterInsert(db, borrowerOptions, borrowerInserted.rows[0]);
+  // A replay is found by the pre-approval's own insert (the assessment id is unique per organisation and mode), not by
+  // a read first: a first push, the usual case, costs the borrower's insert and the pre-approval's. A replay returns
+  // the stored record and changes nothing: the borrower its insert created (a BVN first seen in a replay) is removed
+  // again, and a NIN is recorded on an existing borrower only by a push that is kept.
+  const borrowerInserted = (await db.executeQuery(borrowerInsert(db, borrowerOptions))).rows[0];
+  const borrower = await borrowerAfterInsert(db, borrowerOptions, borrowerInserted, { recordNin: false });
 
   const isDecline = summary.recommendation === 'decline';
   const at = now.toISOString();
@@ -228,12 +213,23 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
     createdAt: at,
     updatedAt: at,
   };
-  // A concurrent push of the same assessment waits on the unique index and then inserts nothing.
+  // A replay, or a concurrent push of the same assessment (which waits on the unique index), inserts nothing.
   const inserted = await insertPreapproval(db, row);
   if (Number(inserted.numAffectedRows) !== 1) {
-    const winner = (await findPreapprovalByAssessment(db, scope, summary.assessmentId))!;
-    return { created: false, ack: toAck(winner), preapproval: winner };
+    if (borrowerInserted) await db.deleteFrom('borrowers').where('id', '=', borrower.id).execute();
+    const stored = (await findPreapprovalByAssessment(db, scope, summary.assessmentId))!;
+    return { created: false, ack: toAck(stored), preapproval: stored };
   }
+  if (options.providerId) {
+    const provider = await db
+      .selectFrom('providers')
+      .select('id')
+      .where('id', '=', options.providerId)
+      .where('isActive', '=', true)
+      .executeTakeFirst();
+    if (!provider) throw new AppError('provider_not_found', 'providerId is not an active provider of GET /v1/providers.');
+  }
+  if (borrower.missingNin) await recordMissingNin(db, borrower.id, pushedNinHash!);
   const preapproval = toPreapproval(row);
   await enqueueEvent(db, {
     ...scope,
