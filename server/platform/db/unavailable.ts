@@ -35,3 +35,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // `AggregateError` from a connect attempt to several addresses (localhost: ::1 and 127.0.0.1).
   return Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable);
 }
+
+/**
+ * PostgreSQL errors that say "try the transaction again": serialization_failure, deadlock_detected, lock_not_available
+ * (a lock timeout), query_canceled (a statement timeout). Nothing of the failed transaction committed.
+ */
+const RETRYABLE_CODES = new Set(['40001', '40P01', '55P03', '57014']);
+
+/** Whether a transaction failed for a passing reason (the database unavailable, or a retryable conflict): running it again may succeed. */
+export function isTransientDatabaseError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return isDatabaseUnavailable(error) || (typeof code === 'string' && RETRYABLE_CODES.has(code));
+}

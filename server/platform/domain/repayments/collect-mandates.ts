@@ -8,6 +8,7 @@ import { authorisationCodeOf } from '../mandates/manage-mandate';
 import { isChargeable } from '../mandates/mandate';
 import { isOutcomeUnknown, type PaymentRail } from '../ports';
 import type { LoanRepaymentsTable } from '../../db/schema';
+import { isTransientDatabaseError } from '../../db/unavailable';
 import type { Executor } from '../../db/database';
 import { applyRepayment, pendingMandateCharge } from './record-repayment';
 import { inUnitOfWork } from '../unit-of-work';
@@ -236,6 +237,13 @@ export async function settleCharge(
       return 'completed' as const;
     });
   } catch (error) {
+    // The rail took the money. A passing database error (unreachable, a deadlock or serialization failure, a lock or
+    // statement timeout) rolled the application back: the repayment stays pending and the next read applies it.
+    // Only an error that would come back every time marks it for a refund.
+    if (isTransientDatabaseError(error)) {
+      platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge not applied yet (passing database error); the next run applies it');
+      return 'pending';
+    }
     platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge could not be applied; marked failed for refund');
     return fail(`collected_but_not_applied: ${(error as Error).message}`.slice(0, 300));
   }
