@@ -4,7 +4,7 @@ import { PaymentRailError } from '../../server/integrations/rails/payment-rail-e
 import { CHARGE_OUTCOME_UNKNOWN, runCollections } from '../../server/platform/domain/repayments/collect-mandates';
 import type { PaymentRail, PaymentRails } from '../../server/platform/domain/ports';
 import { client, startTestApp, type TestApp } from '../support/harness';
-import { acceptedLoan, lendingTenant, type LendingTenant } from '../support/lifecycle';
+import { lendingTenant, pendingMandateRepayment as lendingPendingRepayment, type LendingTenant } from '../support/lifecycle';
 
 /**
  * "A provider outage never leaves money half-moved": a charge whose outcome is unknown (the rail
@@ -50,15 +50,7 @@ function railsTimingOut(when: 'after' | 'before', times = 1): { rails: PaymentRa
   return { rails, attempts: () => attempts };
 }
 
-async function pendingMandateRepayment() {
-  const { loan } = await acceptedLoan(app, tenant, { amount: '100000' });
-  const mandate = (await api().post(`/v1/loans/${loan.id}/mandates`, { email: 'ada@example.com' })).body.data;
-  expect((await api().post(`/v1/test/mandates/${mandate.id}/simulate-activation`)).body.data.status).toBe('active');
-  expect((await api().post(`/v1/loans/${loan.id}/disburse`)).status).toBe(200);
-  const schedule = (await api().get(`/v1/loans/${loan.id}/schedule`)).body.data;
-  const repayment = (await api().post(`/v1/loans/${loan.id}/repayments`, { method: 'mandate', amountKobo: schedule[0].totalKobo })).body.data;
-  return { loanId: loan.id as string, repaymentId: repayment.id as string, amountKobo: schedule[0].totalKobo as number };
-}
+const pendingMandateRepayment = () => lendingPendingRepayment(app, tenant);
 
 const chargesFor = async (repaymentId: string) => {
   const { reference } = await app.platform.db.selectFrom('loanRepayments').select('reference').where('id', '=', repaymentId).executeTakeFirstOrThrow();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
 import { runCollections } from '../../server/platform/domain/repayments/collect-mandates';
 import { client, startTestApp, type TestApp } from '../support/harness';
-import { acceptedLoan, lendingTenant, type LendingTenant } from '../support/lifecycle';
+import { lendingTenant, pendingMandateRepayment, type LendingTenant } from '../support/lifecycle';
 
 /**
  * PostgreSQL only: a charge the rail took is never marked failed because applying it met a passing database error.
@@ -27,12 +27,7 @@ const stored = (id: string) => app.platform.db.selectFrom('loanRepayments').sele
 
 describe('a collected charge whose application meets a passing database error', () => {
   it('stays pending when its transaction is a deadlock victim, and the next run applies it', async () => {
-    const { loan } = await acceptedLoan(app, tenant, { amount: '100000' });
-    const mandate = (await api().post(`/v1/loans/${loan.id}/mandates`, { email: 'ada@example.com' })).body.data;
-    expect((await api().post(`/v1/test/mandates/${mandate.id}/simulate-activation`)).body.data.status).toBe('active');
-    expect((await api().post(`/v1/loans/${loan.id}/disburse`)).status).toBe(200);
-    const schedule = (await api().get(`/v1/loans/${loan.id}/schedule`)).body.data;
-    const repayment = (await api().post(`/v1/loans/${loan.id}/repayments`, { method: 'mandate', amountKobo: schedule[0].totalKobo })).body.data;
+    const { loanId, repaymentId, amountKobo } = await pendingMandateRepayment(app, tenant);
     expect(await runCollections(app.platform, clock.now())).toMatchObject({ charged: 1, failed: 0 });
     clock.advance(app.platform.config.RAIL_CHARGE_LAG_MS + 1);
 
@@ -41,7 +36,7 @@ describe('a collected charge whose application meets a passing database error', 
     await other.connect();
     try {
       await other.query('begin');
-      await other.query('select id from loans where id = $1 for update', [loan.id]);
+      await other.query('select id from loans where id = $1 for update', [loanId]);
       const run = runCollections(app.platform, clock.now());
       const blocked = async () =>
         (await other.query('select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))')).rows[0].n as number;
@@ -51,18 +46,18 @@ describe('a collected charge whose application meets a passing database error', 
       }
       // Now wait for the repayment the collector holds: a deadlock, which PostgreSQL breaks by failing the collector's
       // transaction (it waited first, so its deadlock check runs first).
-      await other.query('update loan_repayments set updated_at = updated_at where id = $1', [repayment.id]);
+      await other.query('update loan_repayments set updated_at = updated_at where id = $1', [repaymentId]);
       await other.query('rollback');
       const first = await run;
       expect(first).toMatchObject({ completed: 0, failed: 0 });
     } finally {
       await other.end();
     }
-    expect(await stored(repayment.id)).toMatchObject({ status: 'pending' });
+    expect(await stored(repaymentId)).toMatchObject({ status: 'pending' });
 
     expect(await runCollections(app.platform, clock.now())).toMatchObject({ completed: 1, failed: 0 });
-    expect(await stored(repayment.id)).toMatchObject({ status: 'completed', failureReason: null });
-    const after = (await api().get(`/v1/loans/${loan.id}/schedule`)).body.data;
-    expect(after[0].amountPaidKobo).toBe(schedule[0].totalKobo);
+    expect(await stored(repaymentId)).toMatchObject({ status: 'completed', failureReason: null });
+    const after = (await api().get(`/v1/loans/${loanId}/schedule`)).body.data;
+    expect(after[0].amountPaidKobo).toBe(amountKobo);
   }, 60_000);
 });

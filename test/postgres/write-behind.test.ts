@@ -116,29 +116,16 @@ describe('write-behind statements on PostgreSQL', () => {
   });
   it('statements written in one tick leave in one socket write: begin, the write-behind ones and the one waited for', async () => {
     await sql`select 1`.execute(db); // a connection is open and idle
-    const writes: number[] = [];
-    const proto = net.Socket.prototype as unknown as { _writev: (chunks: unknown[], ...rest: unknown[]) => unknown; _write: (...a: unknown[]) => unknown };
-    const [writev, write] = [proto._writev, proto._write];
-    proto._writev = function (this: unknown, chunks: unknown[], ...rest: unknown[]) {
-      writes.push(chunks.length);
-      return writev.call(this, chunks, ...rest);
-    };
-    proto._write = function (this: unknown, ...args: unknown[]) {
-      writes.push(1);
-      return write.apply(this, args);
-    };
-    try {
-      await inUnitOfWork(db, async (tx) => {
+    const { writes } = await countingWrites((writes) =>
+      inUnitOfWork(db, async (tx) => {
         await insertBehind(tx, { id: 'c1', note: 'one' });
         await insertBehind(tx, { id: 'c2', note: 'two' });
         await sql`select count(*) from wb_items`.execute(tx);
         expect(writes).toHaveLength(1);
         // begin, two inserts and the select: each is several protocol messages, all in the one write.
         expect(writes[0]).toBeGreaterThanOrEqual(4);
-      });
-    } finally {
-      [proto._writev, proto._write] = [writev, write];
-    }
+      }),
+    );
     // The commit was its own write, once the select had answered.
     expect(writes).toHaveLength(2);
     expect(await ids()).toContain('c2');

@@ -62,6 +62,23 @@ export async function acceptedLoan(app: TestApp, tenant: Tenant, push: Parameter
   return { loan: res.body.data, preapprovalId };
 }
 
+/**
+ * A disbursed loan with an active sandbox mandate and a pending mandate repayment of its first instalment, not yet
+ * charged (the collector's next run sends it).
+ */
+export async function pendingMandateRepayment(app: TestApp, tenant: Tenant) {
+  const api = client(app, tenant.test);
+  const { loan } = await acceptedLoan(app, tenant, { amount: '100000' });
+  const mandate = (await api.post(`/v1/loans/${loan.id}/mandates`, { email: 'ada@example.com' })).body.data;
+  const activated = (await api.post(`/v1/test/mandates/${mandate.id}/simulate-activation`)).body.data;
+  if (activated.status !== 'active') throw new Error(`mandate not active: ${JSON.stringify(activated)}`);
+  const disbursed = await api.post(`/v1/loans/${loan.id}/disburse`);
+  if (disbursed.status !== 200) throw new Error(`disburse failed: ${JSON.stringify(disbursed.body)}`);
+  const schedule = (await api.get(`/v1/loans/${loan.id}/schedule`)).body.data;
+  const repayment = (await api.post(`/v1/loans/${loan.id}/repayments`, { method: 'mandate', amountKobo: schedule[0].totalKobo })).body.data;
+  return { loanId: loan.id as string, repaymentId: repayment.id as string, amountKobo: schedule[0].totalKobo as number };
+}
+
 /** A loan originated elsewhere on a tenant-approval product (the `admin loan create` path). */
 export async function operatorLoan(app: TestApp, tenant: Tenant, product: Partial<ProductInput>, input: Partial<OperatorLoanInput> = {}) {
   const now = new Date();
