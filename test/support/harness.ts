@@ -1,3 +1,4 @@
+import { inject } from 'vitest';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,6 +38,15 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** This vitest run's id (`global-setup.ts`); outside vitest (the benchmarks), one of this process's own. */
+function testRun(): string {
+  try {
+    return inject('testRun');
+  } catch {
+    return Math.floor(Date.now() / 1000).toString(36);
+  }
+}
+
 /** A private PostgreSQL schema (dropped on stop), or a private SQLite file. */
 export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; pgSchema?: string; dataDir: string; drop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lending-test-'));
@@ -45,7 +55,8 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  // Named after this run (`global-setup.ts`), which drops its own schemas when it ends.
+  const schema = `t_${testRun()}_${crypto.randomBytes(6).toString('hex')}`;
   await withAdmin((c) => c.query(`create schema ${schema}`));
   const separator = url.includes('?') ? '&' : '?';
   const schemaUrl = `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
