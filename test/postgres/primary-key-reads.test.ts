@@ -51,7 +51,7 @@ type PlanNode = { 'Rows Removed by Filter'?: number; 'Index Name'?: string; 'Nod
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 describe('reads by id on never-analysed tables', () => {
-  it('read no other row of the organisation to find their own (issue-offer, accept-terms, disburse)', async () => {
+  it('read no other row of the organisation to find their own (issue-offer, accept-terms, disburse, a repayment)', async () => {
     const tenant = await lendingTenant(app);
     const api = client(app, tenant.test);
     // Enough rows in the organisation for a wrong index to show.
@@ -63,6 +63,8 @@ describe('reads by id on never-analysed tables', () => {
       const accepted = await api.post(`/v1/loans/${offered.body.data.id}/accept-terms`, { consent: consentFor(offered.body.data.documentReference) });
       expect(accepted.status).toBe(200);
       expect((await api.post(`/v1/loans/${offered.body.data.id}/disburse`)).status).toBe(200);
+      const repaid = await api.post(`/v1/loans/${offered.body.data.id}/repayments`, { method: 'external', amountKobo: 500, externalReference: 'pk-reads-1' });
+      expect(repaid.status).toBe(201);
       // And a read through the generic tenancy-checked path.
       const { loan } = await offeredLoan(app, tenant);
       expect((await api.get(`/v1/loans/${loan.id}/schedule`)).status).toBe(200);

@@ -1,3 +1,4 @@
+import { ownedBy } from '../find-owned';
 import type { Executor } from '../../db/database';
 import type { FinancingApplicationsTable } from '../../db/schema';
 import { notFound } from '../errors';
@@ -72,9 +73,9 @@ export async function dashboardFinancing(db: Executor, scope: Scope, id: string)
     .selectFrom('financingApplications')
     .selectAll()
     .where('id', '=', id)
-    .where('organisationId', '=', scope.organisationId)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    // By primary key alone, the owner checked after (`ownedBy` says why).
+    .then((found) => ownedBy(found, scope));
   if (!row) throw notFound('financing application');
   const loan = await db
     .selectFrom('loans')

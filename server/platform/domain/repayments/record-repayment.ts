@@ -1,6 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
+import { ownedBy } from '../find-owned';
 import type { LoanRepaymentsTable, LoanScheduleItemsTable, LoansTable, Mode } from '../../db/schema';
 
 type ScheduleRow = Selectable<LoanScheduleItemsTable>;
@@ -63,7 +64,7 @@ export async function recordRepayment(ctx: LoanWriteContext, options: RecordRepa
   let loan: LoansTable | undefined;
   if (options.externalReference) {
     // One statement reads the loan and whether this reference was booked on it before.
-    const found = (await selectLoanAndReuse(ctx.db, { id: options.loanId, ...scopeOf(ctx), externalReference: options.externalReference })).rows[0];
+    const found = ownedBy((await selectLoanAndReuse(ctx.db, { id: options.loanId, externalReference: options.externalReference })).rows[0], ctx.scope);
     if (!found) throw notFound('loan');
     const { reusedRepaymentId, ...row } = found;
     if (reusedRepaymentId !== null) {
@@ -364,10 +365,9 @@ async function postRepayment(
   });
 }
 
-const scopeOf = (ctx: LoanContext) => ({ organisationId: ctx.scope.organisationId, mode: ctx.scope.mode });
-
 // The statements of the repayment path, compiled once per shape (see db/precompiled.ts).
-const selectLoanAndReuse = precompiled((db, a: { id: string; organisationId: string; mode: Mode; externalReference: string }) =>
+/** By the loan's primary key alone, its owner checked after (`ownedBy` says why). */
+const selectLoanAndReuse = precompiled((db, a: { id: string; externalReference: string }) =>
   db
     .selectFrom('loans')
     .selectAll('loans')
@@ -380,9 +380,7 @@ const selectLoanAndReuse = precompiled((db, a: { id: string; organisationId: str
         .limit(1)
         .as('reusedRepaymentId'),
     )
-    .where('loans.id', '=', a.id)
-    .where('loans.organisationId', '=', a.organisationId)
-    .where('loans.mode', '=', a.mode),
+    .where('loans.id', '=', a.id),
 );
 const selectRepayment = precompiled((db, a: { id: string }) => db.selectFrom('loanRepayments').selectAll().where('id', '=', a.id));
 const selectSchedule = precompiled((db, a: { loanId: string }) =>
