@@ -24,13 +24,15 @@ export interface FindOrCreateBorrowerOptions {
  */
 export async function findOrCreateBorrower(db: Executor, options: FindOrCreateBorrowerOptions): Promise<Borrower> {
   const { rows } = await db.executeQuery(borrowerInsert(db, options));
-  const { missingNin: _recorded, ...borrower } = await borrowerAfterInsert(db, options, rows[0]);
-  return borrower;
+  const { row, missingNin } = await borrowerAfterInsert(db, options, rows[0]);
+  if (!missingNin) return toBorrower(row);
+  await recordMissingNin(db, row.id, options.ninHash!);
+  return toBorrower({ ...row, ninHash: options.ninHash });
 }
 
 /**
- * `findOrCreateBorrower`'s first statement, to send with others (`together`): the insert comes first (one statement
- * for a BVN not seen before, the usual push); a BVN seen before conflicts and inserts nothing.
+ * `findOrCreateBorrower`'s first statement: the insert comes first (one statement for a BVN not seen before, the
+ * usual push); a BVN seen before conflicts and inserts nothing.
  */
 export function borrowerInsert(db: Executor, options: FindOrCreateBorrowerOptions) {
   return insertBorrower.compiled(
@@ -40,25 +42,17 @@ export function borrowerInsert(db: Executor, options: FindOrCreateBorrowerOption
 }
 
 /**
- * The rest of `findOrCreateBorrower`, given the insert's row: the new borrower, or the existing one read (also a
- * concurrent creator's row). `recordNin: false` leaves a NIN the existing borrower lacks unrecorded (the caller
- * records it with `recordMissingNin` once it knows it keeps this transaction's changes).
+ * The borrower's row given the insert's: the new row, or the existing one read (also a concurrent creator's row), and
+ * whether it lacks the NIN given (recorded by the caller with `recordMissingNin`, once it keeps this transaction's changes).
  */
 export async function borrowerAfterInsert(
   db: Executor,
   options: FindOrCreateBorrowerOptions,
   inserted: BorrowersTable | undefined,
-  { recordNin = true } = {},
-): Promise<Borrower & { missingNin: boolean }> {
-  if (inserted) return { ...toBorrower(inserted), missingNin: false };
+): Promise<{ row: BorrowersTable; missingNin: boolean }> {
+  if (inserted) return { row: inserted, missingNin: false };
   const existing = (await selectByBvnHash(db, { organisationId: options.organisationId, mode: options.mode, bvnHash: options.bvnHash })).rows[0]!;
-  const missingNin = !existing.ninHash && options.ninHash !== null;
-  if (!recordNin) return { ...toBorrower(existing), missingNin };
-  if (missingNin) {
-    await recordMissingNin(db, existing.id, options.ninHash!);
-    return { ...toBorrower({ ...existing, ninHash: options.ninHash }), missingNin: false };
-  }
-  return { ...toBorrower(existing), missingNin: false };
+  return { row: existing, missingNin: !existing.ninHash && options.ninHash !== null };
 }
 
 /** Records the keyed hash of a NIN on a borrower that had none. */

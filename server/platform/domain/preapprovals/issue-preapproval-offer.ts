@@ -59,9 +59,8 @@ async function readForOffer(ctx: LoanContext, id: string, productId: string | nu
 const selectProduct = precompiled((db, a: { id: string }) => db.selectFrom('loanProducts').select(LOAN_PRODUCT_COLUMNS).where('id', '=', a.id));
 
 /** The product read with the pre-approval (`readForOffer`), checked: it exists and takes pushed decisions. */
-function offerProduct(read: LoanProductsTable | undefined, id: string | null, named: boolean): LoanProductsTable {
+function offerProduct(product: LoanProductsTable | undefined, id: string | null, named: boolean): LoanProductsTable {
   if (!id) throw new AppError('product_not_usable', 'No productId given and no default pre-approval product is configured.');
-  const product = read;
   if (!product) throw named ? notFound('loan product') : new AppError('product_not_usable', 'The default pre-approval product no longer exists.');
   if (product.approvalMode !== 'partner_pushed') {
     throw new AppError('product_not_usable', `Product ${product.code} is not a partner_pushed product.`);

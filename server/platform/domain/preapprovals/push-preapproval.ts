@@ -183,7 +183,7 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
   // the stored record and changes nothing: the borrower its insert created (a BVN first seen in a replay) is removed
   // again, and a NIN is recorded on an existing borrower only by a push that is kept.
   const borrowerInserted = (await db.executeQuery(borrowerInsert(db, borrowerOptions))).rows[0];
-  const borrower = await borrowerAfterInsert(db, borrowerOptions, borrowerInserted, { recordNin: false });
+  const { row: borrower, missingNin } = await borrowerAfterInsert(db, borrowerOptions, borrowerInserted);
 
   const isDecline = summary.recommendation === 'decline';
   const at = now.toISOString();
@@ -229,7 +229,7 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
       .executeTakeFirst();
     if (!provider) throw new AppError('provider_not_found', 'providerId is not an active provider of GET /v1/providers.');
   }
-  if (borrower.missingNin) await recordMissingNin(db, borrower.id, pushedNinHash!);
+  if (missingNin) await recordMissingNin(db, borrower.id, pushedNinHash!);
   const preapproval = toPreapproval(row);
   await enqueueEvent(db, {
     ...scope,
