@@ -189,7 +189,7 @@ describe('admin CLI', { timeout: 90_000 }, () => {
 
     const run = await admin('settlement', 'run', '--org', tenant.organisationId, '--mode', 'test');
     const statement = await admin('settlement', 'statement', '--org', tenant.organisationId, '--id', run.json.id);
-    expect(statement.code).toBe(0);
+    expect(statement.code, statement.stderr).toBe(0);
     expect(statement.json).toMatchObject({ id: run.json.id, organisationId: tenant.organisationId, status: 'skipped' });
     expect(statement.json.csv).toBe('statement_id,period_start,period_end,loan_id,fee_kobo,interest_kobo,total_kobo,repayments\r\n');
     const elsewhere = await admin('settlement', 'statement', '--org', orgId, '--id', run.json.id);

@@ -8,6 +8,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transacti
 import type { Database } from './schema';
 import { BoundedMap } from '../../shared/bounded-map';
 import { pipelinedPool } from './pipelined-pool';
+import { SchemaScopedPostgresDialect } from './schema-introspector';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -212,7 +213,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const openForMigrations = () => {
       const plain = new pg.Pool({ connectionString: options.databaseUrl, max: 1, ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}) });
       plain.on('error', () => undefined);
-      return new Kysely<Database>({ dialect: new PostgresDialect({ pool: plain }), plugins });
+      // Its introspection looks at its own schema only (schema-introspector.ts).
+      return new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: plain }), plugins });
     };
     return { db, dialect: 'postgres', openForMigrations, close: () => db.destroy() };
   }

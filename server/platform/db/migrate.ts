@@ -115,7 +115,8 @@ export async function migrateToLatest(db: Db, dialect: Dialect, pgSchema?: strin
   const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+    const cause = String((error as Error)?.message ?? error);
+    throw new Error(failed ? `migration ${failed.migrationName} failed: ${cause}` : `migrations could not start: ${cause}`, { cause: error });
   }
 }
 
