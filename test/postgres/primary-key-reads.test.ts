@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { acceptedLoan, consentFor, lendingTenant, offeredLoan } from '../support/lifecycle';
+import { capturing, genericPlans, planNodes } from '../support/plans';
 
 /**
  * PostgreSQL only: the lifecycle's reads by id use the primary key, also on tables the planner has no statistics for
@@ -22,33 +22,6 @@ beforeAll(async () => {
   for (const table of TABLES) await sql.raw(`alter table ${table} set (autovacuum_enabled = false)`).execute(app.platform.db);
 });
 afterAll(() => app.stop());
-
-interface Captured {
-  text: string;
-  values: unknown[];
-}
-
-/** The statements the app sends while `work` runs (every pg client in this process). */
-async function capturing(work: () => Promise<void>): Promise<Captured[]> {
-  const captured: Captured[] = [];
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const query = proto.query;
-  proto.query = function (this: unknown, config: unknown, values?: unknown, ...rest: unknown[]) {
-    const text = typeof config === 'string' ? config : (config as { text?: string }).text;
-    const given = Array.isArray(values) ? values : ((config as { values?: unknown[] })?.values ?? []);
-    if (typeof text === 'string') captured.push({ text, values: given });
-    return query.call(this, config, values, ...rest);
-  };
-  try {
-    await work();
-  } finally {
-    proto.query = query;
-  }
-  return captured;
-}
-
-type PlanNode = { 'Rows Removed by Filter'?: number; 'Index Name'?: string; 'Node Type': string; Plans?: PlanNode[] };
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 describe('reads by id on never-analysed tables', () => {
   it('read no other row of the organisation to find their own (issue-offer, accept-terms, disburse, a repayment)', async () => {
@@ -73,21 +46,9 @@ describe('reads by id on never-analysed tables', () => {
     expect(reads.some((c) => /from "loans"/.test(c.text))).toBe(true);
     expect(reads.some((c) => /from "preapprovals"/.test(c.text))).toBe(true);
 
-    const admin = new pg.Client({ connectionString: url, options: `-c search_path=${app.pgSchema}` });
-    await admin.connect();
-    try {
-      await admin.query('set plan_cache_mode = force_generic_plan');
-      for (const [i, read] of reads.entries()) {
-        await admin.query(`prepare read_${i} as ${read.text}`);
-        const literals = read.values.map((v) => (v === null ? 'null' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : admin.escapeLiteral(String(v))));
-        const args = literals.length > 0 ? `(${literals.join(', ')})` : '';
-        const { rows } = await admin.query(`explain (analyze, format json) execute read_${i}${args}`);
-        const plan = (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan;
-        const removed = nodes(plan).reduce((sum, node) => sum + (node['Rows Removed by Filter'] ?? 0), 0);
-        expect({ statement: read.text.slice(0, 120), removed, indexes: nodes(plan).map((n) => n['Index Name']).filter(Boolean) }).toMatchObject({ removed: 0 });
-      }
-    } finally {
-      await admin.end();
+    for (const { statement, plan } of await genericPlans(url, app.pgSchema!, reads)) {
+      const removed = planNodes(plan).reduce((sum, node) => sum + (node['Rows Removed by Filter'] ?? 0), 0);
+      expect({ statement: statement.text.slice(0, 120), removed, indexes: planNodes(plan).map((n) => n['Index Name']).filter(Boolean) }).toMatchObject({ removed: 0 });
     }
   }, 60_000);
 });

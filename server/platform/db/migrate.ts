@@ -35,6 +35,7 @@ import * as meetingPresence from './migrations/0036-meeting-presence';
 import * as languages from './migrations/0037-languages';
 import * as financingBooks from './migrations/0038-financing-books';
 import * as guardedWrites from './migrations/0039-guarded-writes';
+import * as statisticsFreeLists from './migrations/0040-statistics-free-lists';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -84,6 +85,7 @@ const migrations: Record<string, MigrationModule> = {
   '0037-languages': languages,
   '0038-financing-books': financingBooks,
   '0039-guarded-writes': guardedWrites,
+  '0040-statistics-free-lists': statisticsFreeLists,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {
