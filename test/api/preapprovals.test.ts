@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/platform/log/create-logger';
-import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
+import { client, createTenant, dialect, pushBody, startTestApp, type Tenant, type TestApp } from '../support/harness';
+import { SchemaScopedIntrospector } from '../../server/platform/db/schema-introspector';
 import { lendingTenant, operatorLoan } from '../support/lifecycle';
 
 let app: TestApp;
@@ -117,7 +118,8 @@ describe('POST /v1/preapprovals', () => {
     const managed = await operatorLoan(app, lender, { kycTier: 'managed' });
     expect((await client(app, lender.test).post(`/v1/loans/${managed.id}/kyc`, { bvn: kycBvn })).body.data.outcome).toBe('verified');
     expect(JSON.stringify(res.body)).not.toContain(bvn);
-    const tables = await app.platform.db.introspection.getTables();
+    // PostgreSQL: this app's schema only (Kysely's own introspection lists every schema of the database).
+    const tables = dialect === 'postgres' ? await new SchemaScopedIntrospector(app.platform.db).getTables() : await app.platform.db.introspection.getTables();
     const own = tables.filter((t) => !t.name.startsWith('kysely_'));
     expect(own.length).toBeGreaterThan(5);
     for (const table of own) {
