@@ -230,4 +230,42 @@ describe('a branded, trustworthy checkout', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('a long lender name is shown whole in the header at 360 px: wrapped, a step smaller, never cut with an ellipsis; the step still starts in the top third', async () => {
+    const named = await lendingTenant(app);
+    // The longest a display name may be is 80 characters; this one is 69.
+    const displayName = 'Lagos University Teaching Hospital Staff Cooperative Patient Financing';
+    expect((await client(app, named.test).call('PATCH', '/v1/checkout-settings', { body: { displayName } })).status).toBe(200);
+    const api = client(app, named.test);
+    const pushed = await api.post('/v1/preapprovals', pushBody({ phone: uniquePhone() }));
+    const issued = await api.post(`/v1/preapprovals/${pushed.body.data.preapprovalId}/issue-offer`, {});
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    const page = await context.newPage();
+    try {
+      await page.goto(new URL(new URL(issued.body.data.applicationUrl).pathname, app.url).href);
+      await heading(page, 'Confirm your phone number');
+      const name = page.locator('lc-checkout header .lc-name');
+      expect(await name.innerText()).toBe(displayName);
+      // Nothing of it hidden: no overflow either way, and more than one line (it did not fit on one).
+      const box = await name.evaluate((el) => ({ scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, lineHeight: parseFloat(getComputedStyle(el).lineHeight), fontSize: getComputedStyle(el).fontSize, title: el.getAttribute('title') }));
+      expect(box.scrollHeight).toBeLessThanOrEqual(box.clientHeight + 1);
+      expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth + 1);
+      expect(box.clientHeight).toBeGreaterThan(box.lineHeight * 1.5);
+      expect(box.fontSize).toBe("16px");
+      // On a row of its own: as wide as the header row, the language below it.
+      const bar = await page.locator("lc-checkout header .lc-bar").boundingBox();
+      expect((await name.boundingBox())!.width).toBeGreaterThan(bar!.width * 0.8);
+      expect(box.title).toBe(displayName);
+      // The language control keeps its place beside it, whole.
+      const language = await page.getByLabel('Language').boundingBox();
+      expect(language!.x + language!.width).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
+      const h2 = await page.locator('lc-checkout h2').boundingBox();
+      expect(h2!.y).toBeLessThan(PHONE_VIEWPORT.height / 3);
+      expect(await page.title()).toBe(`Complete your loan · ${displayName}`);
+      await screenshot(page, 'design-09-long-name');
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

@@ -16,7 +16,14 @@ lc-checkout p { margin-block: 0 var(--lc-s3); }
 lc-checkout .lc-bar { display: flex; align-items: center; gap: var(--lc-s2); min-height: 2.5rem; padding-bottom: var(--lc-s3); border-bottom: 1px solid var(--lc-subtle, #e5e7eb); }
 lc-checkout .lc-brand { flex: 1; min-width: 0; display: flex; align-items: center; }
 lc-checkout .lc-logo { display: block; height: 2rem; width: auto; max-width: 100%; object-fit: contain; }
-lc-checkout .lc-name { font-weight: 600; font-size: var(--lc-t-lg); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+/* The lender's whole name, wrapped (a name cut short is a name the borrower cannot check). A long one is set a step
+   smaller on a row of its own, the language below it on the right: the longest allowed (80 characters) takes three
+   lines at 360 px; the clamp only guards a narrower screen, where the title attribute still has it. */
+lc-checkout .lc-name { font-weight: 600; font-size: var(--lc-t-lg); line-height: 1.25; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden; }
+lc-checkout .lc-bar.lc-long { flex-wrap: wrap; row-gap: var(--lc-s1, 0.25rem); }
+lc-checkout .lc-bar.lc-long .lc-brand { flex-basis: 100%; }
+lc-checkout .lc-bar.lc-long .lc-name { font-size: var(--lc-t-md); }
+lc-checkout .lc-bar.lc-long .lc-language { margin-left: auto; }
 lc-checkout .lc-badge {
   margin: calc(-1 * var(--lc-s3)) calc(-1 * var(--lc-s4)) var(--lc-s2); padding: 0.125rem; line-height: 1.25rem; text-align: center;
   font-size: var(--lc-t-xs); font-weight: 700; letter-spacing: 0.06em; text-transform: uppercase; background: #fef3c7; color: #7c2d12;
