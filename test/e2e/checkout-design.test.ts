@@ -231,7 +231,7 @@ describe('a branded, trustworthy checkout', () => {
     }
   }, 60_000);
 
-  it('a long lender name is shown whole in the header at 360 px: wrapped, a step smaller, never cut with an ellipsis; the step still starts in the top third', async () => {
+  it('a long lender name is shown whole in the header at 360 px: on a row of its own, wrapped, never cut with an ellipsis; the step still starts in the top third', async () => {
     const named = await lendingTenant(app);
     // The longest a display name may be is 80 characters; this one is 69.
     const displayName = 'Lagos University Teaching Hospital Staff Cooperative Patient Financing';
@@ -247,16 +247,14 @@ describe('a branded, trustworthy checkout', () => {
       const name = page.locator('lc-checkout header .lc-name');
       expect(await name.innerText()).toBe(displayName);
       // Nothing of it hidden: no overflow either way, and more than one line (it did not fit on one).
-      const box = await name.evaluate((el) => ({ scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, lineHeight: parseFloat(getComputedStyle(el).lineHeight), fontSize: getComputedStyle(el).fontSize, title: el.getAttribute('title') }));
+      const box = await name.evaluate((el) => ({ scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, lineHeight: parseFloat(getComputedStyle(el).lineHeight) }));
       expect(box.scrollHeight).toBeLessThanOrEqual(box.clientHeight + 1);
       expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth + 1);
       expect(box.clientHeight).toBeGreaterThan(box.lineHeight * 1.5);
-      expect(box.fontSize).toBe("16px");
       // On a row of its own: as wide as the header row, the language below it.
       const bar = await page.locator("lc-checkout header .lc-bar").boundingBox();
       expect((await name.boundingBox())!.width).toBeGreaterThan(bar!.width * 0.8);
-      expect(box.title).toBe(displayName);
-      // The language control keeps its place beside it, whole.
+      // The language control below it, whole, on the right.
       const language = await page.getByLabel('Language').boundingBox();
       expect(language!.x + language!.width).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
       const h2 = await page.locator('lc-checkout h2').boundingBox();

@@ -35,8 +35,6 @@ const svg = (d: string) => html`<svg viewBox="0 0 24 24" width="18" height="18" 
 const GLOBE = svg('M2 12a10 10 0 1 0 20 0a10 10 0 1 0-20 0h20M12 2c-5 6-5 14 0 20c5-6 5-14 0-20');
 const LOCK = svg('M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4');
 const CHECK = svg('M5 13l4 4L19 7');
-/** A lender name longer than this has the header's row to itself, a step smaller (it wraps either way). */
-const LONG_NAME = 24;
 
 const LOCALE_KEY = 'lc-checkout.locale';
 /**
@@ -424,16 +422,19 @@ export class LcCheckout extends LitElement {
     `;
   }
 
-  /** A thin TEST MODE strip in test mode, then one compact row: the lender (logo, else its whole name) and the language. */
+  /**
+   * A thin TEST MODE strip in test mode, then one compact row: the lender (logo, else name) and the language. The name
+   * is never cut (a name cut short is one the borrower cannot check): one too long for the row beside the language has
+   * the row to itself and wraps, the language below it on the right (the row wraps; styles).
+   */
   private renderHeader(state: CheckoutState) {
     const name = this.lenderName(state);
     const logo = state.branding?.logoUrl;
-    const showLogo = Boolean(logo) && !this.logoFailed;
     return html`<header>
       ${state.mode === 'test' ? html`<p class="lc-badge">${t('checkout.testMode')}</p>` : nothing}
-      <div class=${showLogo || name.length <= LONG_NAME ? 'lc-bar' : 'lc-bar lc-long'}><span class="lc-brand">${showLogo
+      <div class="lc-bar"><span class="lc-brand">${logo && !this.logoFailed
         ? html`<img class="lc-logo" src=${logo} alt=${name} @error=${() => ((this.logoFailed = true), this.requestUpdate())} />`
-        : html`<span class="lc-name" title=${name}>${name}</span>`}</span>
+        : html`<span class="lc-name">${name}</span>`}</span>
       <label class="lc-language">${GLOBE}<span class="lc-visually-hidden">${t('checkout.language')}</span>
         <select @change=${this.onLanguage}>
           ${LOCALES.map((l) => html`<option value=${l} lang=${l} ?selected=${l === currentLocale()}>${PARTIAL_LABELS?.[l] ?? LOCALE_NAMES[l]}</option>`)}

@@ -13,22 +13,15 @@ h1.lc-page-title, lc-checkout .lc-visually-hidden {
   position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
 }
 lc-checkout p { margin-block: 0 var(--lc-s3); }
-lc-checkout .lc-bar { display: flex; align-items: center; gap: var(--lc-s2); min-height: 2.5rem; padding-bottom: var(--lc-s3); border-bottom: 1px solid var(--lc-subtle, #e5e7eb); }
-lc-checkout .lc-brand { flex: 1; min-width: 0; display: flex; align-items: center; }
+lc-checkout .lc-bar { display: flex; flex-wrap: wrap; align-items: center; gap: var(--lc-s2); min-height: 2.5rem; padding-bottom: var(--lc-s3); border-bottom: 1px solid var(--lc-subtle, #e5e7eb); }
+lc-checkout .lc-brand { flex: 1 1 auto; min-width: 0; display: flex; align-items: center; }
 lc-checkout .lc-logo { display: block; height: 2rem; width: auto; max-width: 100%; object-fit: contain; }
-/* The lender's whole name, wrapped (a name cut short is a name the borrower cannot check). A long one is set a step
-   smaller on a row of its own, the language below it on the right: the longest allowed (80 characters) takes three
-   lines at 360 px; the clamp only guards a narrower screen, where the title attribute still has it. */
-lc-checkout .lc-name { font-weight: 600; font-size: var(--lc-t-lg); line-height: 1.25; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden; }
-lc-checkout .lc-bar.lc-long { flex-wrap: wrap; row-gap: var(--lc-s1, 0.25rem); }
-lc-checkout .lc-bar.lc-long .lc-brand { flex-basis: 100%; }
-lc-checkout .lc-bar.lc-long .lc-name { font-size: var(--lc-t-md); }
-lc-checkout .lc-bar.lc-long .lc-language { margin-left: auto; }
+lc-checkout .lc-name { font-weight: 600; font-size: var(--lc-t-lg); line-height: 1.25; overflow-wrap: anywhere; }
 lc-checkout .lc-badge {
   margin: calc(-1 * var(--lc-s3)) calc(-1 * var(--lc-s4)) var(--lc-s2); padding: 0.125rem; line-height: 1.25rem; text-align: center;
   font-size: var(--lc-t-xs); font-weight: 700; letter-spacing: 0.06em; text-transform: uppercase; background: #fef3c7; color: #7c2d12;
 }
-lc-checkout .lc-language { flex: none; position: relative; display: flex; align-items: center; color: var(--lc-muted, #4b5563); }
+lc-checkout .lc-language { flex: none; margin-left: auto; position: relative; display: flex; align-items: center; color: var(--lc-muted, #4b5563); }
 lc-checkout .lc-language svg { position: absolute; left: var(--lc-s2); pointer-events: none; }
 lc-checkout .lc-language select {
   font: inherit; font-size: var(--lc-t-sm); min-height: 2.5rem; max-width: 10rem; field-sizing: content; padding: 0 var(--lc-s1) 0 1.75rem;
