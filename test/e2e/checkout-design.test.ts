@@ -69,6 +69,21 @@ async function offeredLoan(phone: string) {
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { name }).waitFor();
 
+/** A new lender with these checkout settings, an offer pushed and issued, and its checkout open at 360×640 on the code step. */
+async function openCheckoutOf(settings: Record<string, unknown>) {
+  const tenant = await lendingTenant(app);
+  expect((await client(app, tenant.test).call('PATCH', '/v1/checkout-settings', { body: settings })).status).toBe(200);
+  const api = client(app, tenant.test);
+  const pushed = await api.post('/v1/preapprovals', pushBody({ phone: uniquePhone() }));
+  const issued = await api.post(`/v1/preapprovals/${pushed.body.data.preapprovalId}/issue-offer`, {});
+  expect(issued.status).toBe(200);
+  const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+  const page = await context.newPage();
+  await page.goto(new URL(new URL(issued.body.data.applicationUrl).pathname, app.url).href);
+  await heading(page, 'Confirm your phone number');
+  return { context, page };
+}
+
 /** The text of every element matching `selector` inside the offer's shadow root that sets on more than one line. */
 async function wrappedIn(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((sel) => {
@@ -206,18 +221,8 @@ describe('a branded, trustworthy checkout', () => {
   }, 180_000);
 
   it('without branding: the organisation\'s name in the header, no footer links beyond "Secured by", and a logo that fails to load falls back to the name', async () => {
-    const plain = await lendingTenant(app);
-    await client(app, plain.test).call('PATCH', '/v1/checkout-settings', { body: { logoUrl: `${logo.url.replace('logo.svg', 'missing.svg')}` } });
-    const api = client(app, plain.test);
-    const pushed = await api.post('/v1/preapprovals', pushBody({ phone: uniquePhone() }));
-    const issued = await api.post(`/v1/preapprovals/${pushed.body.data.preapprovalId}/issue-offer`, {});
-    const organisation = (await api.get(`/v1/loans/${issued.body.data.id}`)).body.data;
-    expect(organisation.id).toBe(issued.body.data.id);
-    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
-    const page = await context.newPage();
+    const { context, page } = await openCheckoutOf({ logoUrl: `${logo.url.replace('logo.svg', 'missing.svg')}` });
     try {
-      await page.goto(new URL(new URL(issued.body.data.applicationUrl).pathname, app.url).href);
-      await heading(page, 'Confirm your phone number');
       const name = page.locator('lc-checkout header .lc-name');
       await name.waitFor();
       expect((await name.innerText()).length).toBeGreaterThan(0);
@@ -232,18 +237,10 @@ describe('a branded, trustworthy checkout', () => {
   }, 60_000);
 
   it('a long lender name is shown whole in the header at 360 px: on a row of its own, wrapped, never cut with an ellipsis; the step still starts in the top third', async () => {
-    const named = await lendingTenant(app);
     // The longest a display name may be is 80 characters; this one is 69.
     const displayName = 'Lagos University Teaching Hospital Staff Cooperative Patient Financing';
-    expect((await client(app, named.test).call('PATCH', '/v1/checkout-settings', { body: { displayName } })).status).toBe(200);
-    const api = client(app, named.test);
-    const pushed = await api.post('/v1/preapprovals', pushBody({ phone: uniquePhone() }));
-    const issued = await api.post(`/v1/preapprovals/${pushed.body.data.preapprovalId}/issue-offer`, {});
-    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
-    const page = await context.newPage();
+    const { context, page } = await openCheckoutOf({ displayName });
     try {
-      await page.goto(new URL(new URL(issued.body.data.applicationUrl).pathname, app.url).href);
-      await heading(page, 'Confirm your phone number');
       const name = page.locator('lc-checkout header .lc-name');
       expect(await name.innerText()).toBe(displayName);
       // Nothing of it hidden: no overflow either way, and more than one line (it did not fit on one).
