@@ -3,8 +3,9 @@ import type { TestProject } from 'vitest/node';
 
 /**
  * PostgreSQL test schemas (one per test app) are named `t_<run>_<random>`, `<run>` being this run's start time in
- * base 36 seconds, and dropped here once every test file of the run has finished, and only this run's: a second `vitest` started beside a running suite (one file, while the whole suite runs) must
- * not drop the first one's schemas under it. At the start, schemas of runs older than a day (a run that was killed)
+ * base 36 seconds, and dropped here once every test file of the run has finished, and only this run's: a second
+ * `vitest` started beside a running suite (one file, while the whole suite runs) must not drop the first one's schemas
+ * under it. At the start, schemas of runs older than a day (a run that was killed)
  * and of the old unnamed format are dropped.
  */
 const STALE_AFTER_SECONDS = 24 * 60 * 60;
