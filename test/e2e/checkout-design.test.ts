@@ -259,6 +259,16 @@ describe('a branded, trustworthy checkout', () => {
       expect(await page.title()).toBe(`Complete your loan · ${displayName}`);
       await screenshot(page, 'design-09-long-name');
       expect(await axeViolations(page)).toEqual([]);
+      // In Yorùbá, after a reload (the choice is kept): the name still whole, the language control still on screen.
+      const select = page.locator('lc-checkout .lc-language select');
+      await select.selectOption('yo');
+      await page.reload();
+      await expect.poll(() => select.inputValue(), { timeout: 10_000 }).toBe('yo');
+      expect(await name.innerText()).toBe(displayName);
+      expect(await name.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      const yoLanguage = await select.boundingBox();
+      expect(yoLanguage!.x + yoLanguage!.width).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
+      await screenshot(page, 'design-09-long-name-yo');
     } finally {
       await context.close();
     }
