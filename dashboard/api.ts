@@ -3,16 +3,22 @@
  * CSRF token (from `GET /session` or sign-in) on every state-changing request, the chosen mode (`X-Dashboard-Mode`).
  * Never an API key. Errors become `DashboardApiError` carrying the server's machine-readable `error`.
  */
+import { inFormWords } from './plain-words';
+
 export type Mode = 'test' | 'live';
 
 export class DashboardApiError extends Error {
+  /** The server's message as it came (field code names and all), for a form to map onto its own labels (`fieldError`). */
+  readonly serverMessage: string;
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly data?: unknown,
   ) {
-    super(message);
+    // What any page shows: never a field's code name (`inFormWords`).
+    super(inFormWords(message));
+    this.serverMessage = message;
   }
 }
 
@@ -26,7 +32,12 @@ type Query = Record<string, string | number | boolean | undefined | null>;
 const BASE = '/dashboard/api';
 const MODE_KEY = 'dashboard-mode';
 
-class DashboardApi extends EventTarget {
+/** Also the operations console's client (`new DashboardApi('/ops/api')`): same envelope, cookie and CSRF rules. */
+export class DashboardApi extends EventTarget {
+  constructor(private readonly base = BASE) {
+    super();
+  }
+
   csrfToken: string | undefined;
   mode: Mode = (sessionStorage.getItem(MODE_KEY) as Mode | null) === 'live' ? 'live' : 'test';
 
@@ -40,7 +51,7 @@ class DashboardApi extends EventTarget {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
     const search = params.toString();
-    return `${BASE}${path}${search ? `?${search}` : ''}`;
+    return `${this.base}${path}${search ? `?${search}` : ''}`;
   }
 
   /** A link that downloads (CSV): the mode goes in the query, a plain link cannot send headers. */

@@ -60,10 +60,11 @@ export class DashApp extends LitElement {
       }
     `,
   ];
-  static override properties = { state: { state: true }, navOpen: { state: true }, pageError: { state: true } };
+  static override properties = { state: { state: true }, navOpen: { state: true }, pageError: { state: true }, pageErrorTitle: { state: true } };
   state: 'loading' | 'signed-out' | 'signed-in' = 'loading';
   navOpen = false;
   pageError = '';
+  pageErrorTitle = 'Not available';
   private pageElement: HTMLElement | undefined;
   private pageKey = '';
   private readonly onNavigate = () => void this.route();
@@ -121,6 +122,7 @@ export class DashApp extends LitElement {
     if (key === this.pageKey) return;
     this.pageKey = key;
     this.pageError = '';
+    this.pageErrorTitle = 'Not available';
     if (!match) {
       this.pageElement = undefined;
       this.pageError = 'There is no page at this address.';
@@ -128,6 +130,17 @@ export class DashApp extends LitElement {
       return;
     }
     document.title = `${match.page.title} · Dashboard`;
+    const { permission } = match.page;
+    if (permission && !allowed(permission)) {
+      // Reached by a typed or old link: the menu does not offer it, and the server would refuse every call of the page.
+      this.pageElement = undefined;
+      this.pageErrorTitle = 'Not available for your role';
+      this.pageError = `The ${match.page.title} page is not available for your role (${session()?.role}). Owners and admins of ${session()?.organisation.name} can open it; ask one of them if you need it.`;
+      document.title = `Not available for your role · Dashboard`;
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('main h1')?.focus?.();
+      return;
+    }
     try {
       await match.page.load();
     } catch {
@@ -213,7 +226,7 @@ export class DashApp extends LitElement {
           </ul>
         </nav>
         <main id="main" tabindex="-1">
-          ${this.pageError ? html`<h1>Not available</h1><p role="alert" class="error">${this.pageError}</p><p><a href=${href('/')}>Back to the dashboard home</a></p>` : (this.pageElement ?? html`<p role="status">Loading…</p>`)}
+          ${this.pageError ? html`<h1 tabindex="-1">${this.pageErrorTitle}</h1><p role="alert" class="error">${this.pageError}</p><p><a href=${href('/')}>Back to the dashboard home</a></p>` : (this.pageElement ?? html`<p role="status">Loading…</p>`)}
         </main>
       </div>
     `;

@@ -6,7 +6,7 @@ import { staticAssetsPlugin } from '../widget/vite-static-assets.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The organisation dashboard (issue 18): its own ES module bundle at `/dashboard/assets/dashboard.js`, Lit bundled in,
+ * The organisation dashboard: its own ES module bundle at `/dashboard/assets/dashboard.js`, Lit bundled in,
  * every page a chunk loaded when first opened (the initial bundle is the shell, the API client and the account
  * pages: budget 60 KB gzipped, `npm run bench -- dashboard`). Separate from the checkout's bundle and budget.
  */

@@ -5,7 +5,8 @@
  * Each bundle's stamp, `dist/<name>.stamp`, next to its output folder, holds a SHA-256 over the path, size and mtime of
  * every file of the bundle's inputs (the source folders it can import from, its build configuration, package.json and
  * package-lock.json). A bundle is rebuilt when its stamp is missing or differs, or when one of its output files is missing; the
- * stamp is written only after its build succeeded. `--force` (or BUILD_FORCE=1) rebuilds everything.
+ * stamp is written only after its build succeeded. `--force` (or BUILD_FORCE=1) rebuilds everything; `--only a,b` looks
+ * at those bundles only (`npm run admin` checks just the server's).
  *
  * Plain Node (no TypeScript loader) and one process for all bundles: a start with nothing to rebuild costs tens of
  * milliseconds here, not six `npm run` processes. `npm start` runs it with `--then dist/server/main.js`: the server then
@@ -26,8 +27,10 @@ export const BUNDLES = [
   { name: 'checkout-server', script: 'build:checkout-server', inputs: ['server', 'tsconfig.checkout-server.json'], outputs: ['dist/checkout-server/index.js'] },
   { name: 'widget', script: 'build:widget', inputs: ['widget', 'server/shared', 'vite.config.ts', 'vite.lib.config.ts'], outputs: ['dist/widget/checkout.js', 'dist/widget-lib/index.js'] },
   { name: 'demo', script: 'build:demo', inputs: ['demo', 'widget', 'server/shared'], outputs: ['dist/demo/demo.js'] },
+  { name: 'my-loan', script: 'build:my-loan', inputs: ['widget', 'server/shared'], outputs: ['dist/my-loan/my-loan.js'] },
   { name: 'meeting', script: 'build:meeting', inputs: ['widget', 'server/shared'], outputs: ['dist/meeting/meeting.js'] },
   { name: 'dashboard', script: 'build:dashboard', inputs: ['dashboard', 'widget', 'server/shared'], outputs: ['dist/dashboard/dashboard.js'] },
+  { name: 'ops', script: 'build:ops', inputs: ['dashboard', 'widget', 'server/shared'], outputs: ['dist/ops/ops.js'] },
 ];
 
 function walk(root, relative, out) {
@@ -60,7 +63,10 @@ const stampFile = (bundle) => path.join(ROOT, 'dist', `${bundle.name}.stamp`);
 
 function main() {
   const force = process.argv.includes('--force') || process.env.BUILD_FORCE === '1';
-  const stale = BUNDLES.map((bundle) => ({ bundle, stamp: inputsStamp(bundle) })).filter(({ bundle, stamp }) => {
+  // `--only server,widget`: just those bundles (the operator CLI needs only the server's).
+  const only = process.argv.indexOf('--only');
+  const names = only === -1 ? null : new Set((process.argv[only + 1] ?? '').split(','));
+  const stale = BUNDLES.filter((bundle) => !names || names.has(bundle.name)).map((bundle) => ({ bundle, stamp: inputsStamp(bundle) })).filter(({ bundle, stamp }) => {
     if (force || bundle.outputs.some((output) => !fs.existsSync(path.join(ROOT, output)))) return true;
     try {
       return fs.readFileSync(stampFile(bundle), 'utf8').trim() !== stamp;

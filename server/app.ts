@@ -8,19 +8,26 @@ import { AppError } from './platform/domain/errors';
 import { isDatabaseUnavailable } from './platform/db/database';
 import type { Platform } from './platform/platform';
 import { authenticateMiddleware } from './platform/http/authenticate';
+import { createBorrowerSignInRouter, signInRelayKey } from './platform/http/borrower-sign-in-router';
 import { docsBaseMiddleware, errorBody, requestOrigin, sendError } from './platform/http/envelope';
 import { ERROR_DOCS_PATH, renderErrorsPage } from './platform/http/error-docs';
 import { buildOpenApiDocument } from './platform/http/openapi';
 import { mountRoutes, type RouteSpec } from './platform/http/route';
 import { createDashboardRouter } from './platform/http/dashboard-router';
 import { createDashboardPages } from './dashboard/dashboard-pages';
-import { requestIdOf, requestLog, requestLogger } from './platform/http/request-log';
+import { createOpsRouter } from './platform/http/ops-router';
+import { createOpsPages } from './ops/ops-pages';
+import { requestIdOf, requestLog, requestLogger, requestLogMode } from './platform/http/request-log';
 import { verifyOfferLetterLink } from './platform/domain/loans/offer-letter-link';
+import { offerLetterLinkRefusal } from './platform/domain/checkout/offer-letter-link-refusal';
+import { renderLinkRefusalPage, wantsPage } from './platform/http/link-refusal-page';
 import { offerLetterPdf } from './platform/domain/loans/offer-letter-document';
 import { createSandboxRailRouter } from './integrations/rails/sandbox-rail-router';
 import { createPaystackWebhookRouter } from './platform/http/paystack-webhook-router';
+import { createMonoWebhookRouter } from './platform/http/mono-webhook-router';
 import { apiRoutes } from './platform/http/routes';
 import { createSandboxSmsRouter } from './platform/http/sandbox-sms-router';
+import { createSandboxInboxRouter } from './platform/http/sandbox-inbox-page';
 import { createCheckoutRouter } from './checkout/create-checkout-router';
 import { createDemoRouter, demoEnabled as isDemoEnabled } from '../demo/server/create-demo-router';
 import { attachMeetingSignalling, createMeetingRouter } from './meeting/meeting-router';
@@ -191,7 +198,7 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   app.set('trust proxy', false);
   app.disable('x-powered-by');
 
-  app.use(requestLogger(platform.logger));
+  app.use(requestLogger(platform.logger, { mode: requestLogMode(platform.config), summaryEveryMs: platform.config.LOG_REQUEST_SUMMARY_SECONDS * 1000 }));
   app.use(docsBaseMiddleware(platform.config.PUBLIC_BASE_URL, () => platform.baseUrl));
   app.use(staticHeaders(helmet({ contentSecurityPolicy: { directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } } })));
 
@@ -234,6 +241,15 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     const match = /^([0-9a-f-]{36})\.pdf$/.exec(req.params.file);
     const link = { loanId: match?.[1] ?? '', documentReference: String(req.query.ref ?? ''), expires: String(req.query.expires ?? ''), signature: String(req.query.signature ?? '') };
     if (!match || !verifyOfferLetterLink(platform.secrets, link, platform.clock.now())) {
+      // A browser that landed on the link gets a page in the borrower's words with a way forward; API clients the JSON error.
+      if (wantsPage(req)) {
+        const refusal = await offerLetterLinkRefusal(platform.db, platform.secrets, link, req.get('accept-language'));
+        const page = renderLinkRefusalPage(refusal, platform.config.CHECKOUT_PLATFORM_NAME);
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('Content-Security-Policy', page.csp);
+        res.status(403).type('html').send(page.html);
+        return;
+      }
       throw new AppError('LINK_INVALID', 'This offer-letter link is invalid or has expired; request a new one.');
     }
     const loan = await platform.db.selectFrom('loans').selectAll().where('id', '=', link.loanId).executeTakeFirst();
@@ -261,10 +277,14 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
     );
     // The sandbox SMS inbox (test-mode messages only).
     app.use('/sandbox/sms', createSandboxSmsRouter(platform));
+    // The sandbox inbox page: e-mail and texts for a developer on this machine (loopback only: the e-mails hold sign-in links).
+    app.use(['/sandbox/mail', '/sandbox/inbox'], createSandboxInboxRouter(platform));
   }
 
   // Paystack's signed push notifications for the live direct debit (raw body: the signature covers the exact bytes).
   if (platform.config.PAYSTACK_SECRET_KEY) app.use('/webhooks/paystack', createPaystackWebhookRouter(platform, { secretKey: platform.config.PAYSTACK_SECRET_KEY }));
+  // Mono's push notifications for the live rail_b direct debit (the shared secret header is checked before anything is read).
+  if (platform.config.MONO_SECRET_KEY && platform.config.MONO_WEBHOOK_SECRET) app.use('/webhooks/mono', createMonoWebhookRouter(platform, { webhookSecret: platform.config.MONO_WEBHOOK_SECRET }));
 
   // The hosted checkout: the same checkout server a partner can mount, talking to this process over HTTP with session tokens.
   app.use(
@@ -282,6 +302,8 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
       frameAncestors: framedByDemo,
       // Partner pages embed this hosted checkout with the script tag: CORS for each organisation's own allowedOrigins.
       organisationOrigins: true,
+      // The loan page's sign-ins count against each borrower's address, not this mount's (borrower-sign-in-router.ts).
+      signInRelayKey: signInRelayKey(platform),
     }),
   );
   if (demoEnabled) app.use('/demo', createDemoRouter({ platform, apiBaseUrl: options.internalUrl ?? options.baseUrl }));
@@ -292,6 +314,11 @@ export function createApp(platform: Platform, options: { baseUrl: string; intern
   app.use('/dashboard/api', createDashboardRouter(platform));
   // Its pages: one shell for every path under /dashboard, and the app's bundle (dist/dashboard).
   app.use(createDashboardPages());
+  // The service's own operations console: its own staff session (never a dashboard session or an API key).
+  app.use('/ops/api', createOpsRouter(platform));
+  app.use(createOpsPages());
+  // The borrower's sign-in by phone: no credential yet, so before the API's authentication.
+  app.use('/v1/borrower/sign-in', createBorrowerSignInRouter(platform));
   app.use('/v1', apiRouter(platform, '/v1', routes.filter((r) => r.path.startsWith('/v1/'))));
   app.use('/api/v1', apiRouter(platform, '/api/v1', routes.filter((r) => r.path.startsWith('/api/v1/'))));
   // The telemedicine meeting pages and their signed files.

@@ -7,13 +7,14 @@ const bool = z
 
 /**
  * Every configuration key the service reads, parsed once at start-up.
- * `.env.example` and the config table in ARCHITECTURE.md list the same keys; keep the three in step.
+ * `.env.example` and the table in docs/configuration.md list the same keys; keep the three in step.
  */
 export const ConfigSchema = z.object({
   /**
    * Deployment profile. `production` (also chosen by NODE_ENV=production when APP_ENV is unset) turns off the sandbox
    * routes, the demo and the sandbox bootstrap, and refuses to start without MASTER_KEY, without an https
-   * PUBLIC_BASE_URL, or with a development-only flag switched on (see `loadConfig`).
+   * PUBLIC_BASE_URL, without an e-mail transport (SMTP_URL, or MAIL_TO_FILES=true), or with a development-only flag
+   * switched on (see `loadConfig`).
    */
   APP_ENV: z.enum(['development', 'production']).default('development'),
   /**
@@ -47,6 +48,14 @@ export const ConfigSchema = z.object({
    * stdout is a terminal, JSON otherwise.
    */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /**
+   * `each`: one line per request (method, path, status, time). `summary`: a request that went wrong (4xx, 5xx) gets its own
+   * line, the others are counted into one line every LOG_REQUEST_SUMMARY_SECONDS. Unset: `summary` for human-readable
+   * logs in the development profile (a terminal), `each` otherwise (JSON lines, and always in production).
+   */
+  LOG_REQUESTS: z.enum(['each', 'summary']).optional(),
+  /** How often `LOG_REQUESTS=summary` writes its count of the requests that went right. */
+  LOG_REQUEST_SUMMARY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Largest accepted JSON body. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
   /** Rolling window of the per-key rate limits. */
@@ -63,6 +72,8 @@ export const ConfigSchema = z.object({
   PRODUCT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   /** How often in-memory usage counters are written to the database. */
   USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  /** How long the webhook attempt log (each attempt's request and response, on the dashboard) is kept; deliveries stay. */
+  WEBHOOK_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How long idempotency keys are kept (never less than 24 hours). */
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(24),
   /** An idempotency key left "in flight" longer than this (a crashed request) may be executed again. */
@@ -75,6 +86,15 @@ export const ConfigSchema = z.object({
   COMPLAINTS_EMAIL: z.email().default('complaints@lending.example'),
   /** The platform's share of each insurance premium, in basis points of the premium. */
   INSURANCE_COMMISSION_BPS: z.coerce.number().int().min(0).max(10_000).default(1_500),
+  /**
+   * The insurer live cover is bound with by hand (a short name, e.g. `leadway`): no Nigerian insurer publishes an API
+   * the platform can call, so an insured live loan disburses with its policy `pending` and staff record the policy the
+   * insurer issued in the operations console. Unset: live insured loans are refused (503 `provider_not_configured`).
+   */
+  INSURANCE_LIVE_INSURER: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{1,39}$/, 'a short name: lower-case letters, digits, - and _')
+    .optional(),
   /** Days an instalment may stay overdue before the loan defaults, unless the tenant sets its own. */
   DEFAULT_AFTER_DAYS_OVERDUE: z.coerce.number().int().min(1).max(3650).default(90),
   /** How often the overdue / default sweep runs. */
@@ -89,6 +109,21 @@ export const ConfigSchema = z.object({
   COLLECTION_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** After a failed automatic mandate charge, wait this long before charging the loan again. */
   COLLECTION_RETRY_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  /**
+   * How long a borrower has to authorise a direct-debit mandate at the rail, from its set-up: the rail's own
+   * authorisation window (set it to your provider's; 24 hours by default). Past it, the mandate sweep reads the
+   * authorisation back and, still unauthorised, withdraws it at the rail, marks it `expired` (`mandate.expired`)
+   * and texts the borrower; one authorised at the rail meanwhile becomes active instead.
+   */
+  MANDATE_AUTHORISATION_WINDOW_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  /** How often the mandate sweep looks for mandates past their authorisation window. */
+  MANDATE_EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+  /** How often the reminder worker texts borrowers (before a direct debit, after a failed one); quiet hours are the organisation's. */
+  BORROWER_REMINDER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+  /** `POST /v1/borrower/sign-in/send` requests per client address per clock hour (429 `borrower_sign_in_rate_limited` beyond). */
+  BORROWER_SIGN_IN_SENDS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** `POST /v1/borrower/sign-in/verify` requests per client address per clock hour. */
+  BORROWER_SIGN_IN_VERIFIES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
   /** How often the sweep looks for pre-approvals past their lapse time. */
   EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Create the sandbox organisation, keys, products and pool on first start. */
@@ -108,14 +143,31 @@ export const ConfigSchema = z.object({
    * delivery. Default false: every mode delivers only to globally routable addresses (the SSRF guard).
    */
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  /**
+   * A rehearsal of live mode on this machine (`npm run rehearse`, docs/rehearsal.md): the production profile with the
+   * listening address, the public origin and every provider on loopback (local fakes of the providers' APIs), so plain
+   * http and providers' test keys pass there; live webhook endpoints may be plain-http loopback receivers (and only
+   * loopback ones); and `admin loan make-due` moves live loans while the rehearsal runs. Refused unless every address
+   * is loopback and nothing (database server, e-mail, files) leaves the machine.
+   */
+  REHEARSAL: bool.default(false),
   /** Webhook requests in flight at once per process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** An endpoint is disabled after this many consecutive failed attempts… */
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(10_000).default(10),
   /** …once its failures have lasted at least this many hours (the first failure of the streak to now). */
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
-  /** SMTP server for operational e-mail (smtp:// or smtps:// URL). Unset: messages go to MAIL_DIR. */
+  /**
+   * SMTP server for operational e-mail (smtp:// or smtps:// URL). Unset: messages go to MAIL_DIR, which the production
+   * profile refuses unless MAIL_TO_FILES=true.
+   */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  /**
+   * Production only: start without SMTP_URL and write every e-mail (verification, password-reset and invitation links
+   * among them) as a file under MAIL_DIR, owner-only. An explicit choice for a deployment that collects mail from the
+   * folder itself; without it the production profile refuses to start with no e-mail transport. Ignored when SMTP_URL is set.
+   */
+  MAIL_TO_FILES: bool.default(false),
   /** Where the sandbox mailer writes messages (one JSON file each) when SMTP_URL is unset; default DATA_DIR/mail. */
   MAIL_DIR: z.string().min(1).optional(),
   /** Sender of operational e-mail. */
@@ -134,6 +186,11 @@ export const ConfigSchema = z.object({
     .transform((v): boolean | number | string[] => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim()).filter(Boolean))),
   /** Offer passkeys (WebAuthn) in the checkout at /checkout; always optional for the borrower. */
   CHECKOUT_PASSKEYS_ENABLED: bool.default(true),
+  /**
+   * The operations console (/ops) asks every staff member a passkey after the password. Default: on in the production
+   * profile (which refuses it off), off elsewhere (each staff member may still switch it on for their account).
+   */
+  OPS_PASSKEY_REQUIRED: bool.optional(),
   /** Origin the hosted checkout is served from (WebAuthn checks it). Default: the origin of PUBLIC_BASE_URL. */
   CHECKOUT_PASSKEY_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   /** WebAuthn relying party id (a host name; passkeys are bound to it). Default: the host of CHECKOUT_PASSKEY_ORIGIN. */
@@ -157,6 +214,19 @@ export const ConfigSchema = z.object({
   DOJAH_APP_ID: z.string().min(1).optional(),
   DOJAH_SECRET_KEY: z.string().min(1).optional(),
   DOJAH_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.dojah.io'),
+  /**
+   * Live credit bureau (Mono Lookup credit history: CRC and FirstCentral) and live payment rail `rail_b` (Mono Direct
+   * Debit). Unset: live bureau checks and `rail_b` mandates and charges answer 503 `provider_not_configured`.
+   */
+  MONO_SECRET_KEY: z.string().regex(/^(live|test)_sk_[A-Za-z0-9]+$/, 'must be a Mono secret key (live_sk_… or test_sk_…)').optional(),
+  /** Mono's API origin (a local fake in tests). */
+  MONO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.withmono.com'),
+  /** The secret Mono's dashboard shows for the webhook URL (`https://<host>/webhooks/mono`); unset: the route is not served and `rail_b` is read back by polling only. */
+  MONO_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /** Which bureaus the live credit check asks through Mono: `crc`, `xds` (FirstCentral) or `all` (both). */
+  MONO_BUREAU_PROVIDER: z.enum(['crc', 'xds', 'all']).default('all'),
+  /** Ask Mono whether the account holds an instalment before debiting it (a short balance defers the debit to the collector's next try). */
+  MONO_BALANCE_INQUIRY: bool.default(true),
   /** Live SMS (one-time codes, links, receipts): Termii. Unset: live texts answer 503 `provider_not_configured`. */
   TERMII_API_KEY: z.string().min(1).optional(),
   /** Termii's API origin (Termii shows each account its own on the dashboard). */
@@ -274,18 +344,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       }
       if (!c.PUBLIC_BASE_URL) {
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production: the https:// origin borrowers and partners reach' });
-      } else if (new URL(c.PUBLIC_BASE_URL).protocol !== 'https:') {
+      } else if (new URL(c.PUBLIC_BASE_URL).protocol !== 'https:' && !c.REHEARSAL) {
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be an https:// URL in production (checkout tokens, cookies and offer links travel over it)' });
       }
-      for (const key of ['PAYSTACK_BASE_URL', 'DOJAH_BASE_URL', 'TERMII_BASE_URL'] as const) {
-        if (new URL(c[key]).protocol !== 'https:') ctx.addIssue({ code: 'custom', path: [key], message: 'must be an https:// URL in production (provider keys travel over it)' });
+      for (const key of ['PAYSTACK_BASE_URL', 'DOJAH_BASE_URL', 'TERMII_BASE_URL', 'MONO_BASE_URL'] as const) {
+        if (new URL(c[key]).protocol !== 'https:' && !c.REHEARSAL) ctx.addIssue({ code: 'custom', path: [key], message: 'must be an https:// URL in production (provider keys travel over it)' });
       }
-      if (c.PAYSTACK_SECRET_KEY?.startsWith('sk_test_')) {
+      if (c.MONO_SECRET_KEY?.startsWith('test_sk_') && !c.REHEARSAL) {
+        ctx.addIssue({ code: 'custom', path: ['MONO_SECRET_KEY'], message: 'is a Mono test key; production live mode needs live_sk_…' });
+      }
+      if (c.PAYSTACK_SECRET_KEY?.startsWith('sk_test_') && !c.REHEARSAL) {
         ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is a Paystack test key; production live mode needs sk_live_…' });
       }
-      for (const flag of DEVELOPMENT_ONLY_FLAGS) {
-        if (isOn(present[flag])) ctx.addIssue({ code: 'custom', path: [flag], message: 'is a development-only flag and is refused in production' });
+      if (!c.SMTP_URL && !c.MAIL_TO_FILES) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SMTP_URL'],
+          message:
+            'is required in production: without an e-mail transport, verification, password-reset and invitation links would be written as files under MAIL_DIR (default DATA_DIR/mail); set MAIL_TO_FILES=true to choose that deliberately',
+        });
       }
+      for (const flag of DEVELOPMENT_ONLY_FLAGS) {
+        if (isOn(present[flag]) && !c.REHEARSAL) ctx.addIssue({ code: 'custom', path: [flag], message: 'is a development-only flag and is refused in production' });
+      }
+      if (c.OPS_PASSKEY_REQUIRED === false) ctx.addIssue({ code: 'custom', path: ['OPS_PASSKEY_REQUIRED'], message: 'must stay on in production (the operations console moves live money)' });
+    }
+    if (c.REHEARSAL) {
+      for (const issue of rehearsalIssues(c)) ctx.addIssue({ code: 'custom', path: [issue.key], message: issue.message });
     }
     if (c.CHECKOUT_SESSION_MAX_LIFETIME_MINUTES < c.CHECKOUT_SESSION_TTL_MINUTES) {
       ctx.addIssue({ code: 'custom', path: ['CHECKOUT_SESSION_MAX_LIFETIME_MINUTES'], message: 'must be at least CHECKOUT_SESSION_TTL_MINUTES' });
@@ -300,7 +385,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ctx.addIssue({ code: 'custom', path: ['APPOINTMENT_RECORDINGS_MAX_BYTES'], message: 'must be at least RECORDING_MAX_BYTES' });
     }
     // WEBHOOK_ALLOW_LOOPBACK opens loopback (this host's own services) to anyone who can register a webhook
-    // endpoint. A production profile (issue 16, part 3) must refuse to start with it set.
+    // endpoint, so the production profile refuses to start with it set (`DEVELOPMENT_ONLY_FLAGS` above).
     if (c.WEBHOOK_LEASE_MS <= c.WEBHOOK_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must exceed WEBHOOK_TIMEOUT_MS (a lease shorter than an attempt would let two workers send it)' });
     }
@@ -310,6 +395,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   return result.data;
+}
+
+/** 127.0.0.0/8, ::1 and `localhost`: this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/**
+ * What keeps a rehearsal (REHEARSAL=true) on this machine: the production profile, loopback for the listening
+ * address, the public origin and every provider, its own SQLite database, e-mail to files and files on disk. Its
+ * relaxations (plain http, providers' test keys, loopback webhooks, live `make-due`) are safe only because of these.
+ */
+function rehearsalIssues(c: Config): { key: string; message: string }[] {
+  const issues: { key: string; message: string }[] = [];
+  const here = 'in a rehearsal (nothing leaves this machine)';
+  if (c.APP_ENV !== 'production') issues.push({ key: 'REHEARSAL', message: 'a rehearsal runs the production profile: set APP_ENV=production' });
+  if (!isLoopbackHost(c.HOST)) issues.push({ key: 'HOST', message: `must be a loopback address ${here}` });
+  if (c.PUBLIC_BASE_URL && !isLoopbackHost(new URL(c.PUBLIC_BASE_URL).hostname)) issues.push({ key: 'PUBLIC_BASE_URL', message: `must be a loopback origin ${here}` });
+  for (const key of ['PAYSTACK_BASE_URL', 'DOJAH_BASE_URL', 'TERMII_BASE_URL', 'MONO_BASE_URL'] as const) {
+    if (!isLoopbackHost(new URL(c[key]).hostname)) issues.push({ key, message: `must be a loopback URL (a local fake of the provider) ${here}` });
+  }
+  if (c.DATABASE_URL) issues.push({ key: 'DATABASE_URL', message: 'must be unset in a rehearsal: it keeps its own SQLite database under DATA_DIR' });
+  if (c.REDIS_URL && !isLoopbackHost(new URL(c.REDIS_URL).hostname)) issues.push({ key: 'REDIS_URL', message: `must be a loopback URL ${here}` });
+  if (c.SMTP_URL) issues.push({ key: 'SMTP_URL', message: `must be unset ${here}: e-mail goes to files (MAIL_TO_FILES=true)` });
+  if (c.S3_BUCKET) issues.push({ key: 'S3_BUCKET', message: `must be unset ${here}: files stay under DATA_DIR` });
+  return issues;
 }
 
 /**
@@ -325,6 +437,7 @@ export function securitySettings(config: Config) {
     masterKeySource: config.MASTER_KEY ? 'environment' : 'data-dir file',
     publicUrlScheme: config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).protocol.replace(':', '') : 'http',
     trustProxy: config.CHECKOUT_TRUST_PROXY,
+    ...(config.REHEARSAL ? { rehearsal: true } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type {
   Bank,
   CheckoutBranding,
+  CheckoutPayout,
   CheckoutStatus,
   CheckoutStep,
   FinancingView,
@@ -40,8 +41,8 @@ export type StepName = CheckoutStep;
 export const SESSION_ENDED_CODES = ['checkout_session_expired', 'checkout_session_revoked', 'checkout_session_missing', 'UNAUTHENTICATED'] as const;
 
 export interface CheckoutState {
-  /** The session's opaque ids (they go into the public events). */
-  session: { id: string; loanId: string };
+  /** The session's opaque ids (they go into the public events), and its remaining lifetime as of this answer (absent from older servers). */
+  session: { id: string; loanId: string; expiresInSeconds?: number };
   status: CheckoutStatus;
   nextStep: StepName | null;
   steps: { name: StepName; done: boolean }[];
@@ -66,8 +67,12 @@ export interface CheckoutState {
   settlementMerchant: SettlementMerchantChoice | null;
   /** A patient-financing application (steps `identity` and `decision`); null otherwise and before the OTP. */
   financing: FinancingView | null;
-  // Design (issue 15): the lender's public face (readable before the OTP) and what the receipt shows (null until the OTP).
+  // Branding and receipt: the lender's public face (readable before the OTP) and what the receipt shows (null until the OTP).
   mode: 'test' | 'live';
+  /** Test mode, from the checkout server: the sandbox inbox when the platform serves it to this browser, else null (absent in live mode). */
+  sandboxInbox?: string | null;
+  /** Where the lender's disbursement pays the money and whether it has (null before the OTP; absent from older servers). */
+  payout?: CheckoutPayout | null;
   branding: CheckoutBranding & { securedBy: string };
   loan: { id: string; principalKobo: number; receiptSentAt: string | null } | null;
 }
@@ -100,6 +105,8 @@ export interface Signature {
 export interface SessionTimes {
   expiresAt: string;
   maxExpiresAt: string;
+  /** Seconds from the answer until `expiresAt` (absent from older servers). */
+  expiresInSeconds?: number;
 }
 
 /** How the borrower reaches the lender (expired page). */

@@ -1,3 +1,5 @@
-/** The checkout widget bundle for bundlers: defines every `lc-*` element (the common ones and the on-demand steps). */
+/** The checkout widget bundle for bundlers: defines every `lc-*` element (the common ones, the on-demand steps and the mandate step). */
 import './core';
 import './steps';
+import './mandate-step';
+import './test-hints-step';

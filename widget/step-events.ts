@@ -23,7 +23,7 @@ export interface StepEvents {
   'lc-offer-changed': undefined;
   'lc-bank-captured': undefined;
   'lc-mandate-redirect': { mandateId: string; authorizationUrl: string };
-  'lc-mandate-active': undefined;
+  'lc-mandate-active': { mandateId: string };
   'lc-mandate-failed': { reason: MandateFailure };
   'lc-mandate-change-bank': undefined;
 }

@@ -1,29 +1,35 @@
-/**
- * Defines the on-demand steps (`widget/steps.ts`) when the checkout first needs one of them. In the
- * ES module build they are bundled in and already defined; the script-tag build registers a loader
- * (`embed/script.ts`) that adds the steps file's `<script>` once.
- */
-export const ON_DEMAND_STEPS: ReadonlySet<string> = new Set(['lc-kyc', 'lc-guarantors', 'lc-catalog', 'lc-passkey', 'lc-identity', 'lc-decision', 'lc-ended']);
+import { ON_DEMAND_TAGS, type OnDemandFile } from './steps-shared';
 
-type Loader = (apiBase: string) => Promise<void>;
+/**
+ * Defines the on-demand elements (`ON_DEMAND_FILES` in `steps-shared.ts`: the rarer steps, the mandate
+ * step) when the checkout first needs one of them. In the ES module build they are bundled in and
+ * already defined; the script-tag build registers a loader (`embed/script.ts`) that adds the file's
+ * `<script>` once.
+ */
+type Loader = (apiBase: string, file: OnDemandFile) => Promise<void>;
 let loader: Loader | undefined;
-let loading: Promise<void> | undefined;
+const loading = new Map<OnDemandFile, Promise<void>>();
 
 export function setStepsLoader(load: Loader): void {
   loader = load;
 }
 
 /**
- * Undefined when `tag` can render now; otherwise the load in flight (one for the page; a failed
- * load is tried again on the next call, e.g. the borrower's "Try again").
+ * Undefined when `tag` can render now; otherwise the load of its file in flight (one per file for the
+ * page; a failed load is tried again on the next call, e.g. the borrower's "Try again").
  */
 export function whenStepDefined(tag: string, apiBase: string): Promise<void> | undefined {
-  if (!ON_DEMAND_STEPS.has(tag) || customElements.get(tag) || !loader) return undefined;
-  loading ??= loader(apiBase).catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
+  const file = ON_DEMAND_TAGS.get(tag);
+  if (!file || customElements.get(tag) || !loader) return undefined;
+  let load = loading.get(file);
+  if (!load) {
+    load = loader(apiBase, file).catch((error: unknown) => {
+      loading.delete(file);
+      throw error;
+    });
+    loading.set(file, load);
+  }
+  return load;
 }
 
 /** A classic script (works in every webview and under the hosted page's `script-src 'self'`). */
@@ -41,7 +47,7 @@ export function loadScript(src: string): Promise<void> {
   });
 }
 
-/** Loads the on-demand steps file (once) when this build did not bundle it in: the script-tag bundle. */
+/** Loads the rarer steps' file (once) when this build did not bundle it in: the script-tag bundle. */
 export function loadOnDemand(apiBase: string): Promise<void> {
   return whenStepDefined('lc-passkey', apiBase) ?? Promise.resolve();
 }

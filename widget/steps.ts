@@ -5,6 +5,7 @@
  * ended (expired, withdrawn, not recognised). The script-tag build
  * loads this file on first need (`steps-loader.ts`); the ES module build imports it with the rest.
  */
+import './steps-english';
 import './lc-kyc/lc-kyc';
 import './lc-guarantors/lc-guarantors';
 import './lc-catalog/lc-catalog';

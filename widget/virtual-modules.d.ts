@@ -1,5 +1,5 @@
-/** The steps file's content-hashed name, provided by the script-tag build (`widget/vite-steps.ts`). */
+/** The on-demand files' content-hashed names by stable name, provided by the script-tag build (`widget/vite-steps.ts`). */
 declare module 'virtual:lc-steps-file' {
-  const file: string;
-  export default file;
+  const files: Record<import('./steps-shared').OnDemandFile, string>;
+  export default files;
 }

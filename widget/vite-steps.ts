@@ -1,15 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build, type Plugin, type PluginOption } from 'vite';
-import { STEPS_RUNTIME_GLOBAL, STEPS_RUNTIME_MODULES } from './steps-shared.ts';
+import { ON_DEMAND_FILES, STEPS_RUNTIME_GLOBAL, STEPS_RUNTIME_MODULES, type OnDemandFile } from './steps-shared.ts';
 import { ASSET_MANIFEST, staticAssetsPlugin } from './vite-static-assets.ts';
 
 const WIDGET_DIR = path.resolve(import.meta.dirname);
-const ENTRY = path.join(WIDGET_DIR, 'steps.ts');
-/** The folders of the on-demand steps: their own files are bundled into the steps file; anything else must be shared. */
-const OWN_FOLDERS = ['lc-kyc', 'lc-guarantors', 'lc-catalog', 'lc-passkey', 'lc-identity', 'lc-decision', 'lc-ended'].map((f) => path.join(WIDGET_DIR, f) + path.sep);
-/** Files outside those folders that only the steps file uses: its entry and the passkey ceremonies (@simplewebauthn/browser). */
-const OWN_FILES = [ENTRY, path.join(WIDGET_DIR, 'webauthn.ts')].map((f) => f.replace(/\.ts$/, ''));
+/** The stable name of the rarer steps' file (the first of `ON_DEMAND_FILES`). */
 export const STEPS_FILE = 'checkout-steps.js';
 const VIRTUAL = 'virtual:lc-steps-file';
 
@@ -18,7 +14,10 @@ const VIRTUAL = 'virtual:lc-steps-file';
  * `import { t } from '../i18n/i18n'` reads `__lcStepsRuntime.i18n.t`. An import of any other
  * module outside the steps' own folders fails the build (it would be a second copy on the page).
  */
-function sharedRuntime(): Plugin {
+function sharedRuntime(file: OnDemandFile): Plugin {
+  const own = ON_DEMAND_FILES[file];
+  const ownFolders = own.folders.map((f) => path.join(WIDGET_DIR, f) + path.sep);
+  const ownFiles = [own.entry, ...own.files].map((f) => path.join(WIDGET_DIR, f));
   const byPath = new Map(Object.entries(STEPS_RUNTIME_MODULES).map(([spec, name]) => [spec === 'lit' ? 'lit' : path.join(WIDGET_DIR, spec), name]));
   return {
     name: 'lc-steps-shared-runtime',
@@ -30,22 +29,23 @@ function sharedRuntime(): Plugin {
       const resolved = path.resolve(path.dirname(importer), source).replace(/\.ts$/, '');
       const shared = byPath.get(resolved);
       if (shared) return { id: `lc-runtime:${shared}`, external: true };
-      if (OWN_FILES.includes(resolved) || OWN_FOLDERS.some((folder) => resolved.startsWith(folder))) return null;
-      this.error(`the on-demand steps import ${path.relative(WIDGET_DIR, resolved)}, which is not shared with the main bundle: add it to STEPS_RUNTIME_MODULES (widget/steps-runtime.ts)`);
+      if (ownFiles.includes(resolved) || ownFolders.some((folder) => resolved.startsWith(folder))) return null;
+      this.error(`${file} imports ${path.relative(WIDGET_DIR, resolved)}, which is not shared with the main bundle: add it to STEPS_RUNTIME_MODULES (widget/steps-runtime.ts)`);
     },
   };
 }
 
 /**
- * For the script-tag build: builds `widget/steps.ts` first as its own IIFE (same transforms, shared
- * modules read from the main bundle), lets the main bundle import its content-hashed name
- * (`import STEPS_FILE from 'virtual:lc-steps-file'`), and adds its files (hashed, `.br`, `.gz`) and
- * manifest entry to the output folder after the main bundle is written.
+ * For the script-tag build: builds each on-demand file (`ON_DEMAND_FILES`) first as its own IIFE
+ * (same transforms, shared modules read from the main bundle), lets the main bundle import their
+ * content-hashed names (`import FILES from 'virtual:lc-steps-file'`: stable name → hashed name), and
+ * adds their files (hashed, `.br`, `.gz`) and manifest entries to the output folder after the main
+ * bundle is written.
  */
 export function stepsPlugin(options: { plugins: () => PluginOption[] }): Plugin {
   let outDir = '';
   let staging = '';
-  let hashedName = STEPS_FILE;
+  const hashedNames: Record<string, string> = {};
   return {
     name: 'lc-steps',
     apply: 'build',
@@ -54,40 +54,48 @@ export function stepsPlugin(options: { plugins: () => PluginOption[] }): Plugin 
       staging = `${outDir}.steps-${process.pid}-${Date.now()}`;
     },
     async buildStart() {
-      await build({
-        configFile: false,
-        logLevel: 'warn',
-        resolve: { conditions: ['module', 'browser', 'production'] },
-        plugins: [sharedRuntime(), ...options.plugins(), staticAssetsPlugin()],
-        build: {
-          outDir: staging,
-          emptyOutDir: true,
-          target: 'es2022',
-          reportCompressedSize: false,
-          lib: { entry: ENTRY, formats: ['iife'], name: 'LcCheckoutSteps', fileName: () => STEPS_FILE },
-          rollupOptions: {
-            output: { globals: (id: string) => (id.startsWith('lc-runtime:') ? `${STEPS_RUNTIME_GLOBAL}.${id.slice('lc-runtime:'.length)}` : id) },
+      fs.rmSync(staging, { recursive: true, force: true });
+      for (const file of Object.keys(ON_DEMAND_FILES) as OnDemandFile[]) {
+        const folder = path.join(staging, file);
+        await build({
+          configFile: false,
+          logLevel: 'warn',
+          resolve: { conditions: ['module', 'browser', 'production'] },
+          plugins: [sharedRuntime(file), ...options.plugins(), staticAssetsPlugin()],
+          build: {
+            outDir: folder,
+            emptyOutDir: true,
+            target: 'es2022',
+            reportCompressedSize: false,
+            lib: { entry: path.join(WIDGET_DIR, `${ON_DEMAND_FILES[file].entry}.ts`), formats: ['iife'], name: 'LcCheckoutSteps', fileName: () => file },
+            rollupOptions: {
+              output: { globals: (id: string) => (id.startsWith('lc-runtime:') ? `${STEPS_RUNTIME_GLOBAL}.${id.slice('lc-runtime:'.length)}` : id) },
+            },
           },
-        },
-      });
-      const manifest = JSON.parse(fs.readFileSync(path.join(staging, ASSET_MANIFEST), 'utf8')) as Record<string, string>;
-      hashedName = manifest[STEPS_FILE] ?? STEPS_FILE;
+        });
+        const manifest = JSON.parse(fs.readFileSync(path.join(folder, ASSET_MANIFEST), 'utf8')) as Record<string, string>;
+        hashedNames[file] = manifest[file] ?? file;
+      }
     },
     resolveId(source) {
       return source === VIRTUAL ? `\0${VIRTUAL}` : null;
     },
     load(id) {
-      return id === `\0${VIRTUAL}` ? `export default ${JSON.stringify(hashedName)};` : null;
+      return id === `\0${VIRTUAL}` ? `export default ${JSON.stringify(hashedNames)};` : null;
     },
     writeBundle: {
       sequential: true,
       order: 'post',
       handler() {
         const manifestFile = path.join(outDir, ASSET_MANIFEST);
-        const manifest = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, string>) : {};
-        const staged = JSON.parse(fs.readFileSync(path.join(staging, ASSET_MANIFEST), 'utf8')) as Record<string, string>;
-        for (const file of fs.readdirSync(staging)) if (file !== ASSET_MANIFEST) fs.copyFileSync(path.join(staging, file), path.join(outDir, file));
-        fs.writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, ...staged }, null, 2)}\n`);
+        let manifest = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, string>) : {};
+        for (const file of Object.keys(ON_DEMAND_FILES)) {
+          const folder = path.join(staging, file);
+          const staged = JSON.parse(fs.readFileSync(path.join(folder, ASSET_MANIFEST), 'utf8')) as Record<string, string>;
+          for (const name of fs.readdirSync(folder)) if (name !== ASSET_MANIFEST) fs.copyFileSync(path.join(folder, name), path.join(outDir, name));
+          manifest = { ...manifest, ...staged };
+        }
+        fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
         fs.rmSync(staging, { recursive: true, force: true });
       },
     },

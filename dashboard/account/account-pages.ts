@@ -3,14 +3,33 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/brow
 import { api, DashboardApiError } from '../api';
 import { currentLocation, href } from '../router';
 import { dashStyles } from '../ui/styles';
+import { describedBy, fieldError, fieldErrorLine, type FieldError } from '../ui/field-errors';
 import './accept-invitation';
 import './passkey-sign-in';
+import './sandbox-inbox-link';
 
 type View = 'sign-in' | 'sign-up' | 'verify-email' | 'forgot-password' | 'reset-password' | 'accept-invitation';
 
-/** The server's words for what went wrong, in the form's alert. */
-const messageOf = (error: unknown): string =>
-  error instanceof DashboardApiError ? error.message : 'Something went wrong. Please try again.';
+/** The forms' fields as the server names them, and their labels: a refusal is shown under its field in these words. */
+const LABELS: Record<string, string> = { organisationName: 'Organisation name', email: 'Work e-mail', password: 'Password' };
+
+/** The fields each form shows (a refusal about another field stays in the alert). */
+const VIEW_FIELDS: Record<View, readonly string[]> = {
+  'sign-in': ['email', 'password'],
+  'sign-up': ['organisationName', 'email', 'password'],
+  'verify-email': [],
+  'forgot-password': ['email'],
+  'reset-password': ['password'],
+  'accept-invitation': [],
+};
+
+/** What went wrong: beside its field when the server names one of the form's, else in the form's alert. */
+const errorOf = (error: unknown): FieldError => {
+  if (!(error instanceof DashboardApiError)) return { field: undefined, message: 'Something went wrong. Please try again.' };
+  // The password policy's refusal is about the password, though the server names no field.
+  if (error.code === 'password_rejected') return { field: 'password', message: error.message };
+  return fieldError(error, LABELS);
+};
 
 /**
  * The signed-out pages: sign in, sign up, verify the e-mail (the e-mailed link), ask for and set a new password, accept
@@ -30,14 +49,14 @@ export class DashAccountPage extends LitElement {
   static override properties = { view: {}, busy: { state: true }, error: { state: true }, done: { state: true }, secondFactor: { state: true } };
   view: View = 'sign-in';
   busy = false;
-  error = '';
+  error: FieldError | undefined;
   done = '';
   /** Set when the password was right and a passkey is asked next. */
   secondFactor: PublicKeyCredentialRequestOptionsJSON | undefined;
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('view') && changed.get('view') !== undefined) {
-      this.error = '';
+      this.error = undefined;
       this.done = '';
       this.secondFactor = undefined;
     }
@@ -54,11 +73,11 @@ export class DashAccountPage extends LitElement {
     event.preventDefault();
     if (this.busy) return;
     this.busy = true;
-    this.error = '';
+    this.error = undefined;
     try {
       await work(new FormData(event.target as HTMLFormElement));
     } catch (error) {
-      this.error = messageOf(error);
+      this.error = errorOf(error);
     } finally {
       this.busy = false;
     }
@@ -70,7 +89,7 @@ export class DashAccountPage extends LitElement {
       await api.post('/verify-email', { token: this.token() });
       this.done = 'Your e-mail is verified. You can sign in.';
     } catch (error) {
-      this.error = messageOf(error);
+      this.error = errorOf(error);
     } finally {
       this.busy = false;
     }
@@ -90,7 +109,7 @@ export class DashAccountPage extends LitElement {
 
   private signUp = (form: FormData) =>
     api.post('/sign-up', { organisationName: form.get('organisationName'), email: form.get('email'), password: form.get('password') }).then(() => {
-      this.done = 'Check your inbox: we sent you a link to verify your e-mail. In the sandbox, it is in the sandbox inbox.';
+      this.done = 'Check your inbox: we sent you a link to verify your e-mail.';
     });
 
   private forgot = (form: FormData) =>
@@ -103,18 +122,35 @@ export class DashAccountPage extends LitElement {
       this.done = 'Your password is changed, and every other session has ended. Sign in with the new password.';
     });
 
+  /** The form's alert: the whole message, or (when it sits under a field) the same words with the field's label for a screen reader. */
   private alert() {
-    return this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing;
+    const error = this.error;
+    if (!error) return nothing;
+    const words = error.field ? `${LABELS[error.field]}: ${error.message}` : error.message;
+    return html`<p role="alert" class=${this.besideField(error) ? 'visually-hidden' : 'error'}>${words}</p>`;
+  }
+
+  private besideField(error: FieldError): boolean {
+    return error.field !== undefined && VIEW_FIELDS[this.view].includes(error.field);
+  }
+
+  private errorFor(field: string): string | undefined {
+    return this.error?.field === field && this.besideField(this.error) ? this.error.message : undefined;
   }
 
   private password(autocomplete: 'current-password' | 'new-password') {
+    const hint = autocomplete === 'new-password';
+    const error = this.errorFor('password');
     return html`<label for="password">Password</label>
-      <input id="password" name="password" type="password" required autocomplete=${autocomplete} maxlength="512" aria-describedby=${autocomplete === 'new-password' ? 'password-hint' : nothing} />
-      ${autocomplete === 'new-password' ? html`<p class="hint" id="password-hint">At least 15 characters. A few unrelated words make a strong one.</p>` : nothing}`;
+      <input id="password" name="password" type="password" required autocomplete=${autocomplete} maxlength="512" aria-invalid=${error ? 'true' : 'false'} aria-describedby=${describedBy('password', hint, Boolean(error))} />
+      ${hint ? html`<p class="hint" id="password-hint">At least 15 characters. A few unrelated words make a strong one.</p>` : nothing}
+      ${fieldErrorLine('password', error)}`;
   }
 
   private email() {
-    return html`<label for="email">Work e-mail</label><input id="email" name="email" type="email" required autocomplete="email" inputmode="email" />`;
+    const error = this.errorFor('email');
+    return html`<label for="email">Work e-mail</label><input id="email" name="email" type="email" required autocomplete="email" inputmode="email" aria-invalid=${error ? 'true' : 'false'} aria-describedby=${describedBy('email', false, Boolean(error))} />
+      ${fieldErrorLine('email', error)}`;
   }
 
   private body() {
@@ -137,10 +173,12 @@ export class DashAccountPage extends LitElement {
       case 'sign-up':
         return html`<h1>Create your organisation</h1>
           <p class="muted">It starts in test mode: sandbox keys, no real money. Live mode is switched on after our checks.</p>
-          ${this.done ? html`<p role="status" class="notice">${this.done}</p>` : html`${this.alert()}
+          ${this.done ? html`<p role="status" class="notice">${this.done}</p><dash-sandbox-inbox-link></dash-sandbox-inbox-link>` : html`${this.alert()}
                 <form @submit=${(e: SubmitEvent) => this.submit(e, this.signUp)}>
                   <label for="organisationName">Organisation name</label>
-                  <input id="organisationName" name="organisationName" required maxlength="150" autocomplete="organization" />
+                  <input id="organisationName" name="organisationName" required maxlength="150" autocomplete="organization"
+                    aria-invalid=${this.errorFor('organisationName') ? 'true' : 'false'} aria-describedby=${describedBy('organisationName', false, Boolean(this.errorFor('organisationName')))} />
+                  ${fieldErrorLine('organisationName', this.errorFor('organisationName'))}
                   ${this.email()} ${this.password('new-password')}
                   <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Creating…' : 'Create organisation'}</button>
                 </form>`}
@@ -149,10 +187,11 @@ export class DashAccountPage extends LitElement {
         return html`<h1>Verify your e-mail</h1>
           ${this.busy ? html`<p role="status">Checking your link…</p>` : nothing} ${this.alert()}
           ${this.done ? html`<p role="status" class="notice">${this.done}</p>` : nothing}
+          ${this.error ? html`<dash-sandbox-inbox-link></dash-sandbox-inbox-link>` : nothing}
           <div class="links"><a href=${href('/sign-in')}>Sign in</a></div>`;
       case 'forgot-password':
         return html`<h1>Reset your password</h1>
-          ${this.done ? html`<p role="status" class="notice">${this.done}</p>` : html`${this.alert()}
+          ${this.done ? html`<p role="status" class="notice">${this.done}</p><dash-sandbox-inbox-link></dash-sandbox-inbox-link>` : html`${this.alert()}
                 <form @submit=${(e: SubmitEvent) => this.submit(e, this.forgot)}>
                   ${this.email()}
                   <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Sending…' : 'Send me a link'}</button>

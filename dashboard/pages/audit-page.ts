@@ -57,6 +57,8 @@ const ACTIONS: Record<string, string> = {
   loan_rejected: 'Rejected a loan',
   loan_cancelled: 'Cancelled a loan',
   loan_disbursed: 'Disbursed a loan',
+  review_cleared: 'Cleared a review',
+  review_rejected: 'Rejected a review',
   webhook_endpoint_created: 'Added a webhook endpoint',
   webhook_endpoint_updated: 'Edited a webhook endpoint',
   webhook_endpoint_deleted: 'Deleted a webhook endpoint',

@@ -3,11 +3,12 @@ import { api, DashboardApiError } from '../api';
 import { allowed } from '../session';
 import { when } from '../ui/format';
 import { dashStyles } from '../ui/styles';
+import { describedBy, fieldError, fieldErrorLine, type FieldError } from '../ui/field-errors';
 
 /** The branding fields of `/v1/checkout-settings` (server/shared/checkout-contract.ts BRANDING_FIELDS), as this form shows them. */
 const BRANDING = [
   { field: 'displayName', label: 'Display name', hint: 'Shown in the checkout\'s header; empty: your organisation\'s name.', type: 'text' },
-  { field: 'logoUrl', label: 'Logo URL', hint: 'An https image about 40 px tall, shown instead of the name.', type: 'url' },
+  { field: 'logoUrl', label: 'Logo URL', hint: 'An https:// image about 40 px tall, shown instead of the name.', type: 'url' },
   { field: 'supportEmail', label: 'Support e-mail', hint: 'In the footer.', type: 'email' },
   { field: 'supportPhone', label: 'Support phone', hint: 'In the footer, e.g. 0700 123 4567.', type: 'tel' },
   { field: 'supportUrl', label: 'Help page URL', hint: '', type: 'url' },
@@ -26,6 +27,33 @@ interface Settings extends Record<BrandingField, string | null> {
 interface Form extends Record<BrandingField, string> {
   allowedOrigins: string;
   returnUrl: string;
+}
+
+/** Each API field's label on this form: the words a refusal is shown in. */
+const LABELS: Record<string, string> = {
+  allowedOrigins: 'Allowed origins',
+  returnUrl: 'Return URL',
+  brandColor: 'Brand colour',
+  ...Object.fromEntries(BRANDING.map((b) => [b.field, b.label])),
+};
+/** Pages and images the borrower's browser opens: https, as the server requires (plain http only for localhost in test mode). */
+const WEB_URL_FIELDS = ['logoUrl', 'supportUrl', 'privacyUrl', 'termsUrl'] as const;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** `https://shop.example/` as the origin it names (`https://shop.example`); anything with a path is left for the server to refuse. */
+const trimOrigin = (value: string) => (/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/+$/i.test(value) ? value.replace(/\/+$/, '') : value);
+
+/** The refusal of a web URL the server would also refuse, said before sending; undefined when it may be sent. */
+function webUrlProblem(value: string, mode: 'test' | 'live'): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'Enter a full address starting with https://';
+  }
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && mode === 'test' && LOOPBACK.has(url.hostname)) return undefined;
+  return mode === 'test' ? 'Use an https:// address (plain http only for localhost in test mode).' : 'Use an https:// address.';
 }
 
 const HEX = /^#[0-9a-f]{6}$/i;
@@ -87,12 +115,15 @@ export class DashCheckoutPage extends LitElement {
     error: { state: true },
     draftUrl: { state: true },
     previewState: { state: true },
+    fieldErr: { state: true },
   };
   declare mode: 'test' | 'live';
   declare form: Form | undefined;
   declare saved: Settings | undefined;
   declare status: 'loading' | 'idle' | 'saving' | 'saved' | 'load-error';
   declare error: string;
+  /** The refusal of the last save, beside its field when it names one. */
+  declare fieldErr: FieldError | undefined;
   declare draftUrl: string;
   /** The preview frame: loading a draft, showing it, or refused (the page answered an error instead of the checkout). */
   declare previewState: 'loading' | 'shown' | 'failed';
@@ -174,13 +205,18 @@ export class DashCheckoutPage extends LitElement {
     event.preventDefault();
     const form = this.form!;
     const value = (v: string) => (v.trim() === '' ? null : v.trim());
-    const body: Record<string, unknown> = {
-      allowedOrigins: form.allowedOrigins.split(/[\s,]+/).map((o) => o.trim()).filter(Boolean),
-      returnUrl: value(form.returnUrl),
-    };
+    const origins = form.allowedOrigins.split(/[\s,]+/).map((o) => trimOrigin(o.trim())).filter(Boolean);
+    const body: Record<string, unknown> = { allowedOrigins: origins, returnUrl: value(form.returnUrl) };
     for (const field of [...BRANDING.map((b) => b.field), 'brandColor'] as BrandingField[]) body[field] = value(form[field]);
-    this.status = 'saving';
+    // What was typed shows as it is saved (a trailing slash gone), so the field and the stored list agree.
+    this.form = { ...form, allowedOrigins: origins.join('\n') };
     this.error = '';
+    this.fieldErr = undefined;
+    for (const field of WEB_URL_FIELDS) {
+      const problem = body[field] ? webUrlProblem(String(body[field]), this.mode) : undefined;
+      if (problem) return this.showFieldError({ field, message: problem });
+    }
+    this.status = 'saving';
     try {
       this.saved = await api.patch<Settings>('/checkout/settings', body);
       this.saved.organisationName ??= '';
@@ -188,18 +224,35 @@ export class DashCheckoutPage extends LitElement {
       this.status = 'saved';
       this.refreshPreview(true);
     } catch (error) {
-      this.error = error instanceof DashboardApiError ? error.message : 'The settings could not be saved.';
       this.status = 'idle';
+      const refused = fieldError(error, LABELS, 'The settings could not be saved.');
+      // The colour's own row shows no error line: its refusal stays above the buttons.
+      if (refused.field && refused.field !== 'brandColor') this.showFieldError(refused);
+      else this.error = refused.message;
     }
+  }
+
+  /** A refusal beside its field, the field focused so it is read out and in view (not a message far below it). */
+  private async showFieldError(refused: FieldError) {
+    this.fieldErr = refused;
+    await this.updateComplete;
+    const control = this.renderRoot.querySelector<HTMLElement>(`#f-${refused.field}`);
+    control?.focus();
+    control?.scrollIntoView({ block: 'center' });
+  }
+
+  private errorOf(field: string): string | undefined {
+    return this.fieldErr?.field === field ? this.fieldErr.message : undefined;
   }
 
   private input(field: keyof Form, label: string, options: { type?: string; hint?: string; placeholder?: string } = {}) {
     const id = `f-${field}`;
     const readonly = !allowed('checkout.manage');
+    const error = this.errorOf(field);
     return html`<label for=${id}>${label}</label>
       <input id=${id} name=${field} type=${options.type ?? 'text'} .value=${this.form![field]} ?readonly=${readonly} placeholder=${options.placeholder ?? ''}
-        aria-describedby=${options.hint ? `${id}-hint` : nothing} @input=${(e: Event) => this.edit(field, (e.target as HTMLInputElement).value)} />
-      ${options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : nothing}`;
+        aria-invalid=${error ? 'true' : 'false'} aria-describedby=${describedBy(id, Boolean(options.hint), Boolean(error))} @input=${(e: Event) => this.edit(field, (e.target as HTMLInputElement).value)} />
+      ${options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : nothing}${fieldErrorLine(id, error)}`;
   }
 
   override render() {
@@ -219,9 +272,11 @@ export class DashCheckoutPage extends LitElement {
           <fieldset>
             <legend>Embedding</legend>
             <label for="f-allowedOrigins">Allowed origins</label>
-            <textarea id="f-allowedOrigins" name="allowedOrigins" .value=${form.allowedOrigins} ?readonly=${!manage} aria-describedby="f-allowedOrigins-hint"
+            <textarea id="f-allowedOrigins" name="allowedOrigins" .value=${form.allowedOrigins} ?readonly=${!manage}
+              aria-invalid=${this.errorOf('allowedOrigins') ? 'true' : 'false'} aria-describedby=${describedBy('f-allowedOrigins', true, Boolean(this.errorOf('allowedOrigins')))}
               placeholder="https://shop.example" @input=${(e: Event) => this.edit('allowedOrigins', (e.target as HTMLTextAreaElement).value)}></textarea>
             <p class="hint" id="f-allowedOrigins-hint">One per line, exactly an origin (no path), at most 10. Your pages at these origins may embed the checkout and receive its events.${this.mode === 'test' ? ' http://localhost is allowed in test mode.' : ''}</p>
+            ${fieldErrorLine('f-allowedOrigins', this.errorOf('allowedOrigins'))}
             ${this.input('returnUrl', 'Return URL', { type: 'url', hint: 'Where the hosted checkout sends the borrower at the end (https or your app\'s scheme). Empty: no redirect.', placeholder: 'https://shop.example/done' })}
           </fieldset>
           <fieldset>
@@ -237,6 +292,7 @@ export class DashCheckoutPage extends LitElement {
             ${BRANDING.map((b) => this.input(b.field, b.label, { type: b.type, hint: b.hint || undefined, placeholder: b.field === 'displayName' ? this.saved?.organisationName : undefined }))}
           </fieldset>
           ${this.error ? html`<p role="alert" class="error">${this.error}</p>` : nothing}
+          ${this.fieldErr?.field ? html`<p role="alert" class="visually-hidden">${LABELS[this.fieldErr.field]}: ${this.fieldErr.message}</p>` : nothing}
           ${manage
             ? html`<div class="actions">
                 <button type="submit" ?disabled=${this.status === 'saving'}>${this.status === 'saving' ? 'Saving…' : 'Save settings'}</button>

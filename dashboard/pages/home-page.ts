@@ -1,11 +1,11 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError } from '../api';
 import { href } from '../router';
-import { naira } from '../ui/format';
+import { naira, when } from '../ui/format';
 import { dashStyles } from '../ui/styles';
 
 interface Overview {
-  organisation: { id: string; name: string; liveEnabled: boolean };
+  organisation: { id: string; name: string; liveEnabled: boolean; liveRefusal: { reason: string; at: string } | null };
   mode: 'test' | 'live';
   checklist: Array<{ id: string; done: boolean; path: string }>;
   figures: { poolBalanceKobo: number; loansThisMonth: number; monthStart: string; pools: Array<{ code: string; balanceKobo: number }> };
@@ -16,6 +16,7 @@ const STEPS: Record<string, { title: string; why: string }> = {
   email_verified: { title: 'Verify your e-mail', why: 'So we can reach you about your account.' },
   api_key_created: { title: 'Create an API key', why: 'Your backend calls the API with it.' },
   product_defined: { title: 'Define a loan product', why: 'The amounts, tenors and pricing you lend with.' },
+  default_product_set: { title: 'Choose the product for pushed decisions', why: 'Offers for the credit decisions you push are priced with it.' },
   pool_funded: { title: 'Fund your capital pool', why: 'Loans are paid out from it.' },
   webhook_endpoint_added: { title: 'Add a webhook endpoint', why: 'Hear about every loan event as it happens.' },
   checkout_origins_set: { title: 'Set your checkout origins', why: 'The pages that may embed the borrower checkout.' },
@@ -34,6 +35,9 @@ export class DashHomePage extends LitElement {
     css`
       .status { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; }
       .status p { margin: 0; }
+      .status .live-refusal { flex-basis: 100%; }
+      .live-refusal p { margin: 0.25rem 0; }
+      .live-refusal blockquote { margin: 0.5rem 0; padding-left: 0.75rem; border-left: 3px solid var(--dash-border); overflow-wrap: anywhere; white-space: pre-line; }
       .figures { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); margin-bottom: 1rem; }
       .figures .card { margin: 0; }
       .figure { font-size: 1.6rem; font-weight: 700; font-variant-numeric: tabular-nums; margin: 0.25rem 0 0; }
@@ -88,6 +92,13 @@ export class DashHomePage extends LitElement {
         <p>${o.organisation.liveEnabled
           ? 'Your live keys work: live mode moves real money.'
           : 'Your organisation works in test mode. Live mode is switched on by our team after its checks; until then, build and test with sandbox data.'}</p>
+        ${!o.organisation.liveEnabled && o.organisation.liveRefusal
+          ? html`<div class="notice live-refusal">
+              <p><strong>Not enabled yet.</strong> On ${when(o.organisation.liveRefusal.at)} our team did not switch on live mode, for this reason:</p>
+              <blockquote>${o.organisation.liveRefusal.reason}</blockquote>
+              <p>Fix what it asks, then reply to our team; they will look again.</p>
+            </div>`
+          : nothing}
       </section>
       <section class="card" aria-labelledby="getting-started">
         <div class="spread">

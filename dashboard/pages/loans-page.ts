@@ -43,8 +43,8 @@ const EMPTY: Filters = { q: '', status: '', product: '', from: '', to: '' };
 
 /**
  * Loans: the pre-approval funnel as a bar chart, filters (status, product, created between two days) and search by
- * reference (the loan id or the partner's own reference), the list newest first, one keyset page at a time ("Load more"
- * appends the next). The first page is asked for as soon as the page exists, before the funnel and the products.
+ * reference (the short reference on the borrower's receipt, the loan id or the partner's own reference), the list
+ * newest first, one keyset page at a time ("Load more" appends the next). The first page is asked for as soon as the page exists, before the funnel and the products.
  */
 export class DashLoansPage extends LitElement {
   static override styles = [
@@ -117,8 +117,8 @@ export class DashLoansPage extends LitElement {
               <p class="muted">Loans appear here once a borrower applies: push a pre-approval (<code>POST /v1/preapprovals</code>) or create a loan through the API.</p>`}
       </div>`;
     }
-    return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Loans (scrolls sideways)" data-state=${this.list.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
-        <table>
+    return html`<div class="table-wrap has-cards" tabindex="0" role="region" aria-label="Loans" data-state=${this.list.loading ? 'loading' : 'loaded'} data-query=${this.applied.q} data-status=${this.applied.status}>
+        <table class="cards">
           <caption class="visually-hidden">Loans, newest first</caption>
           <thead>
             <tr>
@@ -134,13 +134,13 @@ export class DashLoansPage extends LitElement {
           <tbody>
             ${this.list.rows.map(
               (loan) => html`<tr data-loan-id=${loan.id}>
-                <td><a href=${href(`/loans/${loan.id}`)}>${loan.clientReference ?? `${loan.id.slice(0, 8)}…`}</a></td>
-                <td>${loan.borrowerName}</td>
-                <td>${loan.productName}</td>
-                <td class="num">${naira(loan.principalKobo)}</td>
-                <td class="num">${naira(loan.outstandingKobo)}</td>
-                <td>${statusBadge(loan.status, loan.inArrears ? ' · in arrears' : '')}</td>
-                <td class="nowrap">${day(loan.createdAt)}</td>
+                <td data-label="Reference"><a href=${href(`/loans/${loan.id}`)}>${loan.clientReference ?? `${loan.id.slice(0, 8)}…`}</a></td>
+                <td data-label="Borrower">${loan.borrowerName}</td>
+                <td data-label="Product">${loan.productName}</td>
+                <td class="num" data-label="Principal">${naira(loan.principalKobo)}</td>
+                <td class="num" data-label="Outstanding">${naira(loan.outstandingKobo)}</td>
+                <td data-label="Status">${statusBadge(loan.status, loan.inArrears ? ' · in arrears' : '')}</td>
+                <td class="nowrap" data-label="Created">${day(loan.createdAt)}</td>
               </tr>`,
             )}
           </tbody>
@@ -162,7 +162,7 @@ export class DashLoansPage extends LitElement {
       <form class="filters" role="search" @submit=${this.apply}>
         <div class="search">
           <label for="q">Search by reference</label>
-          <input id="q" type="search" name="q" .value=${this.draft.q} placeholder="Loan id or your reference" autocomplete="off" @input=${(e: Event) => this.set('q', (e.target as HTMLInputElement).value)} />
+          <input id="q" type="search" name="q" .value=${this.draft.q} placeholder="e.g. 1Q4Z-Z9YW, a loan id or your reference" autocomplete="off" @input=${(e: Event) => this.set('q', (e.target as HTMLInputElement).value)} />
         </div>
         <div>
           <label for="status">Status</label>

@@ -1,10 +1,11 @@
 import { css, html, LitElement, nothing } from 'lit';
-import { api, DashboardApiError, type Mode } from '../api';
+import { api, type Mode } from '../api';
 import { allowed } from '../session';
 import { confirmAction } from '../ui/confirm-dialog';
 import '../ui/copy-button';
 import { naira, when, typedNumber } from '../ui/format';
 import { dashStyles } from '../ui/styles';
+import { describedBy, fieldError, fieldErrorLine, type FieldError } from '../ui/field-errors';
 import { scaleDecimal } from '../../server/shared/decimal';
 
 interface PoolBalance {
@@ -37,6 +38,9 @@ interface Movement {
   createdAt: string;
 }
 type Funding = { kind: 'funded'; balance: PoolBalance } | { kind: 'notice'; notice: FundingNotice };
+
+/** The funding form's fields as the server names them, and their labels on the form. */
+const FUND_LABELS: Record<string, string> = { pool: 'Pool code', amountKobo: 'Amount (₦)' };
 
 /** Capital pool: balances, funding (instant in test mode, a bank-transfer notice in live mode), ledger movements. */
 export class DashPoolPage extends LitElement {
@@ -77,7 +81,7 @@ export class DashPoolPage extends LitElement {
   pool = '';
   amount = '';
   funding = false;
-  fundError = '';
+  fundError: FieldError | undefined;
   done: Funding | undefined;
 
   override connectedCallback(): void {
@@ -119,7 +123,7 @@ export class DashPoolPage extends LitElement {
     this.done = undefined;
     const amountKobo = scaleDecimal(typedNumber(this.amount), 2);
     if (amountKobo === undefined || amountKobo <= 0) {
-      this.fundError = 'Amount: enter naira with at most 2 decimals, more than 0 (e.g. 250000 or 1,500.50).';
+      this.fundError = { field: 'amountKobo', message: 'Enter naira with at most 2 decimals, more than 0 (e.g. 250000 or 1,500.50).' };
       return;
     }
     const pool = this.pool.trim();
@@ -132,13 +136,13 @@ export class DashPoolPage extends LitElement {
       if (!ok) return;
     }
     this.funding = true;
-    this.fundError = '';
+    this.fundError = undefined;
     try {
       this.done = await api.post<Funding>('/pool/fund', { pool, amountKobo });
       this.amount = '';
       await this.load();
     } catch (error) {
-      this.fundError = error instanceof DashboardApiError ? error.message : 'Funding failed; try again.';
+      this.fundError = fieldError(error, FUND_LABELS, 'Funding failed; try again.');
     } finally {
       this.funding = false;
     }
@@ -155,6 +159,10 @@ export class DashPoolPage extends LitElement {
     </div>`;
   }
 
+  private fundErrorOf(field: string): string | undefined {
+    return this.fundError?.field === field ? this.fundError.message : undefined;
+  }
+
   private renderFundForm() {
     if (!allowed('pool.fund')) return html`<p class="muted">An owner or admin of your organisation funds the pool.</p>`;
     const live = this.mode === 'live';
@@ -165,17 +173,23 @@ export class DashPoolPage extends LitElement {
       <div class="fund">
         <div>
           <label for="pool">Pool code</label>
-          <input id="pool" .value=${this.pool} @input=${(e: Event) => (this.pool = (e.target as HTMLInputElement).value)} autocomplete="off" aria-describedby="pool-hint" />
+          <input id="pool" .value=${this.pool} @input=${(e: Event) => (this.pool = (e.target as HTMLInputElement).value)} autocomplete="off"
+            aria-invalid=${this.fundErrorOf('pool') ? 'true' : 'false'} aria-describedby=${describedBy('pool', true, Boolean(this.fundErrorOf('pool')))} />
           <div class="hint" id="pool-hint">${codes.length ? `Your pools: ${codes.join(', ')}` : 'The code your products name as their capital pool.'}</div>
+          ${fieldErrorLine('pool', this.fundErrorOf('pool'))}
         </div>
         <div>
           <label for="amount">Amount (₦)</label>
-          <input id="amount" inputmode="decimal" .value=${this.amount} @input=${(e: Event) => (this.amount = (e.target as HTMLInputElement).value)} autocomplete="off" aria-describedby="amount-hint" />
+          <input id="amount" inputmode="decimal" .value=${this.amount} @input=${(e: Event) => (this.amount = (e.target as HTMLInputElement).value)} autocomplete="off"
+            aria-invalid=${this.fundErrorOf('amountKobo') ? 'true' : 'false'} aria-describedby=${describedBy('amount', true, Boolean(this.fundErrorOf('amountKobo')))} />
           <div class="hint" id="amount-hint">Naira, up to 2 decimals.</div>
+          ${fieldErrorLine('amount', this.fundErrorOf('amountKobo'))}
         </div>
       </div>
       <div class="submit"><button type="submit" ?disabled=${this.funding}>${this.funding ? 'Funding…' : live ? 'Request funding' : 'Fund test pool'}</button></div>
-      ${this.fundError ? html`<p role="alert" class="error">${this.fundError}</p>` : nothing}
+      ${this.fundError
+        ? html`<p role="alert" class=${this.fundError.field ? 'visually-hidden' : 'error'}>${this.fundError.field ? `${FUND_LABELS[this.fundError.field]}: ` : ''}${this.fundError.message}</p>`
+        : nothing}
     </form>`;
   }
 
@@ -185,12 +199,12 @@ export class DashPoolPage extends LitElement {
     return html`<h2>Funding notices</h2>
       ${notices.length === 0
         ? html`<p class="muted">No funding requested yet. Request funding above to get a transfer reference.</p>`
-        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Funding notices"><table>
+        : html`<div class="table-wrap has-cards" tabindex="0" role="region" aria-label="Funding notices"><table class="cards">
             <thead><tr><th scope="col">Reference</th><th scope="col">Pool</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Requested</th><th scope="col">Confirmed</th></tr></thead>
             <tbody>${notices.map(
-              (n) => html`<tr><td><code>${n.reference}</code></td><td><code>${n.poolCode}</code></td><td class="num">${naira(n.amountKobo)}</td>
-                <td>${n.status === 'confirmed' ? html`<span class="badge ok">Confirmed</span>` : html`<span class="badge warn">Awaiting transfer</span>`}</td>
-                <td>${when(n.createdAt)}</td><td>${when(n.confirmedAt)}</td></tr>`,
+              (n) => html`<tr><td data-label="Reference"><code>${n.reference}</code></td><td data-label="Pool"><code>${n.poolCode}</code></td><td class="num" data-label="Amount">${naira(n.amountKobo)}</td>
+                <td data-label="Status">${n.status === 'confirmed' ? html`<span class="badge ok">Confirmed</span>` : html`<span class="badge warn">Awaiting transfer</span>`}</td>
+                <td data-label="Requested">${when(n.createdAt)}</td><td data-label="Confirmed">${when(n.confirmedAt)}</td></tr>`,
             )}</tbody>
           </table></div>`}`;
   }
@@ -199,11 +213,11 @@ export class DashPoolPage extends LitElement {
     return html`<h2>Ledger movements</h2>
       ${this.movements.length === 0
         ? html`<p class="muted">No movements yet. Funding, disbursements and repaid principal show here.</p>`
-        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Pool ledger movements"><table>
+        : html`<div class="table-wrap has-cards" tabindex="0" role="region" aria-label="Pool ledger movements"><table class="cards">
               <thead><tr><th scope="col">When</th><th scope="col">Pool</th><th scope="col">What</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
               <tbody>${this.movements.map(
-                (m) => html`<tr><td>${when(m.createdAt)}</td><td><code>${m.poolCode}</code></td><td>${m.description ?? m.kind.replace(/_/g, ' ')}</td><td><code>${m.reference}</code></td>
-                  <td class="num ${m.amountKobo < 0 ? 'debit' : 'credit'}">${m.amountKobo < 0 ? '−' : '+'}${naira(Math.abs(m.amountKobo))}</td></tr>`,
+                (m) => html`<tr><td data-label="When">${when(m.createdAt)}</td><td data-label="Pool"><code>${m.poolCode}</code></td><td data-label="What">${m.description ?? m.kind.replace(/_/g, ' ')}</td><td data-label="Reference"><code>${m.reference}</code></td>
+                  <td data-label="Amount" class="num ${m.amountKobo < 0 ? 'debit' : 'credit'}">${m.amountKobo < 0 ? '−' : '+'}${naira(Math.abs(m.amountKobo))}</td></tr>`,
               )}</tbody>
             </table></div>
             ${this.nextCursor ? html`<p><button type="button" class="secondary" ?disabled=${this.loadingMore} @click=${this.more}>${this.loadingMore ? 'Loading…' : 'Load more'}</button></p>` : nothing}`}`;

@@ -25,6 +25,7 @@ const ROLES: Array<[DashboardRole, string]> = [
   ['admin', 'Admin (all but owners)'],
   ['developer', 'Developer (keys, webhooks)'],
   ['analyst', 'Analyst (read-only)'],
+  ['compliance', 'Compliance (reviews, audit log)'],
 ];
 const roleName = (role: DashboardRole) => role[0]!.toUpperCase() + role.slice(1);
 

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { api, DashboardApiError, type Page } from '../api';
 import { allowed } from '../session';
+import { describedBy, fieldError, fieldErrorLine, type FieldError } from '../ui/field-errors';
 import { confirmAction } from '../ui/confirm-dialog';
 import '../ui/copy-button';
 import { when } from '../ui/format';
@@ -57,6 +58,9 @@ const API_NOUN: Record<WebhookApi, string> = { lending: 'lending', sdk: 'patient
 const UNFINISHED = new Set(['pending', 'delivering']);
 
 const message = (error: unknown) => (error instanceof DashboardApiError ? error.message : 'Something went wrong. Try again.');
+
+/** The endpoint form's fields as the server names them, and their labels on the form. */
+const ENDPOINT_LABELS: Record<string, string> = { url: 'Endpoint URL', description: 'Description', events: 'Events' };
 
 /**
  * Webhooks: the endpoints of the lending API and of the patient-financing API (tabs), each endpoint's delivery log
@@ -135,7 +139,7 @@ export class DashWebhooksPage extends LitElement {
   /** The add / edit form: absent when closed; `id` set when editing. */
   form: { id?: string; url: string; description: string; events: string[] } | undefined;
   formBusy = false;
-  formError = '';
+  formError: FieldError | undefined;
   revealed: Revealed | undefined;
   selected: Endpoint | undefined;
   busy = '';
@@ -202,7 +206,7 @@ export class DashWebhooksPage extends LitElement {
   };
 
   private openForm(endpoint?: Endpoint) {
-    this.formError = '';
+    this.formError = undefined;
     this.form = endpoint
       ? { id: endpoint.id, url: endpoint.url, description: endpoint.description ?? '', events: endpoint.events ?? [] }
       : { url: '', description: '', events: [] };
@@ -218,7 +222,7 @@ export class DashWebhooksPage extends LitElement {
     event.preventDefault();
     if (!this.form || this.formBusy) return;
     this.formBusy = true;
-    this.formError = '';
+    this.formError = undefined;
     const body = { url: this.form.url.trim(), description: this.form.description.trim() || null, events: this.form.events.length ? this.form.events : null };
     try {
       if (this.form.id) {
@@ -236,7 +240,7 @@ export class DashWebhooksPage extends LitElement {
       }
       this.form = undefined;
     } catch (error) {
-      this.formError = message(error);
+      this.formError = fieldError(error, ENDPOINT_LABELS, 'Something went wrong. Try again.');
     } finally {
       this.formBusy = false;
     }
@@ -438,15 +442,21 @@ export class DashWebhooksPage extends LitElement {
     const form = this.form!;
     const editing = Boolean(form.id);
     const types = this.eventTypes[this.tab];
+    const err = (field: string) => (this.formError?.field === field ? this.formError.message : undefined);
     return html`<form class="card" @submit=${this.submitForm} novalidate>
       <h3>${editing ? 'Edit endpoint' : `Add a ${API_NOUN[this.tab]} endpoint`}</h3>
       <label for="wh-url">Endpoint URL</label>
-      <input id="wh-url" type="url" inputmode="url" required autocomplete="off" placeholder="https://example.com/webhooks" .value=${form.url} @input=${(e: Event) => (this.form = { ...form, url: (e.target as HTMLInputElement).value })} />
-      <div class="hint">HTTPS to a public address.${this.mode === 'test' ? ' In test mode plain http to localhost is allowed too.' : ''}</div>
+      <input id="wh-url" type="url" inputmode="url" required autocomplete="off" placeholder="https://example.com/webhooks" .value=${form.url} @input=${(e: Event) => (this.form = { ...form, url: (e.target as HTMLInputElement).value })}
+        aria-invalid=${err('url') ? 'true' : 'false'} aria-describedby=${describedBy('wh-url', true, Boolean(err('url')))} />
+      <div class="hint" id="wh-url-hint">HTTPS to a public address.${this.mode === 'test' ? ' In test mode plain http to localhost is allowed too.' : ''}</div>
+      ${fieldErrorLine('wh-url', err('url'))}
       <label for="wh-description">Description (optional)</label>
-      <input id="wh-description" maxlength="255" .value=${form.description} @input=${(e: Event) => (this.form = { ...form, description: (e.target as HTMLInputElement).value })} />
-      <fieldset>
+      <input id="wh-description" maxlength="255" .value=${form.description} @input=${(e: Event) => (this.form = { ...form, description: (e.target as HTMLInputElement).value })}
+        aria-invalid=${err('description') ? 'true' : 'false'} aria-describedby=${describedBy('wh-description', false, Boolean(err('description')))} />
+      ${fieldErrorLine('wh-description', err('description'))}
+      <fieldset aria-describedby=${describedBy('wh-events', false, Boolean(err('events')))}>
         <legend>Events</legend>
+        ${fieldErrorLine('wh-events', err('events'))}
         <p class="hint">None ticked: every event, including ones added later.</p>
         <div class="events">
           ${types.map(
@@ -454,7 +464,9 @@ export class DashWebhooksPage extends LitElement {
           )}
         </div>
       </fieldset>
-      ${this.formError ? html`<p role="alert" class="error">${this.formError}</p>` : nothing}
+      ${this.formError
+        ? html`<p role="alert" class=${this.formError.field ? 'visually-hidden' : 'error'}>${this.formError.field ? `${ENDPOINT_LABELS[this.formError.field]}: ` : ''}${this.formError.message}</p>`
+        : nothing}
       <div class="row actions">
         <button type="submit" ?disabled=${this.formBusy}>${this.formBusy ? 'Saving…' : editing ? 'Save endpoint' : 'Add endpoint'}</button>
         <button type="button" class="secondary" @click=${() => (this.form = undefined)}>Cancel</button>

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { api, DashboardApiError } from '../api';
+import { api, DashboardApiError, type DashboardApi } from '../api';
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -20,7 +20,7 @@ export class KeysetList<T> implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly options: { path: string; limit?: number; failure: string; /** The filters, as query parameters (strings, numbers, booleans; empty ones are left out). */ query?: () => object },
+    private readonly options: { path: string; limit?: number; failure: string; /** Another API than the dashboard's (the operations console's). */ client?: DashboardApi; /** The filters, as query parameters (strings, numbers, booleans; empty ones are left out). */ query?: () => object },
   ) {
     host.addController(this);
   }
@@ -33,7 +33,7 @@ export class KeysetList<T> implements ReactiveController {
     this.error = '';
     this.host.requestUpdate();
     try {
-      const page = await api.page<T>(this.options.path, { ...(this.options.query?.() as Query | undefined), limit: this.options.limit ?? 50, cursor: more ? this.nextCursor : undefined }, controller.signal);
+      const page = await (this.options.client ?? api).page<T>(this.options.path, { ...(this.options.query?.() as Query | undefined), limit: this.options.limit ?? 50, cursor: more ? this.nextCursor : undefined }, controller.signal);
       if (controller.signal.aborted) return;
       this.rows = more ? [...this.rows, ...page.data] : page.data;
       this.nextCursor = page.nextCursor;

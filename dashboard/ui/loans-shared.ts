@@ -1,7 +1,7 @@
 import { css, html } from 'lit';
 
 /**
- * Shared by the loans, loan and pre-approvals pages (issue 18): status badges and the filter bar's layout. The three
+ * Shared by the loans, loan and pre-approvals pages: status badges and the filter bar's layout. The three
  * pages are separate chunks; this small module is the one piece they share.
  */
 const GOOD = new Set(['active', 'completed', 'disbursed', 'accepted', 'terms_accepted']);
@@ -15,10 +15,11 @@ export function statusBadge(status: string, extra = '') {
 }
 
 export const filterStyles = css`
-  form.filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(8.5rem, 1fr)); gap: 0 0.75rem; align-items: end; margin-bottom: 1rem; }
-  form.filters .search { grid-column: span 2; }
-  form.filters .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; padding-top: 0.75rem; min-width: 0; }
-  @media (max-width: 520px) { form.filters .search { grid-column: 1 / -1; } }
+  /* One line on a laptop, the buttons' bottom on the fields' bottom; on a phone the fields wrap two by two. */
+  form.filters { display: flex; flex-wrap: wrap; gap: 0 0.75rem; align-items: flex-end; margin-bottom: 1rem; }
+  form.filters > * { flex: 1 1 8.5rem; min-width: 0; }
+  form.filters .search { flex: 2 1 14rem; }
+  form.filters .buttons { flex: 0 0 auto; display: flex; flex-wrap: nowrap; gap: 0.5rem; padding-top: 0.75rem; }
   .card > h2:first-child { margin-top: 0; }
   .more { display: flex; justify-content: center; padding: 0.75rem; }
   .empty { padding: 1.25rem; text-align: center; }

@@ -40,6 +40,8 @@ export const dashStyles = css`
   }
   .hint { font-size: 0.85rem; color: var(--dash-muted); margin-top: 0.2rem; }
   .error { color: var(--dash-danger); }
+  .field-error { margin: 0.25rem 0 0; font-size: 0.9rem; font-weight: 600; }
+  [aria-invalid='true'] { border-color: var(--dash-danger); box-shadow: 0 0 0 1px var(--dash-danger); }
   [role='alert'].error { background: #fef3f2; border: 1px solid #fda29b; border-radius: 8px; padding: 0.6rem 0.8rem; margin: 0.75rem 0; }
   .notice { background: #eef4ff; border: 1px solid #a4bcfd; border-radius: 8px; padding: 0.6rem 0.8rem; margin: 0.75rem 0; }
   .card { background: #fff; border: 1px solid var(--dash-border); border-radius: 12px; padding: 1rem; margin: 0 0 1rem; }
@@ -59,4 +61,23 @@ export const dashStyles = css`
   .badge.test { background: #fef0c7; color: var(--dash-warn); }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   @media (pointer: coarse) { button, .button, input, select { min-height: 44px; } }
+  /*
+   * A table of class "cards" becomes one card per row on a phone: nothing scrolls sideways, every cell is labelled by
+   * its column (the cell's data-label), amounts and the row's actions stay in view.
+   */
+  @media (max-width: 640px) {
+    .table-wrap.has-cards { overflow-x: visible; }
+    table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; }
+    table.cards tr { padding: 0.6rem 0.75rem; border-bottom: 1px solid var(--dash-border); }
+    table.cards tr:last-child { border-bottom: none; }
+    table.cards td { display: flex; justify-content: space-between; align-items: baseline; gap: 0.75rem; padding: 0.2rem 0; border: none; text-align: right; min-width: 0; }
+    table.cards td > * { min-width: 0; }
+    /* Visual only (empty alternative text): a screen reader has the column header, and the cell's name stays its value. */
+    table.cards td::before { content: attr(data-label); content: attr(data-label) / ''; flex: none; font-weight: 600; color: var(--dash-muted); text-align: left; }
+    table.cards td.num { text-align: right; }
+    table.cards td.actions { display: block; padding-top: 0.4rem; white-space: normal; }
+    table.cards td.actions::before { content: none; }
+    table.cards td.actions .row { justify-content: flex-end; }
+  }
 `;

@@ -48,8 +48,8 @@ const afterOffer = (run: DemoRun, first: number): Caption | undefined => {
         step: n(0),
         title: 'The offer is on the borrower’s phone',
         text:
-          'The phone shows the real hosted checkout, opened from the loan’s applicationUrl. Tap “Send code”, read the code in the SMS inbox, type it in, ' +
-          'then review the key facts and sign with the borrower’s name.',
+          'The phone shows the real hosted checkout, opened from the loan’s applicationUrl. Tap “Send code”; the code arrives in the SMS inbox: tap its chip to put it in the phone, ' +
+          'then review the key facts and sign with the borrower’s name (one tap too).',
       };
     case 'terms_accepted':
       return loan.hasActiveMandate
@@ -62,8 +62,8 @@ const afterOffer = (run: DemoRun, first: number): Caption | undefined => {
             step: n(1),
             title: 'Signed: now the bank account and the direct debit',
             text:
-              '“loan.offer.accepted” went to the partner, the signature recorded server side with the borrower’s device and IP. In the phone: pick a bank and account number ' +
-              '(the sandbox resolves the name), set up the direct debit and approve it on the bank’s page.',
+              '“loan.offer.accepted” went to the partner, the signature recorded server side with the borrower’s device and IP. Tap the sandbox bank account’s chip ' +
+              '(the sandbox resolves the name), then in the phone confirm it, set up the direct debit and approve it on the bank’s page.',
           };
     case 'active':
       return {
@@ -109,14 +109,14 @@ export function captionFor(run: DemoRun | undefined, bvnHint: string): Caption {
           title: 'Rejected by compliance',
           text:
             'Compliance confirmed the match: the loan moved from “Under review” to “Rejected”. Nothing was lent, nothing is owed, and the borrower was never sent a link. ' +
-            'The API sends no webhook for a rejection, so the feed does not change: the partner’s reject call (and GET /v1/loans/{id}) is its record.',
+            'The review closed as rejected (“review.closed”, with compliance’s reason); the partner’s reject call and GET /v1/loans/{id} show the same.',
         }
       : {
           step: 'Step 1',
           title: 'AML screen hit: held for review',
           text:
             'The platform screened the borrower before issuing the offer and the sanctions list matched (the sandbox’s magic surname “Sanctioned”). ' +
-            'No offer, no link: “loan.kyc.attested” reports the hit and the loan waits under review. Compliance decides — press “Reject: confirmed match”.',
+            'No offer, no link: “loan.kyc.attested” reports the hit and “review.opened” holds the loan for a person. Compliance decides — press “Reject: confirmed match”.',
         };
   }
   if (scenario === 'managed') {
@@ -125,8 +125,8 @@ export function captionFor(run: DemoRun | undefined, bvnHint: string): Caption {
         step: 'Step 1',
         title: 'The platform runs KYC',
         text:
-          `The lender booked an application on a managed-tier product, so the platform verifies identity itself. In the phone: send and type the code from the inbox, ` +
-          `then enter a BVN — in the sandbox any 11 digits verify, e.g. ${bvnHint} (00000000000 fails; 11111111111 is pending once).`,
+          `The lender booked an application on a managed-tier product, so the platform verifies identity itself. In the phone: send the code and tap its chip, ` +
+          `then tap the BVN chip — in the sandbox any 11 digits verify, e.g. ${bvnHint} (00000000000 fails; 11111111111 is pending once).`,
       };
     }
     if (status === 'kyc_completed') {

@@ -14,6 +14,8 @@ export interface paths {
         /**
          * List loan products
          * @description Products are defined by an operator (dashboard or `admin product create`); they are read-only over the API. A product an operator adds or changes shows within a few seconds (each process caches the list for `PRODUCT_CACHE_TTL_MS`).
+         *
+         *     **Scope:** `products:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listProducts"];
         put?: never;
@@ -31,7 +33,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a loan product */
+        /**
+         * Get a loan product
+         * @description **Scope:** `products:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
@@ -51,6 +56,8 @@ export interface paths {
         /**
          * Get a borrower
          * @description Borrowers are created from pushed decisions; there is no route to create one directly.
+         *
+         *     **Scope:** `loans:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getBorrower"];
         put?: never;
@@ -71,6 +78,8 @@ export interface paths {
         /**
          * Search the provider directory
          * @description The one cross-tenant read: active patient-serving providers, the same rows for every partner. `receiveTest=true` narrows to providers that receive tests (laboratories), `receiveDrug=true` to those that receive drugs (pharmacies); `false` is accepted and ignored. `name` matches part of the name, `location` part of the state, LGA, city or address (both case-insensitive). Ties in the sort order are broken by id, so pages are stable.
+         *
+         *     **Scope:** `products:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listProviders"];
         put?: never;
@@ -91,6 +100,8 @@ export interface paths {
         /**
          * Capital position
          * @description Balance of each capital pool of the organisation in the credential's mode (test pools hold sandbox money), in kobo, with a display-only naira mirror. A pool can never be overdrawn. Pools are funded by an operator, never over the API.
+         *
+         *     **Scope:** `payouts:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getPoolBalance"];
         put?: never;
@@ -111,6 +122,8 @@ export interface paths {
         /**
          * API usage per day
          * @description Every authenticated call of the credential's mode, per UTC day, oldest first, one entry per day of the window (zeros included). Counted in memory and written in batches, so the newest figures may lag by a few seconds in other processes.
+         *
+         *     **Scope:** `usage:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getUsage"];
         put?: never;
@@ -131,12 +144,16 @@ export interface paths {
         /**
          * List pre-approvals
          * @description Newest first.
+         *
+         *     **Scope:** `preapprovals:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listPreapprovals"];
         put?: never;
         /**
          * Push a credit decision
-         * @description 202 on first ingest (emits `preapproval.received`), 200 with the same record when the assessment id was pushed before, whatever the Idempotency-Key. Conversions are exact: ₦1,234.56 → 123456 kobo, 4.5% → 450 bps; values that do not convert answer 422 naming the field. A `decline` recommendation is recorded (status `declined`) and never becomes a loan. The borrower is matched by BVN within the organisation and mode, or created.
+         * @description 202 on first ingest (emits `preapproval.received`), 200 with the same record when the assessment id was pushed before, whatever the Idempotency-Key. Conversions are exact: ₦1,234.56 → 123456 kobo, 4.5% → 450 bps; values that do not convert answer 422 naming the field. A `decline` recommendation is recorded (status `declined`) and never becomes a loan. The borrower is matched by BVN within the organisation and mode, or created; `borrowerMatch` says how the push compared with the borrower on record: a different phone is used for this pre-approval's checkout (and becomes the phone on record once the borrower verifies a code there), a different name that is not a form of the one on record is refused with 409 `borrower_conflict` and nothing is recorded.
+         *
+         *     **Scope:** `preapprovals:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["pushPreapproval"];
         delete?: never;
@@ -155,6 +172,8 @@ export interface paths {
         /**
          * Pre-approval funnel
          * @description Computed by one SQL aggregation over the credential mode's pre-approvals and their loans.
+         *
+         *     **Scope:** `preapprovals:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getPreapprovalFunnel"];
         put?: never;
@@ -177,6 +196,8 @@ export interface paths {
         /**
          * Issue the offer for a pre-approval
          * @description Creates the loan from the pushed economics (amount, rate, tenor, frequency) on a `partner_pushed` product (`productId`, or the tenant's default), checks the rate against the tenant cap (422 `interest_rate_bps_above_tenant_cap`, never clamped) and the amount and tenor against the product (422 `outside_product_limits`), records the pushed evidence as the Tier A attestation and screens it, freezes the pricing snapshot, builds the schedule, issues the offer and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. A screen hit leaves the loan `under_review` with no offer; so does a live decision while no live AML provider is configured (screen `pending`, never `clear`). Idempotent: once a loan exists it is returned. Declined or expired pre-approvals: 409 `invalid_preapproval_state`. Sandbox: a borrower whose last name is `Sanctioned` screens as a hit.
+         *
+         *     **Scope:** `preapprovals:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["issuePreapprovalOffer"];
         delete?: never;
@@ -192,7 +213,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a pre-approval */
+        /**
+         * Get a pre-approval
+         * @description **Scope:** `preapprovals:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
         get: operations["getPreapproval"];
         put?: never;
         post?: never;
@@ -211,7 +235,9 @@ export interface paths {
         };
         /**
          * List loans
-         * @description Newest first.
+         * @description Newest first. `reference` finds a loan by the short reference its borrower reads from the checkout receipt and texts (e.g. `1Q4Z-Z9YW`).
+         *
+         *     **Scope:** `loans:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listLoans"];
         put?: never;
@@ -232,6 +258,8 @@ export interface paths {
         /**
          * Get a loan
          * @description The loan, plus `checkoutSession`: when the borrower's link behind `applicationUrl` stops working (`expiresAt`, which slides while the borrower has the page open, never past `maxExpiresAt`) and whether you revoked it; null when the loan has no application link yet. An expired link can be renewed by the borrower from the expired page (a new link by SMS); the new one then takes its place in `applicationUrl`.
+         *
+         *     **Scope:** `loans:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getLoan"];
         put?: never;
@@ -253,7 +281,9 @@ export interface paths {
         put?: never;
         /**
          * Approve a loan (tenant approval mode)
-         * @description From `pending` or `attested` (delegated tier) or `kyc_completed` (managed tier): freezes the pricing snapshot, builds the schedule, issues the offer (`awaiting_acceptance`) and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. With `attestation` (delegated tier only) the borrower is screened first and the answer is `{approved, loan, attestation}`: a screen hit — or, with a live key while no live AML provider is configured, no screen (`amlScreenStatus: pending`) — answers 200 with `approved: false` and the loan `under_review` (a human decides; do not retry). Other states: 409.
+         * @description From `pending` or `attested` (delegated tier) or `kyc_completed` (managed tier): freezes the pricing snapshot, builds the schedule, issues the offer (`awaiting_acceptance`) and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. The borrower is always screened (AML) first and the screen is recorded with the loan's KYC evidence (`loan.kyc.attested` carries its `amlScreenStatus`; without `attestation` the record's `attestedChecks.source` is `tenant_approval`). With `attestation` (delegated tier only) the answer is `{approved, loan, attestation}`, otherwise the loan. A screen hit — or, with a live key while no live AML provider is configured, no screen (`amlScreenStatus: pending`) — answers 200 with the loan `under_review` and no offer (`approved: false` with an attestation): a person decides; do not retry. In live mode no loan is offered without a clear screen. Other states: 409.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["approveLoan"];
         delete?: never;
@@ -274,6 +304,8 @@ export interface paths {
         /**
          * Reject a loan
          * @description Terminal. Allowed until the borrower has accepted the offer; rejecting a rejected loan changes nothing. Other states: 409.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["rejectLoan"];
         delete?: never;
@@ -294,6 +326,8 @@ export interface paths {
         /**
          * Attest KYC (Tier A)
          * @description Delegated-tier loans only (400 `wrong_kyc_tier` otherwise), from `pending` or `attested`. The service records the evidence, runs its AML screen and emits `loan.kyc.attested`: clear → `attested`, hit → `under_review`; live keys while no live AML provider is configured: not screened (`pending`) → `under_review`, never `clear`.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["attestLoan"];
         delete?: never;
@@ -313,7 +347,9 @@ export interface paths {
         put?: never;
         /**
          * Submit KYC (managed tier)
-         * @description Managed-tier loans only (400 `wrong_kyc_tier` for delegated). `verified` moves `kyc_required` → `kyc_completed`; `failed` (also 200) and `pending` leave the loan as it is: submit again or poll. Sandbox (test keys): BVN 22222222222 verifies, 00000000000 fails, 11111111111 is pending on the first submission and verifies on the second, any other BVN verifies. Live mode never honours these values. The BVN and the NIN are kept only as keyed hashes.
+         * @description Managed-tier loans only (400 `wrong_kyc_tier` for delegated). `verified` moves `kyc_required` → `kyc_completed`; `failed` (also 200) and `pending` leave the loan as it is: submit again or poll. When the identity provider answers but cannot decide, the answer is `pending` with the loan `under_review` and a `kyc_undecided` review (documents `undecided`): a person decides (`POST /v1/reviews/{id}/clear` completes KYC). Sandbox (test keys): BVN 22222222222 verifies, 00000000000 fails, 11111111111 is pending on the first submission and verifies on the second, 33333333333 is undecided, any other BVN verifies. Live mode never honours these values. The BVN and the NIN are kept only as keyed hashes.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["submitLoanKyc"];
         delete?: never;
@@ -333,7 +369,9 @@ export interface paths {
         put?: never;
         /**
          * Accept the offer (with the borrower's consent)
-         * @description From `awaiting_acceptance`; `consent.documentReference` must name the current offer (409 `stale_document_reference` otherwise). The consent is stored as evidence and the offer letter is re-rendered with the signature block. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged.
+         * @description From `awaiting_acceptance`; `consent.documentReference` must name the current offer (409 `stale_document_reference` otherwise). The consent is stored as evidence and the offer letter is re-rendered with the signature block. Emits `loan.offer.accepted`. Accepting again with the same reference returns the loan unchanged. When the loan's product asks for guarantors, that many must have confirmed their phone in the checkout first (409 `guarantors_required`, `data: {required, confirmed}`).
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["acceptLoanTerms"];
         delete?: never;
@@ -354,6 +392,8 @@ export interface paths {
         /**
          * Decline the offer (with the borrower's consent)
          * @description From `awaiting_acceptance` to `terms_declined` (terminal: push a new decision to try again). Emits `loan.offer.declined`. Idempotent.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["declineLoanTerms"];
         delete?: never;
@@ -374,6 +414,8 @@ export interface paths {
         /**
          * Cancel a loan before disbursement
          * @description From creation through `terms_accepted`, offer or no offer; `cancelledBy` is `tenant` for API calls. Idempotent. Once disbursed: 400 `loan_already_disbursed`. Rejected or declined loans: 409. Emits `loan.cancelled`.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["cancelLoan"];
         delete?: never;
@@ -394,6 +436,8 @@ export interface paths {
         /**
          * Disburse from the capital pool
          * @description Only from `terms_accepted`. Debits the product's capital pool in the same transaction that marks the loan disbursed (double-entry: pool, loan receivable, settlement destination); an insufficient pool answers 409 `insufficient_pool_funds` and changes nothing. Rebuilds the schedule with due dates counted from today, insures automatic-insurance products, moves the loan to `active` and emits `loan.disbursed`. No body.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["disburseLoan"];
         delete?: never;
@@ -412,6 +456,8 @@ export interface paths {
         /**
          * Get a fresh offer-letter link
          * @description A new signed link on every call (lifetime `OFFER_LETTER_LINK_TTL_SECONDS`, 15 minutes by default); request a new one rather than caching. Before acceptance the letter is the offer; after, it carries the signature block. 404 before an offer exists.
+         *
+         *     **Scope:** `loans:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getOfferLetterLink"];
         put?: never;
@@ -432,6 +478,8 @@ export interface paths {
         /**
          * Repayment schedule
          * @description Rows always sum exactly to the loan's totals: amounts are rounded half-to-even to the kobo and the last instalment absorbs every residue. Before disbursement due dates count from approval; disbursement rebuilds them from the disbursement date. Empty before an offer.
+         *
+         *     **Scope:** `loans:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getLoanSchedule"];
         put?: never;
@@ -452,12 +500,16 @@ export interface paths {
         /**
          * Insurance policy
          * @description Automatic products insure at disbursement; manual products when the tenant triggers it. 404 when there is no policy.
+         *
+         *     **Scope:** `loans:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getLoanInsurance"];
         put?: never;
         /**
          * Trigger insurance (manual products)
          * @description Buys the cover for a disbursed loan of a `manual` insurance product. 201 when created, 200 with the existing policy when already insured. `commissionKobo` is the platform's configurable share of the premium; a tenant-borne premium is charged to the organisation.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["triggerLoanInsurance"];
         delete?: never;
@@ -476,14 +528,106 @@ export interface paths {
         /**
          * Repayments of a loan
          * @description Oldest first.
+         *
+         *     **Scope:** `repayments:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listLoanRepayments"];
         put?: never;
         /**
          * Record a repayment
          * @description Allocation: instalment by instalment in due order (oldest first); within each instalment strictly fee (late fees count as fees), then interest, then principal; never proportional, never beyond a bucket's outstanding. A payment equal to the first instalment's total clears exactly that instalment. Anything above the loan's whole outstanding is returned as `unallocatedKobo` and not applied. Each repayment posts balanced ledger entries, emits `loan.repayment.completed` with the new `outstandingKobo`, and the one that clears everything completes the loan (`loan.completed`). `external` (collected on the partner's own rail) is idempotent on `externalReference`: a reuse answers 200 with the original movement. `mandate` charges the loan's active service-operated mandate (`rail_a`/`rail_b`; 422 for `rail_c` or no chargeable mandate): the repayment is `pending` until the rail reports, then `completed` (allocated as above) or `failed`. Due instalments are also collected automatically on their due date (a failed automatic charge is retried after `COLLECTION_RETRY_HOURS`). Sandbox rails: an amount ending in 51 kobo fails with insufficient funds, 52 with do not honour. `cash_wallet` debits the borrower's own cash wallet by the applied amount (the excess is not debited) and is allocated exactly like `external`; the borrower needs a wallet (a claimed platform account: 422 `no_borrower_wallet`) holding at least the applied amount (409 `insufficient_wallet_balance`); nothing changes on a refusal, and concurrent debits can never overdraw the wallet. `wallet` is not a collection from the borrower: it sweeps undrawn credit (loan money still sitting in the borrower's wallet) back to the partner's capital pool. Only loans disbursed to `borrower_wallet` have undrawn credit (422 `no_undrawn_credit` otherwise). It reduces principal only (fee and interest portions are 0; interest and fees stay as frozen in the pricing snapshot), from the latest instalment backwards, so the loan shortens from its end; anything above the unpaid principal is returned as `unallocatedKobo`. The wallet must hold the applied amount (409 `insufficient_wallet_balance`). A `wallet` movement earns nothing, so settlement statements neither sweep nor count it; it still emits `loan.repayment.completed` (with `method: wallet`) and can complete the loan. A `defaulted` loan still takes repayments (recoveries): its outstanding principal was written off when it defaulted, so the principal part of a recovery is booked as recovery income (fees and interest as usual); clearing everything completes the loan.
+         *
+         *     **Scope:** `repayments:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["recordLoanRepayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reviews
+         * @description The organisation's loans waiting for a person, and the decisions made, newest first. Keyset-paged: pass `nextCursor` back as `cursor`. Reviews of loans the service lends (patient financing) are decided by the service and not listed here.
+         *
+         *     **Scope:** `reviews:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
+        get: operations["listReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a review
+         * @description One review with its evidence and, once closed, the decision.
+         *
+         *     **Scope:** `reviews:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
+        get: operations["getReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{id}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a review
+         * @description A person looked at the evidence and lets the loan go on, exactly as an automatic pass would have: the offer is issued (`awaiting_acceptance`, `loan.approved` and `loan.offer.issued`, the borrower waiting in the checkout is texted the link) where an approval or a pushed decision waited, or the loan is `attested` where a separate attestation waited. Emits `review.closed`. Clearing a cleared review answers it unchanged; a review decided the other way (or closed with its loan) is 409 `review_closed`.
+         *
+         *     **Scope:** `reviews:write` (a restricted key without it: 403 `insufficient_scope`).
+         */
+        post: operations["clearReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a review
+         * @description A person decided the loan must not go on: the loan is `rejected` with the reason. Emits `review.closed`. Rejecting a rejected review answers it unchanged; a review decided the other way (or closed with its loan) is 409 `review_closed`.
+         *
+         *     **Scope:** `reviews:write` (a restricted key without it: 403 `insufficient_scope`).
+         */
+        post: operations["rejectReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -500,6 +644,8 @@ export interface paths {
         /**
          * List settlement statements
          * @description Newest period first.
+         *
+         *     **Scope:** `settlements:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listSettlements"];
         put?: never;
@@ -517,7 +663,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a settlement statement */
+        /**
+         * Get a settlement statement
+         * @description **Scope:** `settlements:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
         get: operations["getSettlement"];
         put?: never;
         post?: never;
@@ -537,6 +686,8 @@ export interface paths {
         /**
          * A settlement statement as CSV
          * @description RFC 4180 (CRLF line ends, quoted fields where needed), one header row, one row per loan; amounts in kobo. Columns: statement_id, period_start, period_end, loan_id, fee_kobo, interest_kobo, total_kobo, repayments.
+         *
+         *     **Scope:** `settlements:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getSettlementCsv"];
         put?: never;
@@ -559,6 +710,8 @@ export interface paths {
         /**
          * Set up a direct-debit mandate
          * @description From the offer until the loan is repaid. `rail_a`/`rail_b`: answers `initiated` with an `authorizationUrl` to send the borrower to; treat it as pending until `POST /v1/mandates/{id}/activate` says `active` or `mandate.active` arrives. `rail_c`: `active` at once, no URL, never debited by the service (record its collections with method `external`). Sandbox rails (test mode): the authorisation page has Approve and Refuse buttons and then redirects to `callbackUrl` with `reference` and `status`; the provider confirms an approved authorisation only after `RAIL_CONFIRMATION_LAG_MS` (3 s by default), so returning from the page does not make the mandate chargeable. Live keys: 503 `provider_not_configured` (`data.provider` names the rail) while no live payment rail is configured; nothing is written, and live mode never uses the sandbox rails.
+         *
+         *     **Scope:** `mandates:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["createLoanMandate"];
         delete?: never;
@@ -574,7 +727,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a mandate */
+        /**
+         * Get a mandate
+         * @description **Scope:** `mandates:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
         get: operations["getMandate"];
         put?: never;
         post?: never;
@@ -596,6 +752,8 @@ export interface paths {
         /**
          * Activate a mandate (read it back from the provider)
          * @description Takes no authorisation code: the service reads the authorisation back from the provider. `active` only when the provider has confirmed and a code exists (emits `mandate.active` once, and the loan's `activeMandateId`/`hasActiveMandate` follow); otherwise the mandate stays `pending` and `message` says why. A provider status `approved` means authorised by the borrower but not confirmed: not chargeable. Live keys: 503 `provider_not_configured` (`data.provider` names the rail) while no live payment rail is configured; nothing is written, and live mode never uses the sandbox rails.
+         *
+         *     **Scope:** `mandates:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["activateMandate"];
         delete?: never;
@@ -616,6 +774,8 @@ export interface paths {
         /**
          * Simulate the provider confirming a mandate
          * @description Test keys only (403 `SANDBOX_ONLY` for live keys). Makes the mandate `active` as if the borrower had authorised and the provider confirmed.
+         *
+         *     **Scope:** `mandates:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["simulateMandateActivation"];
         delete?: never;
@@ -634,12 +794,16 @@ export interface paths {
         /**
          * List payout requests
          * @description Newest first.
+         *
+         *     **Scope:** `payouts:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listPayouts"];
         put?: never;
         /**
          * Request a payout to a bank account
          * @description The amount is reserved on the ledger in the same transaction that records the request, so it can never exceed what the borrower holds, also under concurrent requests (409 `insufficient_wallet_balance`, nothing changed). The source is the borrower's payable (disbursed funds awaiting payout) when `loanId` names a loan disbursed to `borrower_bank_account`, and the borrower's cash wallet otherwise (422 `no_borrower_wallet` when the borrower has none). Bank details: `accountNumber` is a 10-digit NUBAN; for a 3-digit (CBN) `bankCode` its check digit is verified (422 `account_number_invalid`); 5-6-digit NIP institution codes are accepted without the check. Settlement is off-platform: an operator marks the payout `completed` (with the transfer reference) or `rejected` (the reservation goes back). No webhook event is emitted for payouts.
+         *
+         *     **Scope:** `payouts:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["requestPayout"];
         delete?: never;
@@ -655,7 +819,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a payout request */
+        /**
+         * Get a payout request
+         * @description **Scope:** `payouts:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
         get: operations["getPayout"];
         put?: never;
         post?: never;
@@ -672,12 +839,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints */
+        /**
+         * List webhook endpoints
+         * @description **Scope:** `webhooks:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register a webhook endpoint
          * @description Returns the signing secret (`whsec_` + 32 random bytes) once; it is stored encrypted and never shown again. An endpoint receives only events of its `mode`. Test and live stay apart: a key registers, lists and manages endpoints of its own mode (`mode` defaults to `live` for a live key and to `test` for a test key).
+         *
+         *     **Scope:** `webhooks:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -693,13 +865,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description **Scope:** `webhooks:read` (a restricted key without it: 403 `insufficient_scope`).
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint
          * @description Nothing more is delivered to it: deliveries still waiting end as `dead`; past deliveries stay in the event log with `endpointId` null.
+         *
+         *     **Scope:** `webhooks:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -707,6 +884,8 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description Change the URL, description or events, or the status (`active` re-enables a disabled endpoint and resets its failure count).
+         *
+         *     **Scope:** `webhooks:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -723,6 +902,8 @@ export interface paths {
         /**
          * Rotate the signing secret
          * @description Returns a new secret once. For 24 hours deliveries carry both signatures in `X-Service-Signature` (comma-separated), so receivers can switch without losing events.
+         *
+         *     **Scope:** `webhooks:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -741,6 +922,8 @@ export interface paths {
         /**
          * List webhook deliveries (the event log)
          * @description Newest first, for the key's organisation and mode.
+         *
+         *     **Scope:** `events:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -761,6 +944,8 @@ export interface paths {
         /**
          * Get one webhook delivery
          * @description One delivery of an event to one endpoint, with its attempts and status.
+         *
+         *     **Scope:** `events:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getEvent"];
         put?: never;
@@ -783,6 +968,8 @@ export interface paths {
         /**
          * Redeliver a webhook delivery
          * @description Requeues the delivery to its endpoint as configured now (current URL and secret), with the body and event name first sent: a replayed event may describe a loan that has moved on, so key handlers on the loan and make them repeatable. The delivery becomes `pending` with a fresh allowance of attempts. Refused with 409 `delivery_in_flight` while an attempt is in flight, and with 409 `webhook_endpoint_unavailable` when its endpoint was deleted or is disabled (re-enable it first).
+         *
+         *     **Scope:** `events:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -803,6 +990,8 @@ export interface paths {
         /**
          * Mint a checkout session for a loan
          * @description A restricted credential for the borrower's hosted checkout of this one loan, in the spirit of a client secret: send the borrower to `url`, or hand `token` to your own mounted checkout server. It lives `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), refreshable up to `maxExpiresAt`. The token is shown only here. A session is also minted automatically whenever an offer issues: that is the loan's `applicationUrl`. Loans that are rejected, declined, cancelled, completed or defaulted: 409 `invalid_loan_state`. Optional body `{locale}`: the borrower's language as you know it (`en`, `pcm`, `yo`, `ha`, `ig`); the texts, e-mails and offer letter of this session use it unless the borrower picks another in the checkout (see `POST /v1/checkout/language`).
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -823,6 +1012,8 @@ export interface paths {
         /**
          * Revoke a checkout session
          * @description The token stops working at once (401 `checkout_session_revoked`). Revoking again changes nothing.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["revokeCheckoutSession"];
         delete?: never;
@@ -862,7 +1053,7 @@ export interface paths {
         put?: never;
         /**
          * Extend the session
-         * @description Moves `expiresAt` to now + `CHECKOUT_SESSION_TTL_MINUTES`, never past `maxExpiresAt`. The checkout calls it on the borrower's activity and periodically while the page is visible, so a session slides while the page is open. An expired session cannot be refreshed (401 `checkout_session_expired`; ask for a new link with `POST /v1/checkout/session/renew`).
+         * @description Moves `expiresAt` to now + `CHECKOUT_SESSION_TTL_MINUTES`, never past `maxExpiresAt`. The checkout calls it on the borrower's activity and periodically while the page is visible, so a session slides while the page is open (at half its remaining lifetime, at most every 5 minutes: `expiresInSeconds`). An expired session cannot be refreshed (401 `checkout_session_expired`; ask for a new link with `POST /v1/checkout/session/renew`).
          */
         post: operations["refreshCheckoutSession"];
         delete?: never;
@@ -1022,7 +1213,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the bank account
-         * @description Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name), with how its name compared. Giving another account replaces it (and a mandate still in play on the old one is withdrawn when the next one is set up), until the direct debit is active: then 409 `bank_account_locked`. Loans are paid into and collected from the borrower's own account: an account whose name is a `mismatch` answers 409 `account_name_mismatch` (with `data.accountName` and `data.nameMatch`; nothing stored) unless `confirmNameMismatch` is true (the borrower confirmed it is theirs; kept with the time of that confirmation). A `partial` match is kept without confirmation.
+         * @description Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name), with how its name compared. Giving another account replaces it (and a mandate still in play on the old one is withdrawn when the next one is set up), until the direct debit is active: then 409 `bank_account_locked`. Loans are paid into and collected from the borrower's own account: an account whose name is a `mismatch` answers 409 `account_name_mismatch` (with `data.accountName` and `data.nameMatch`; nothing stored) unless `confirmNameMismatch` is true (the borrower confirmed it is theirs; kept with the time of that confirmation). What a confirmed one does is the product's `nameMismatchPolicy`: `allow` (default) keeps it; `review` keeps it and the loan waits `under_review` for the lender (review `name_mismatch`; meanwhile another account answers 409 `invalid_loan_state`); `refuse` answers 409 `account_name_mismatch` with `data.policy: refuse`. A `partial` match is kept without confirmation.
          */
         post: operations["captureCheckoutBankAccount"];
         delete?: never;
@@ -1042,7 +1233,7 @@ export interface paths {
         put?: never;
         /**
          * Submit KYC (managed tier)
-         * @description As `POST /v1/loans/{id}/kyc` for the session's loan (managed tier only: 400 `wrong_kyc_tier`). `pending`: submit again or poll the state; `failed`: the lender decides what happens next. Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies. The BVN and the NIN are kept only as keyed hashes.
+         * @description As `POST /v1/loans/{id}/kyc` for the session's loan (managed tier only: 400 `wrong_kyc_tier`). `pending`: submit again or poll the state; `failed`: the lender decides what happens next. Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies, 33333333333 is undecided (`pending`, the loan `under_review` until the lender decides). The BVN and the NIN are kept only as keyed hashes.
          */
         post: operations["submitCheckoutKyc"];
         delete?: never;
@@ -1307,6 +1498,8 @@ export interface paths {
         /**
          * Book an appointment
          * @description Books an audio/video consultation (`scheduled`) and returns one meeting link per participant, each opened by that participant's own key. Required: both times (ISO 8601 with a zone; the start not in the past, the end after it, at most 12 hours), and `participants` with at least one `patient` and one `doctor` (2-10 people), each with `firstName`, `lastName` and `role`; `email` and `phoneNumber` are optional and validated when given. Emits `appointment.created`.
+         *
+         *     **Scope:** `appointments:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -1325,6 +1518,8 @@ export interface paths {
         /**
          * Get an appointment
          * @description The full appointment. `prescriptions` and `doctorNotes` show what the doctor submitted as soon as it is submitted; `prescriptionUrl` appears with the first prescription; `audioRecordingURLs` once a recording has been processed and both summaries once generated (configurable delays after the end; live defaults ~30 and ~40 minutes): until then those fields are absent, so poll. Links are signed and short-lived: read the appointment again for fresh ones.
+         *
+         *     **Scope:** `appointments:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getAppointment"];
         put?: never;
@@ -1345,6 +1540,8 @@ export interface paths {
         /**
          * List the organisation's appointments
          * @description By start time, earliest first. `startDate`/`endDate` filter on the start time's UTC day, both inclusive.
+         *
+         *     **Scope:** `appointments:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["listAppointments"];
         put?: never;
@@ -1366,6 +1563,8 @@ export interface paths {
         /**
          * Cancel an appointment
          * @description Only while the start is more than 5 minutes away: 400 `appointment_cancellation_too_late` within 5 minutes, `appointment_already_started` once started or past its start, `invalid_appointment_state` when completed. Cancelling a cancelled appointment succeeds and changes nothing. The meeting links stop working. Emits `appointment.cancelled`.
+         *
+         *     **Scope:** `appointments:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         put: operations["cancelAppointment"];
         post?: never;
@@ -1386,6 +1585,8 @@ export interface paths {
         /**
          * Reschedule an appointment
          * @description New `startTime` and `endTime` for a `scheduled` appointment, which stays `scheduled` (an upper-case `CONFIRMED` means this status; the API always answers in lower case). A start in the past answers 400 `appointment_time_in_past` telling the caller to cancel instead. Participant keys and links stay valid. Emits `appointment.rescheduled`.
+         *
+         *     **Scope:** `appointments:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         put: operations["modifyAppointmentTime"];
         post?: never;
@@ -1405,6 +1606,8 @@ export interface paths {
         /**
          * Checkout embedding settings
          * @description The origins allowed to embed the checkout and receive its events, and the hosted page's return URL, for the key's mode.
+         *
+         *     **Scope:** `loans:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["getCheckoutSettings"];
         put?: never;
@@ -1415,6 +1618,8 @@ export interface paths {
         /**
          * Change the checkout embedding settings and branding
          * @description Send what changes: `allowedOrigins` replaces the whole list, `returnUrl: null` removes the return URL, and any branding field set to null is removed. A mounted checkout server (`createCheckoutRouter`) adds its own `allowedOrigins` option to these. Bad origins, URLs, colours, e-mails or phones: 400 `invalid_request` naming the field, and nothing changes.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         patch: operations["updateCheckoutSettings"];
         trace?: never;
@@ -1455,6 +1660,8 @@ export interface paths {
          *     **treatmentAmount is in kobo.** **Integer kobo (naira × 100), not naira.** ₦150,000.00 is `15000000`. Sending naira finances a hundredth of the amount: `150000` means ₦1,500.00. Fractions, strings, zero and negatives are refused (400); an amount outside the credit policy's range (₦5,000 to ₦2,000,000 by default) answers 422 `treatment_amount_outside_policy`, whose message shows the naira value and, when × 100 would fit, the amount you probably meant.
          *
          *     **Idempotency.** `clientReference` is unique per organisation: the same body again returns the same initiation (201, same `sdkReference`, `applicationUrl` and `expiresAt`); another body with the same `clientReference` answers 409 `client_reference_conflict` (with `data.sdkReference`). Bodies are compared after normalisation (the phone as E.164, strings trimmed). A concurrent duplicate may answer 409 `client_reference_in_use`: retry it.
+         *
+         *     **Scope:** `financing:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["sdkInitiateLoan"];
         delete?: never;
@@ -1473,6 +1680,8 @@ export interface paths {
         /**
          * Read an initiation and its status
          * @description The initiation record with its current status (for polling besides webhooks). Another organisation's loan answers 404.
+         *
+         *     **Scope:** `financing:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["sdkGetLoan"];
         put?: never;
@@ -1495,6 +1704,8 @@ export interface paths {
         /**
          * Cancel before disbursement
          * @description The partner calls the application off (the patient changed their mind, the treatment was cancelled). Any time before disbursement; cancelling a cancelled application changes nothing; after disbursement 400 `loan_already_disbursed`; after a rejection or expiry 409 `invalid_loan_state`. Sends `loan.cancelled`.
+         *
+         *     **Scope:** `financing:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["sdkCancelLoan"];
         delete?: never;
@@ -1513,12 +1724,16 @@ export interface paths {
         /**
          * Poll the direct-debit set-up
          * @description The patient's progress through mandate set-up, for polling. A mandate still waiting for the provider is read back from it on each call, and a mandate found live releases the loan (you then see `applicationStatus` `disbursed` and receive `loan.disbursed`). Another organisation's loan answers 404.
+         *
+         *     **Scope:** `financing:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["sdkGetMandate"];
         put?: never;
         /**
          * Set up the direct debit (authorisation URL)
-         * @description Returns an authorisation URL for the patient (not an active mandate). Send bank details only when the patient gave none in the hosted application: `bankCode` (CBN code) and `accountNumber` (10-digit NUBAN, check digit verified) together or not at all (422 `bank_details_incomplete`); `accountName` and `bankName` are accepted and not needed. Only after the patient signed the offer (409 `invalid_loan_state` before). A mandate already in play is returned (200) instead of a second one. The loan is disbursed to you only once the provider confirms the mandate live; poll GET or wait for `loan.disbursed`. Live keys: 503 `provider_not_configured` while no live payment rail is configured (nothing written).
+         * @description Returns an authorisation URL for the patient (not an active mandate). Send bank details only when the patient gave none in the hosted application: `bankCode` (CBN code) and `accountNumber` (10-digit NUBAN, check digit verified) together or not at all (422 `bank_details_incomplete`); `accountName` and `bankName` are accepted and not needed. Only after the patient signed the offer (409 `invalid_loan_state` before). A mandate already in play is returned (200) instead of a second one, unless new bank details are sent, or another `provider` while the mandate still waits for the patient (that one is then withdrawn at its rail; a live mandate is returned whatever `provider` says). `provider` picks the rail the patient authorises on: `rail_a` (Paystack direct debit, the default) or `rail_b` (Mono Direct Debit; the patient approves on Mono's page). Either way the loan is disbursed to you only once the provider confirms the mandate live (read back from the provider; its webhook is only a hint); poll GET or wait for `loan.disbursed`. Live keys: 503 `provider_not_configured` while the chosen rail has no live provider configured (nothing written).
+         *
+         *     **Scope:** `financing:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["sdkSetUpMandate"];
         delete?: never;
@@ -1537,6 +1752,8 @@ export interface paths {
         /**
          * List patient-financing webhook deliveries
          * @description The organisation's deliveries of patient-financing events (key's mode), newest first, each with its status and last error.
+         *
+         *     **Scope:** `events:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["sdkListEvents"];
         put?: never;
@@ -1559,6 +1776,8 @@ export interface paths {
         /**
          * Redeliver a patient-financing webhook
          * @description Queues the delivery again to its endpoint as configured now, with the original body and event name (signed afresh with your current secret key). A redelivered event can describe a loan that has moved on: key handlers on the loan and make them repeatable. 409 `delivery_in_flight` while an attempt is in flight; 409 `webhook_endpoint_unavailable` when the endpoint was deleted or is disabled.
+         *
+         *     **Scope:** `events:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["sdkRedeliverEvent"];
         delete?: never;
@@ -1577,12 +1796,16 @@ export interface paths {
         /**
          * List patient-financing webhook endpoints
          * @description The key's mode, oldest first.
+         *
+         *     **Scope:** `webhooks:read` (a restricted key without it: 403 `insufficient_scope`).
          */
         get: operations["sdkListWebhookEndpoints"];
         put?: never;
         /**
          * Register a patient-financing webhook endpoint
-         * @description The endpoint receives the patient-financing events of the key's mode as `{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key (the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only (plain http to loopback for test mode). In every mode an IP-literal host must be a public address (422 `webhook_url_not_allowed` otherwise, nothing stored); a host name is checked at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.
+         * @description The endpoint receives the patient-financing events of the key's mode as `{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key (the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only (plain http to loopback for test mode). In every mode an IP-literal host must be a public address and a host name must not be a special-use or internal name (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, …; 422 `webhook_url_not_allowed` otherwise, nothing stored); a host name is checked again at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.
+         *
+         *     **Scope:** `webhooks:write` (a restricted key without it: 403 `insufficient_scope`).
          */
         post: operations["sdkRegisterWebhookEndpoint"];
         delete?: never;
@@ -1631,6 +1854,267 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/loans/{id}/borrower-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a borrower session for a lent loan's borrower
+         * @description A restricted credential for the borrower's own loan page (`/my-loan`): it reaches the loans of the borrower's phone on record at your organisation, in this mode, and nothing else (`Authorization: BorrowerSession <token>` on the `/v1/borrower/*` routes). The token is shown only here; only its hash is stored. It lives `ttlMinutes` (default 60, 5–1440) and can be revoked. A loan not yet lent (before disbursement): 409 `invalid_loan_state` (the checkout session is the borrower's credential until then). Borrowers can also sign in themselves by phone: `POST /v1/borrower/sign-in/send`.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
+         */
+        post: operations["createBorrowerSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower-sessions/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a borrower session
+         * @description The token stops working at once (401 `borrower_session_ended`). Revoking again changes nothing. Works for sessions minted by you and sessions a borrower signed in to.
+         *
+         *     **Scope:** `loans:write` (a restricted key without it: 403 `insufficient_scope`).
+         */
+        post: operations["revokeBorrowerSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My loans
+         * @description The loans of the session's phone at the session's lender (and mode), once lent, newest first: status, outstanding, and the next debit.
+         */
+        get: operations["listBorrowerLoans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What I owe on one loan
+         * @description Status, outstanding, the next debit (date and amount), the schedule with each instalment `paid`, `due` or `late`, the repayments, the lender's contact, a fresh signed link to the offer letter, what pay now accepts and the product's early-settlement rule. Another lender's loan, or one that is not the phone's: 404.
+         */
+        get: operations["getBorrowerLoan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay now
+         * @description Charges `amountKobo` once on the loan's direct debit and applies it by the repayment rules (oldest instalment first, fee → interest → principal); a receipt is texted. `amountKobo`: at least ₦100 (10,000 kobo, or the whole outstanding when less), at most the outstanding (422 `payment_amount_out_of_range` with `data.minKobo`/`maxKobo`). **Idempotency-Key is required**: the same key replays the first answer. While another payment on the loan is being collected (another tab, a scheduled debit): 409 `payment_in_progress`, nothing charged. The bank refuses: 422 `payment_refused` (`data.reason`, `data.lender`), nothing taken, nothing changed. 201 when the payment is applied; 202 (`status: pending`) when the bank has not answered yet.
+         */
+        post: operations["payBorrowerLoan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}/settlement-quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What paying off today costs
+         * @description A quote under the loan's product rule (`earlySettlement`): the unpaid principal, the fees of instalments already due, interest to date (or as scheduled) and any settlement fee; valid to the end of the Lagos day and stored, so paying it charges exactly its `totalKobo`. Writes `loan.settlement_quote.created`. A loan that owes nothing or is not lent: 409 `invalid_loan_state`.
+         */
+        post: operations["createSettlementQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}/settlement-quotes/{quoteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A settlement quote */
+        get: operations["getSettlementQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}/settlement-quotes/{quoteId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay off early
+         * @description Charges the quote's `totalKobo` once on the direct debit. Taken: the waived interest and fees come off the schedule, the payment settles every instalment, the loan is `completed` (`loan.settlement_quote.paid`, `loan.repayment.completed`, `loan.completed`), the mandate is cancelled and a receipt is texted (201). The bank has not answered yet: 202, quote `paying`. **Idempotency-Key is required.** Its Lagos day is over: 409 `settlement_quote_expired`; the loan changed since: 409 `settlement_quote_stale`; the bank refuses: 422 `payment_refused`, nothing changed (the quote can be paid again the same day).
+         */
+        post: operations["paySettlementQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bank list
+         * @description The institutions a borrower can name for their debit account: the checkout's list (`GET /v1/checkout/banks`, source in `docs/banks.md`).
+         */
+        get: operations["listBorrowerBanks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}/bank-account/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up an account name
+         * @description As the checkout's `POST /v1/checkout/bank-account/resolve`: the bank code (422 `bank_not_found`), the NUBAN check digit (422 `account_number_invalid`), the bank's name for the account (422 `account_not_found`, 502 `bank_lookup_unavailable`), compared with the borrower's name on record (`nameMatch`: `match`, `partial` or `mismatch`; a `mismatch` cannot become the debit account). Stores nothing. The sandbox's magic account numbers are the checkout's.
+         */
+        post: operations["resolveBorrowerBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}/mandate-replacements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change my bank account
+         * @description Moves the loan's direct debit to another account of the borrower's: the account is checked as at checkout (a name `mismatch` is 409 `account_name_mismatch`; the account debited now is 409 `bank_account_unchanged`), then a new mandate is set up on the loan's rail: send the borrower to `authorizationUrl`; the rail sends them back to `returnUrl` with `loan` and `replacement` added, then call `…/activate`. Only a lent loan that still owes and has an active direct debit (409 `invalid_loan_state`, 422 `repayment_method_unavailable`). The old mandate keeps collecting until the new one is active. **One pending change per loan**: the same account again answers the pending one (200); another account withdraws the pending one and sets up a fresh one (201); two at the same moment: 409 `mandate_replacement_pending`. `email` for the rail defaults to the current mandate's. Live: 503 `provider_not_configured` without a live rail.
+         */
+        post: operations["createMandateReplacement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/loans/{id}/mandate-replacements/{replacementId}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the new bank account
+         * @description Reads the new mandate back from the rail (after the borrower returns from its page), as the checkout's activation does. Active: it takes over in one transaction (the loan is collected from it, the old mandate is cancelled, `mandate.active` and `loan.mandate.replaced`), and the rail is told to cancel the old one (retried by the mandate sweep). While a debit is in flight on the old mandate the takeover waits (`stage: awaiting_charge`) so no instalment is charged twice. Not approved yet: `pending`, try again shortly. Refused, failed or expired at the bank: 409 `mandate_declined`, `mandate_failed` or `mandate_expired` with `data` `{replacementId, status, reason}`; the old mandate stays and a new change can be started.
+         */
+        post: operations["activateMandateReplacement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/borrower/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Revokes the session whose token made the call.
+         */
+        post: operations["borrowerSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1640,7 +2124,7 @@ export interface components {
             /** @description The event id: the same for every endpoint, retry and redelivery. De-duplicate on it. */
             id: string;
             /** @enum {string} */
-            event: "preapproval.received" | "preapproval.expired" | "loan.approved" | "loan.offer.issued" | "loan.offer.accepted" | "loan.offer.declined" | "loan.cancelled" | "loan.kyc.attested" | "loan.disbursed" | "loan.repayment.completed" | "loan.completed" | "loan.defaulted" | "mandate.active" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "appointment.started" | "appointment.completed" | "appointment.recording.ready" | "appointment.summary.ready" | "webhook.test";
+            event: "preapproval.received" | "preapproval.expired" | "loan.approved" | "loan.offer.issued" | "loan.offer.accepted" | "loan.offer.declined" | "loan.cancelled" | "loan.kyc.attested" | "loan.disbursed" | "loan.insurance.activated" | "loan.repayment.completed" | "loan.completed" | "loan.settlement_quote.created" | "loan.settlement_quote.paid" | "loan.mandate.replaced" | "loan.defaulted" | "review.opened" | "review.closed" | "mandate.active" | "mandate.expired" | "loan.reminder.sent" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "appointment.started" | "appointment.completed" | "appointment.recording.ready" | "appointment.summary.ready" | "webhook.test";
             /**
              * Format: date-time
              * @description When this attempt was signed (the same instant as `X-Service-Timestamp`).
@@ -1886,7 +2370,7 @@ export interface components {
             cancelledBy: "tenant" | "borrower" | "admin";
             reason: string | null;
         };
-        /** @description An attestation was recorded and the AML screen asked; `pending` = not screened (live mode without a provider), the loan is `under_review`. */
+        /** @description KYC evidence was recorded and the AML screen asked: a partner's attestation, a pushed decision, or an approval without attestation (its record's source is `tenant_approval`); `pending` = not screened (live mode without a provider), the loan is `under_review`. */
         EventLoanKycAttested: {
             /**
              * Format: uuid
@@ -1966,6 +2450,53 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             insurancePolicyId: string | null;
+        };
+        /** @description The loan's insurance policy is in force: live cover the insurer binds by hand was recorded by the service's staff (the insurer's policy number and document; in live mode two staff members). `GET /v1/loans/{id}/insurance` shows it `active`. */
+        EventLoanInsuranceActivated: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @description The loan status after the change. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            insurancePolicyId: string;
+            /** @description The insurer. */
+            provider: string;
+            /** @description The insurer's policy number. */
+            policyReference: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            premiumKobo: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            activatedAt: string;
         };
         /** @description A repayment settled and was allocated fee → interest → principal. */
         EventLoanRepaymentCompleted: {
@@ -2060,6 +2591,152 @@ export interface components {
              */
             amountPaidKobo: number;
         };
+        /** @description The borrower asked what paying the loan off today costs (a borrower session); the quote holds to the end of the Lagos day. */
+        EventLoanSettlementQuoteCreated: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @description The loan status after the change. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            quoteId: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            totalKobo: number;
+            /**
+             * Format: int64
+             * @description The scheduled outstanding the quote does not ask for (interest not accrued, fees of instalments not yet due).
+             */
+            waivedKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            settlementFeeKobo: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            validUntil: string;
+        };
+        /** @description The borrower paid a settlement quote: the charge was taken, the waived interest and fees came off the schedule, the mandate was cancelled; `loan.repayment.completed` and `loan.completed` follow in the same transaction. */
+        EventLoanSettlementQuotePaid: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @description The loan status after the change. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            quoteId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            repaymentId: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            totalKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            waivedKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            settlementFeeKobo: number;
+        };
+        /** @description The borrower moved the loan's direct debit to another account of theirs (from their loan page): the new mandate is active and the loan is collected from it; the previous one is cancelled (and withdrawn at the rail). `mandate.active` for the new mandate comes in the same transaction. Emitted once per change. */
+        EventLoanMandateReplaced: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @description The loan status after the change. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @description The mandate the loan was collected from until now; cancelled.
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            previousMandateId: string;
+            /**
+             * Format: uuid
+             * @description The mandate the loan is collected from from now on.
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            mandateId: string;
+        };
         /** @description Days past due reached the default threshold. */
         EventLoanDefaulted: {
             /**
@@ -2099,6 +2776,80 @@ export interface components {
              */
             arrearsSince: string | null;
         };
+        /** @description The loan waits for a person: a review was opened (`GET /v1/reviews/{reviewId}` has its evidence). Clear or reject it. */
+        EventReviewOpened: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @description The loan status after the change. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            reviewId: string;
+            /** @description `aml_not_screened` (live mode without an AML provider) or `aml_hit`; more reasons may be added. */
+            openedReason: string;
+        };
+        /** @description A person decided the review (`cleared`: the loan moved on as an automatic pass would have; `rejected`: the loan is rejected), or the loan was cancelled or rejected meanwhile (`cancelled`). */
+        EventReviewClosed: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @description The loan status after the change. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            reviewId: string;
+            /** @description `aml_not_screened` (live mode without an AML provider) or `aml_hit`; more reasons may be added. */
+            openedReason: string;
+            /** @enum {string} */
+            closedReason: "cleared" | "rejected" | "cancelled";
+            /** @description The decision's reason, as given. */
+            note: string | null;
+        };
         /** @description The provider confirmed the mandate: it is chargeable. Emitted once per mandate. */
         EventMandateActive: {
             /**
@@ -2132,6 +2883,94 @@ export interface components {
              */
             mandateId: string;
             provider: string;
+        };
+        /** @description The borrower did not authorise the mandate at the rail within `MANDATE_AUTHORISATION_WINDOW_HOURS` of its set-up: it was withdrawn at the rail and will never be charged. The borrower was texted; the checkout offers "Try again" (a fresh mandate, with its own `mandate.active`). Emitted once per mandate. */
+        EventMandateExpired: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @enum {string} */
+            status: "expired";
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            mandateId: string;
+            provider: string;
+            /**
+             * Format: date-time
+             * @description When the mandate was set up (the window counts from it).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description A reminder was texted to the borrower, in their language, outside the organisation's quiet hours: `debit_upcoming` (the product's `reminders.leadDays` before a direct debit) or `debit_failed` (a direct debit failed; the text links to the borrower's loan page to pay now). At most one of each kind per instalment. */
+        EventLoanReminderSent: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            borrowerId: string;
+            /** @description The pushed decision's `metadata.assessment_id`; null for loans not created from a push. */
+            assessmentId: string | null;
+            /** @description The loan status after the change. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /** @description The partner's own reference, echoed as given. */
+            clientReference: string | null;
+            /** @description The partner's own metadata, echoed as given. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            reminderId: string;
+            /** @enum {string} */
+            kind: "debit_upcoming" | "debit_failed";
+            installmentNumber: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            dueDate: string;
+            /**
+             * Format: int64
+             * @description What the text names: what is left of the instalment (upcoming), or the failed charge.
+             */
+            amountKobo: number;
+            /** @description The language of the text: `en`, `pcm`, `yo`, `ha` or `ig`. */
+            locale: string;
         };
         /** @description An appointment was booked (`scheduled`). */
         EventAppointmentCreated: {
@@ -2416,7 +3255,7 @@ export interface components {
              */
             submittedAt: string;
         };
-        /** @description The service approved the loan (bureau check and credit policy); the patient chooses a tenor and signs. Reconcile on `loan.disbursed`, not on this. */
+        /** @description The service approved the loan (bureau check, credit policy and AML screen, or a person cleared the check that waited for one); the patient chooses a tenor and signs. Reconcile on `loan.disbursed`, not on this. */
         SdkEventLoanApproved: {
             /**
              * Format: uuid
@@ -2499,7 +3338,7 @@ export interface components {
                 gender: string | null;
             };
             /** @enum {string} */
-            reason: "identity_mismatch" | "delinquent" | "amount_above_risk_limit" | "unaffordable" | "outside_policy";
+            reason: "identity_mismatch" | "delinquent" | "amount_above_risk_limit" | "unaffordable" | "outside_policy" | "declined_on_review";
             /**
              * Format: date-time
              * @example 2026-11-26T09:30:00.000Z
@@ -2941,6 +3780,13 @@ export interface components {
              */
             rateDisplay: "annual" | "monthly";
             /**
+             * @description What a bank account in another name that the borrower confirmed as theirs does in the checkout: `allow` (default: it is kept), `review` (it is kept and the loan waits `under_review` for a person: a `name_mismatch` review with the names, the comparison's score and the confirmation; clearing returns the loan to where it was) or `refuse` (409 `account_name_mismatch` even when confirmed: only an account in the borrower's own name).
+             * @enum {string}
+             */
+            nameMismatchPolicy: "allow" | "review" | "refuse";
+            earlySettlement: components["schemas"]["EarlySettlementRule"];
+            reminders: components["schemas"]["ReminderRule"];
+            /**
              * Format: date-time
              * @example 2026-11-26T09:30:00.000Z
              */
@@ -2950,6 +3796,23 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        /** @description What paying the loan off early costs. Unpaid principal and the fees of instalments already due are always owed; fees of instalments not yet due are not. */
+        EarlySettlementRule: {
+            /**
+             * @description `to_date` (default): interest accrued to the day of the quote (whole days of the running period, pro rata) less interest paid; `scheduled`: the rest of the scheduled interest, as if the loan ran to term.
+             * @enum {string}
+             */
+            interest: "to_date" | "scheduled";
+            /** @description A settlement fee in basis points of the unpaid principal (rounded down), never taking the quote above the scheduled outstanding. Default 0. */
+            feeBps: number;
+        };
+        /** @description Texts to the borrower in their language: one `leadDays` days before each direct debit, and one after a failed debit with the link to pay now (`/my-loan`). At most one of each per instalment. */
+        ReminderRule: {
+            /** @description Whether the product's borrowers get reminders by text. Default true. */
+            enabled: boolean;
+            /** @description How many days before each direct debit the reminder goes out: from the start of that local day, outside the organisation's quiet hours (default 21:00–08:00 Africa/Lagos). 0 = on the day of the debit, before it. Default 3. */
+            leadDays: number;
         };
         /** @description An error answer: read the status, then `error`; `docUrl` says what it means and what to do. */
         ErrorEnvelope: {
@@ -3119,7 +3982,23 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             expiresAt: string | null;
+            borrowerMatch: components["schemas"]["BorrowerMatch"];
         };
+        /** @description How the pushed borrower compared with the borrower on record for the same BVN. */
+        BorrowerMatch: {
+            /**
+             * @description `existing`: the organisation already had a borrower with this BVN (in this mode).
+             * @enum {string}
+             */
+            borrower: "new" | "existing";
+            /** @description What this push says differently from the borrower on record. The name on record stays; a different name (not a spelling or form of it) is refused with 409 `borrower_conflict`. */
+            differs: ("name" | "phone")[];
+            /**
+             * @description Where this pre-approval's checkout texts its codes and links. `pushed_phone`: the push gave another phone than the one on record; the checkout texts the pushed phone, and once the borrower verifies a code there it becomes the phone on record (the newest verified phone wins).
+             * @enum {string}
+             */
+            codesTo: "phone_on_record" | "pushed_phone";
+        } | null;
         /** @description A pushed credit decision. The pushed payloads are never echoed back. */
         Preapproval: {
             /**
@@ -3172,6 +4051,21 @@ export interface components {
              * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
              */
             providerOrgId: string | null;
+            /** @description Null for pushes recorded before the comparison was kept. */
+            borrowerMatch: {
+                /**
+                 * @description `existing`: the organisation already had a borrower with this BVN (in this mode).
+                 * @enum {string}
+                 */
+                borrower: "new" | "existing";
+                /** @description What this push says differently from the borrower on record. The name on record stays; a different name (not a spelling or form of it) is refused with 409 `borrower_conflict`. */
+                differs: ("name" | "phone")[];
+                /**
+                 * @description Where this pre-approval's checkout texts its codes and links. `pushed_phone`: the push gave another phone than the one on record; the checkout texts the pushed phone, and once the borrower verifies a code there it becomes the phone on record (the newest verified phone wins).
+                 * @enum {string}
+                 */
+                codesTo: "phone_on_record" | "pushed_phone";
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-26T09:30:00.000Z
@@ -3698,7 +4592,10 @@ export interface components {
              */
             loanId: string;
             provider: string;
-            /** @enum {string} */
+            /**
+             * @description `pending`: live cover the insurer binds by hand; it becomes `active` (with `policyReference`, the insurer's policy number, and `loan.insurance.activated`) once the service's staff record the policy.
+             * @enum {string}
+             */
             status: "pending" | "active" | "failed";
             /** @enum {string} */
             triggeredBy: "automatic" | "manual";
@@ -3726,6 +4623,12 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the policy became `active`; null while `pending` or `failed`.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            activatedAt: string | null;
         };
         LoanRepayment: {
             /**
@@ -3791,6 +4694,51 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A loan waiting for a person (opened when an automatic check cannot pass it), and the decision once made. */
+        Review: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /** @enum {string} */
+            status: "open" | "closed";
+            /** @description Why the loan waits for a person: `aml_not_screened`, `aml_hit`, `kyc_undecided`, `name_mismatch` (more may be added; treat an unknown one as "needs a person"). */
+            openedReason: string;
+            /** @description What the automatic check saw: for an AML screen `amlScreenStatus` (`pending`: not screened; `hit`), `amlScreenDetail` (the provider's words and matched lists), `amlScreenedAt`, the `attestationId` and its `attestedChecks`; for `kyc_undecided` the `kycSubmissionId`, the provider's `documents` verdicts, the number of `submissions` and whether a NIN was given (`ninGiven`; never the BVN or NIN); for `name_mismatch` the `accountName`, `bankName`, `nameOnRecord`, the comparison (`nameMatch`, `scorePercent`) and when the borrower confirmed the account as theirs (`confirmedAt`). */
+            evidence: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `cleared`, `rejected` (a person decided), `cancelled` (the loan was cancelled or rejected another way first).
+             * @enum {string|null}
+             */
+            closedReason: "cleared" | "rejected" | "cancelled" | null;
+            /** @description Who decided: the API key (masked), a dashboard member (`user:<id>`), or `operator CLI`. */
+            closedBy: string | null;
+            /** @description The decision's reason, as given. */
+            note: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            openedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            closedAt: string | null;
             /**
              * Format: date-time
              * @example 2026-11-26T09:30:00.000Z
@@ -4234,6 +5182,8 @@ export interface components {
                  */
                 createdAt: string;
                 otpVerified: boolean;
+                /** @description Seconds from this answer until `expiresAt` (0 once past): the checkout refreshes the session well within it, whatever the browser's clock says. */
+                expiresInSeconds: number;
             };
             organisationName: string;
             /**
@@ -4374,6 +5324,24 @@ export interface components {
                  */
                 chosenAt: string;
             } | null;
+            /** @description What the done screen says about the money (null before the OTP). */
+            payout: {
+                /**
+                 * @description Where the disbursement pays the money (the loan's settlement destination): `bank_account` (the borrower's, paid out by the lender), `wallet` (the borrower's wallet with the lender), `merchant`, `lender` (the lender's own wallet).
+                 * @enum {string}
+                 */
+                to: "bank_account" | "wallet" | "merchant" | "lender";
+                /** @description `merchant`: the merchant paid, when known. */
+                merchantName: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the lender disbursed; null until it does (the platform never disburses an ordinary loan by itself).
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                releasedAt: string | null;
+            } | null;
+            /** @description Added by the checkout server in test mode only: the platform's sandbox inbox (`/sandbox/mail#texts`) when it serves the borrower's browser (same machine, no proxy), else null. Absent in live mode and from the platform itself. */
+            sandboxInbox?: string | null;
             /** @description A patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP. */
             financing: {
                 /**
@@ -4396,7 +5364,7 @@ export interface components {
                 expiresAt: string;
                 options: components["schemas"]["FinancingTenorOption"][] | null;
                 riskBand: string | null;
-                /** @description `identity_mismatch`, `delinquent`, `amount_above_risk_limit`, `unaffordable` or `outside_policy`. */
+                /** @description `identity_mismatch`, `delinquent`, `amount_above_risk_limit`, `unaffordable`, `outside_policy`, or `declined_on_review` (the service's staff declined it after a check that needed a person). */
                 rejectionReason: string | null;
             } | null;
         };
@@ -4537,6 +5505,47 @@ export interface components {
              */
             costOfCreditKobo: number;
             aprBps: number;
+        };
+        RefreshedCheckoutSession: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * @description `offer_issued`: minted with the offer (the loan's `applicationUrl`); `partner`: minted on demand; `renewed`: minted when the borrower asked for a new link from an expired one (`POST /v1/checkout/session/renew`).
+             * @enum {string}
+             */
+            source: "offer_issued" | "partner" | "renewed";
+            /**
+             * Format: date-time
+             * @description Refreshing moves it to now + `CHECKOUT_SESSION_TTL_MINUTES` (30 by default), never past `maxExpiresAt`.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description Absolute end of the session (minting + `CHECKOUT_SESSION_MAX_LIFETIME_MINUTES`, 12 hours by default).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            maxExpiresAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description Seconds from this answer until `expiresAt` (0 once past): the checkout refreshes the session well within it, whatever the browser's clock says. */
+            expiresInSeconds: number;
         };
         CheckoutExpiredSession: {
             /**
@@ -5227,6 +6236,7 @@ export interface components {
                  */
                 id: string;
                 status: string;
+                /** @description The rail: `rail_a` (Paystack) or `rail_b` (Mono). */
                 provider: string;
                 bankCode: string | null;
                 accountNumberLast4: string | null;
@@ -5337,8 +6347,484 @@ export interface components {
             expiresAt: string;
             options: components["schemas"]["FinancingTenorOption"][] | null;
             riskBand: string | null;
-            /** @description `identity_mismatch`, `delinquent`, `amount_above_risk_limit`, `unaffordable` or `outside_policy`. */
+            /** @description `identity_mismatch`, `delinquent`, `amount_above_risk_limit`, `unaffordable`, `outside_policy`, or `declined_on_review` (the service's staff declined it after a check that needed a person). */
             rejectionReason: string | null;
+        };
+        MintedBorrowerSession: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The loan the partner minted it for; null for a sign-in.
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string | null;
+            /** @enum {string} */
+            source: "partner" | "sign_in";
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description `bs_test_…` / `bs_live_…`: send as `Authorization: BorrowerSession <token>`. Shown once; only its hash is stored. */
+            token: string;
+        };
+        /** @description A borrower's own credential for their loans with one lender (organisation and mode). */
+        BorrowerSession: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The loan the partner minted it for; null for a sign-in.
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string | null;
+            /** @enum {string} */
+            source: "partner" | "sign_in";
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        BorrowerLoanSummary: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            status: string;
+            currency: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            outstandingKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            amountPaidKobo: number;
+            inArrears: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            disbursedAt: string | null;
+            /** @description The next unpaid instalment: when and what is left of it; null once nothing is owed. */
+            nextDebit: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                dueDate: string;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                amountKobo: number;
+                byDirectDebit: boolean;
+            } | null;
+        };
+        BorrowerLoan: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            status: string;
+            currency: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            outstandingKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            amountPaidKobo: number;
+            inArrears: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            disbursedAt: string | null;
+            /** @description The next unpaid instalment: when and what is left of it; null once nothing is owed. */
+            nextDebit: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                dueDate: string;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                amountKobo: number;
+                byDirectDebit: boolean;
+            } | null;
+            schedule: {
+                installmentNumber: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                dueDate: string;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                principalKobo: number;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                interestKobo: number;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                feeKobo: number;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                lateFeeKobo: number;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                totalKobo: number;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                amountPaidKobo: number;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                remainingKobo: number;
+                /**
+                 * @description `paid`; `late`: past its due date with something unpaid; `due`: unpaid, not yet past due.
+                 * @enum {string}
+                 */
+                state: "paid" | "due" | "late";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                paidAt: string | null;
+            }[];
+            repayments: {
+                /**
+                 * Format: uuid
+                 * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+                 */
+                id: string;
+                reference: string;
+                method: string;
+                status: string;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                amountKobo: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                completedAt: string | null;
+            }[];
+            lender: components["schemas"]["CheckoutLenderContact"];
+            /** @description A short-lived signed link to the offer letter PDF. */
+            offerLetter: {
+                url: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                expiresAt: string;
+            } | null;
+            /** @description What pay now accepts (₦100, or the whole outstanding when less, up to the outstanding) and whether there is a direct debit to pay from. */
+            payments: {
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                minKobo: number;
+                /**
+                 * Format: int64
+                 * @description Integer kobo (NGN minor unit).
+                 */
+                maxKobo: number;
+                directDebitActive: boolean;
+            };
+            earlySettlement: components["schemas"]["EarlySettlementRule"];
+            mandate: components["schemas"]["BorrowerMandate"];
+            /** @description The latest change of debit account (pending, or how the last one ended); null when none was asked for. */
+            mandateReplacement: {
+                /**
+                 * Format: uuid
+                 * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+                 */
+                loanId: string;
+                /**
+                 * @description `pending`: waiting for the borrower at the bank, or for a debit in flight on the old mandate to be decided; `active`: the loan is collected from it now; `failed`: refused, failed or expired at the bank (the old mandate stays); `cancelled`: withdrawn for another account, or the loan owed nothing by then.
+                 * @enum {string}
+                 */
+                status: "pending" | "active" | "failed" | "cancelled";
+                /**
+                 * @description While pending: `awaiting_authorisation` (send the borrower to `authorizationUrl`), `awaiting_charge` (approved at the bank; takes over once the debit in flight is decided).
+                 * @enum {string|null}
+                 */
+                stage: "awaiting_authorisation" | "awaiting_charge" | null;
+                /** @description The rail's page where the borrower approves the new direct debit; null once approved or ended. */
+                authorizationUrl: string | null;
+                bankCode: string;
+                bankName: string;
+                accountNumberLast4: string;
+                accountName: string;
+                /** @description `declined`, `failed`, `cancelled`, `expired`, `withdrawn` (another account was given), `nothing_owed`. */
+                failureReason: string | null;
+                /**
+                 * Format: uuid
+                 * @description The new mandate.
+                 * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+                 */
+                mandateId: string;
+                /**
+                 * Format: uuid
+                 * @description The mandate it replaces.
+                 * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+                 */
+                previousMandateId: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                replacedAt: string | null;
+            } | null;
+        };
+        /** @description The direct debit the loan is collected from now. */
+        BorrowerMandate: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            status: string;
+            bankCode: string | null;
+            bankName: string | null;
+            /** @description The last four digits of the account debited; the full number is not shown. */
+            accountNumberLast4: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            activatedAt: string | null;
+        } | null;
+        BorrowerPayment: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            repaymentId: string;
+            reference: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            amountKobo: number;
+            /**
+             * @description `completed`: taken and applied (201); `pending`: sent, the bank has not answered yet (202); re-read the loan.
+             * @enum {string}
+             */
+            status: "completed" | "pending";
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            outstandingKobo: number;
+            loanStatus: string;
+        };
+        SettlementQuote: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * @description `open` (payable), `paying` (its charge is with the bank), `paid`, `expired` (its Lagos day is over), `stale` (the loan changed since).
+             * @enum {string}
+             */
+            status: "open" | "paying" | "paid" | "expired" | "stale";
+            /**
+             * Format: int64
+             * @description What paying the loan off costs: principal + interest + fee + settlementFee.
+             */
+            totalKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            principalKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            interestKobo: number;
+            /**
+             * Format: int64
+             * @description Fees of instalments already due (late fees included) less what was paid into them.
+             */
+            feeKobo: number;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            settlementFeeKobo: number;
+            /**
+             * Format: int64
+             * @description The scheduled outstanding the quote does not ask for.
+             */
+            waivedKobo: number;
+            rule: components["schemas"]["EarlySettlementRule"];
+            /**
+             * Format: date-time
+             * @description The end of the Lagos day the quote was made.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            validUntil: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            paidAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        SettlementPayment: {
+            quote: components["schemas"]["SettlementQuote"];
+            loanStatus: string;
+            /**
+             * Format: int64
+             * @description Integer kobo (NGN minor unit).
+             */
+            outstandingKobo: number;
+        };
+        /** @description A borrower's change of the account their loan is debited from. */
+        MandateReplacement: {
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            loanId: string;
+            /**
+             * @description `pending`: waiting for the borrower at the bank, or for a debit in flight on the old mandate to be decided; `active`: the loan is collected from it now; `failed`: refused, failed or expired at the bank (the old mandate stays); `cancelled`: withdrawn for another account, or the loan owed nothing by then.
+             * @enum {string}
+             */
+            status: "pending" | "active" | "failed" | "cancelled";
+            /**
+             * @description While pending: `awaiting_authorisation` (send the borrower to `authorizationUrl`), `awaiting_charge` (approved at the bank; takes over once the debit in flight is decided).
+             * @enum {string|null}
+             */
+            stage: "awaiting_authorisation" | "awaiting_charge" | null;
+            /** @description The rail's page where the borrower approves the new direct debit; null once approved or ended. */
+            authorizationUrl: string | null;
+            bankCode: string;
+            bankName: string;
+            accountNumberLast4: string;
+            accountName: string;
+            /** @description `declined`, `failed`, `cancelled`, `expired`, `withdrawn` (another account was given), `nothing_owed`. */
+            failureReason: string | null;
+            /**
+             * Format: uuid
+             * @description The new mandate.
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            mandateId: string;
+            /**
+             * Format: uuid
+             * @description The mandate it replaces.
+             * @example 3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13
+             */
+            previousMandateId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            replacedAt: string | null;
         };
     };
     responses: never;
@@ -5401,6 +6887,15 @@ export interface operations {
                      *           "recoveryDefaultAfterDaysOverdue": 1,
                      *           "guarantorsRequired": 1,
                      *           "rateDisplay": "annual",
+                     *           "nameMismatchPolicy": "allow",
+                     *           "earlySettlement": {
+                     *             "interest": "to_date",
+                     *             "feeBps": 250
+                     *           },
+                     *           "reminders": {
+                     *             "enabled": true,
+                     *             "leadDays": 14
+                     *           },
                      *           "createdAt": "2026-11-26T09:30:00.000Z",
                      *           "updatedAt": "2026-11-26T09:30:00.000Z"
                      *         }
@@ -5453,7 +6948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5463,9 +6958,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -5581,6 +7076,15 @@ export interface operations {
                      *         "recoveryDefaultAfterDaysOverdue": 1,
                      *         "guarantorsRequired": 1,
                      *         "rateDisplay": "annual",
+                     *         "nameMismatchPolicy": "allow",
+                     *         "earlySettlement": {
+                     *           "interest": "to_date",
+                     *           "feeBps": 250
+                     *         },
+                     *         "reminders": {
+                     *           "enabled": true,
+                     *           "leadDays": 14
+                     *         },
                      *         "createdAt": "2026-11-26T09:30:00.000Z",
                      *         "updatedAt": "2026-11-26T09:30:00.000Z"
                      *       }
@@ -5632,7 +7136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5642,9 +7146,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -5809,7 +7313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5819,9 +7323,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6019,7 +7523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6029,9 +7533,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6173,7 +7677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6183,9 +7687,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6324,7 +7828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6334,9 +7838,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6442,6 +7946,13 @@ export interface operations {
                      *             "expiresAt": "2026-11-26T09:30:00.000Z",
                      *             "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
                      *             "providerOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "borrowerMatch": {
+                     *               "borrower": "new",
+                     *               "differs": [
+                     *                 "name"
+                     *               ],
+                     *               "codesTo": "phone_on_record"
+                     *             },
                      *             "createdAt": "2026-11-26T09:30:00.000Z",
                      *             "updatedAt": "2026-11-26T09:30:00.000Z"
                      *           }
@@ -6497,7 +8008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6507,9 +8018,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6676,7 +8187,14 @@ export interface operations {
                      *         "recommendation": "string",
                      *         "approvedAmountKobo": 5000000,
                      *         "status": "received",
-                     *         "expiresAt": "2026-11-26T09:30:00.000Z"
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "borrowerMatch": {
+                     *           "borrower": "new",
+                     *           "differs": [
+                     *             "name"
+                     *           ],
+                     *           "codesTo": "phone_on_record"
+                     *         }
                      *       }
                      *     }
                      */
@@ -6726,7 +8244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6754,9 +8272,9 @@ export interface operations {
                      * @example {
                      *       "status": 409,
                      *       "success": false,
-                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
-                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
-                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *       "message": "The pushed BVN belongs to a borrower you pushed before under another name (not a spelling or form of it), so the push was not recorded.",
+                     *       "error": "borrower_conflict",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6954,7 +8472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6964,9 +8482,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7151,7 +8669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7161,9 +8679,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7356,6 +8874,13 @@ export interface operations {
                      *         "expiresAt": "2026-11-26T09:30:00.000Z",
                      *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
                      *         "providerOrgId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "borrowerMatch": {
+                     *           "borrower": "new",
+                     *           "differs": [
+                     *             "name"
+                     *           ],
+                     *           "codesTo": "phone_on_record"
+                     *         },
                      *         "createdAt": "2026-11-26T09:30:00.000Z",
                      *         "updatedAt": "2026-11-26T09:30:00.000Z"
                      *       }
@@ -7407,7 +8932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7417,9 +8942,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7504,6 +9029,8 @@ export interface operations {
             query?: {
                 /** @description pending → (attested | kyc_required → kyc_completed) → awaiting_acceptance → terms_accepted → active (after disbursement) → completed | defaulted. Side exits: under_review (AML hit, or not screened in live mode without a provider; needs a human), rejected, terms_declined, cancelled (before disbursement). `approved` and `disbursed` are not resting states here: approval issues the offer at once, disbursement makes the loan `active`. */
                 status?: components["schemas"]["LoanStatus"];
+                /** @description The short loan reference shown to the borrower (`loanReference`): eight Crockford base32 characters; any case, the dash and spaces optional, O read as 0 and I or L as 1. It is the last 40 bits of the loan's id. */
+                reference?: string;
                 /** @description Page size, 1-100 (default 100). */
                 limit?: number;
             };
@@ -7615,7 +9142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7625,9 +9152,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7806,7 +9333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7816,9 +9343,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8033,7 +9560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8043,9 +9570,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8302,7 +9829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8312,9 +9839,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8555,7 +10082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8565,9 +10092,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8799,7 +10326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8809,9 +10336,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -9077,7 +10604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9087,9 +10614,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -9356,7 +10883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9366,9 +10893,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -9624,7 +11151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9634,9 +11161,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -9885,7 +11412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9895,9 +11422,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -10071,7 +11598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10081,9 +11608,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -10253,7 +11780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10263,9 +11790,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -10381,7 +11908,8 @@ export interface operations {
                      *         "policyReference": "string",
                      *         "errorMessage": "string",
                      *         "createdAt": "2026-11-26T09:30:00.000Z",
-                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z"
                      *       }
                      *     }
                      */
@@ -10431,7 +11959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10441,9 +11969,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -10562,7 +12090,8 @@ export interface operations {
                      *         "policyReference": "string",
                      *         "errorMessage": "string",
                      *         "createdAt": "2026-11-26T09:30:00.000Z",
-                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z",
+                     *         "activatedAt": "2026-11-26T09:30:00.000Z"
                      *       }
                      *     }
                      */
@@ -10612,7 +12141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10622,9 +12151,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -10832,7 +12361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10842,9 +12371,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -11032,7 +12561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11042,9 +12571,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -11135,6 +12664,941 @@ export interface operations {
                      *       "message": "This repayment method is not available for the loan (not offered, or not on this rail).",
                      *       "error": "repayment_method_unavailable",
                      *       "docUrl": "http://localhost:3000/docs/errors#repayment_method_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReviews: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 50). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                status?: "open" | "closed";
+                /** @description One loan's reviews (a loan shows its reviews this way). */
+                loanId?: string;
+                /** @description Only reviews opened for this reason. */
+                reason?: string;
+                /** @description Opened at or after. */
+                openedFrom?: string;
+                /** @description Opened before. */
+                openedTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reviews. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "reviews": [
+                     *           {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "status": "open",
+                     *             "openedReason": "string",
+                     *             "evidence": {},
+                     *             "closedReason": "cleared",
+                     *             "closedBy": "string",
+                     *             "note": "string",
+                     *             "openedAt": "2026-11-26T09:30:00.000Z",
+                     *             "closedAt": "2026-11-26T09:30:00.000Z",
+                     *             "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: {
+                            reviews: components["schemas"]["Review"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "open",
+                     *         "openedReason": "string",
+                     *         "evidence": {},
+                     *         "closedReason": "cleared",
+                     *         "closedBy": "string",
+                     *         "note": "string",
+                     *         "openedAt": "2026-11-26T09:30:00.000Z",
+                     *         "closedAt": "2026-11-26T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["Review"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    clearReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Requested by the borrower."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why: kept with the review, sent with `review.closed`. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review and the loan after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "review": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "open",
+                     *           "openedReason": "string",
+                     *           "evidence": {},
+                     *           "closedReason": "cleared",
+                     *           "closedBy": "string",
+                     *           "note": "string",
+                     *           "openedAt": "2026-11-26T09:30:00.000Z",
+                     *           "closedAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "loan": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "pending",
+                     *           "approvalMode": "tenant",
+                     *           "kycTier": "delegated",
+                     *           "settlementDestination": "borrower_wallet",
+                     *           "currency": "NGN",
+                     *           "tenorDays": 90,
+                     *           "repaymentFrequency": "daily",
+                     *           "interestRateBps": 250,
+                     *           "amountRequestedKobo": 5000000,
+                     *           "principalKobo": 5000000,
+                     *           "principalBalanceKobo": 5000000,
+                     *           "amountPaidKobo": 5000000,
+                     *           "outstandingKobo": 5000000,
+                     *           "disbursedAmountKobo": 5000000,
+                     *           "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *           "disbursementReference": "string",
+                     *           "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *           "approvalNotes": "string",
+                     *           "rejectionReason": "string",
+                     *           "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *           "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *           "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "documentReference": "string",
+                     *           "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "hasActiveMandate": true,
+                     *           "applicationUrl": "https://partner.example/path",
+                     *           "clientReference": "string",
+                     *           "metadata": {},
+                     *           "cancelledBy": "tenant",
+                     *           "cancellationReason": "string",
+                     *           "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "inArrears": true,
+                     *           "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: {
+                            review: components["schemas"]["Review"];
+                            loan: components["schemas"]["Loan"];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The review was decided already, the other way, or it closed when its loan was cancelled or rejected.",
+                     *       "error": "review_closed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#review_closed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Requested by the borrower."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why: kept with the review, sent with `review.closed`. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review and the loan after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "review": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "open",
+                     *           "openedReason": "string",
+                     *           "evidence": {},
+                     *           "closedReason": "cleared",
+                     *           "closedBy": "string",
+                     *           "note": "string",
+                     *           "openedAt": "2026-11-26T09:30:00.000Z",
+                     *           "closedAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "loan": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "organisationId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanProductId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "pending",
+                     *           "approvalMode": "tenant",
+                     *           "kycTier": "delegated",
+                     *           "settlementDestination": "borrower_wallet",
+                     *           "currency": "NGN",
+                     *           "tenorDays": 90,
+                     *           "repaymentFrequency": "daily",
+                     *           "interestRateBps": 250,
+                     *           "amountRequestedKobo": 5000000,
+                     *           "principalKobo": 5000000,
+                     *           "principalBalanceKobo": 5000000,
+                     *           "amountPaidKobo": 5000000,
+                     *           "outstandingKobo": 5000000,
+                     *           "disbursedAmountKobo": 5000000,
+                     *           "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *           "disbursementReference": "string",
+                     *           "approvedAt": "2026-11-26T09:30:00.000Z",
+                     *           "approvalNotes": "string",
+                     *           "rejectionReason": "string",
+                     *           "termsAcceptedAt": "2026-11-26T09:30:00.000Z",
+                     *           "offerLetterIssuedAt": "2026-11-26T09:30:00.000Z",
+                     *           "pricingSnapshotId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "documentReference": "string",
+                     *           "activeMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "hasActiveMandate": true,
+                     *           "applicationUrl": "https://partner.example/path",
+                     *           "clientReference": "string",
+                     *           "metadata": {},
+                     *           "cancelledBy": "tenant",
+                     *           "cancellationReason": "string",
+                     *           "preapprovalId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "inArrears": true,
+                     *           "arrearsSince": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: {
+                            review: components["schemas"]["Review"];
+                            loan: components["schemas"]["Loan"];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The review was decided already, the other way, or it closed when its loan was cancelled or rejected.",
+                     *       "error": "review_closed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#review_closed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -11288,7 +13752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11298,9 +13762,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -11455,7 +13919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11465,9 +13929,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -11608,7 +14072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11618,9 +14082,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -11809,7 +14273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11819,9 +14283,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -12061,7 +14525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12071,9 +14535,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -12244,7 +14708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12254,9 +14718,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -12463,7 +14927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12667,7 +15131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12677,9 +15141,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -12862,7 +15326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12872,9 +15336,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -13117,7 +15581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13127,9 +15591,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -13296,7 +15760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13306,9 +15770,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -13390,7 +15854,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description https; plain http only for a loopback host on a test-mode endpoint. In every mode an IP-literal host must be a public address (private, loopback, link-local, CGNAT, unique-local, multicast, unspecified, `::/96` and IPv4-mapped private addresses answer 422 `webhook_url_not_allowed`); a host name is resolved at each delivery and refused there when it resolves to such an address. Loopback only when the server runs with `WEBHOOK_ALLOW_LOOPBACK=true` (development).
+                     * @description https; plain http only for a loopback host on a test-mode endpoint. In every mode an IP-literal host must be a public address (private, loopback, link-local, CGNAT, unique-local, multicast, unspecified, `::/96` and IPv4-mapped private addresses answer 422 `webhook_url_not_allowed`); so does a special-use or internal host name (`localhost`, `*.localhost`, `*.local`, `*.internal`, `*.arpa`, `*.invalid`, `*.test`, `*.onion`, `*.alt`, any case, trailing dot or not) and a single-label name. Any other host name is resolved at each delivery and refused there when it resolves to such an address. Loopback (and `localhost`) only when the server runs with `WEBHOOK_ALLOW_LOOPBACK=true` (development).
                      */
                     url: string;
                     description?: string | null;
@@ -13488,7 +15952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13498,9 +15962,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -13570,7 +16034,7 @@ export interface operations {
                      * @example {
                      *       "status": 422,
                      *       "success": false,
-                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …).",
+                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …) or a special-use or internal name (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, a single-label name, …); in a rehearsal of live mode (`npm run rehearse`), a host that is not this machine.",
                      *       "error": "webhook_url_not_allowed",
                      *       "docUrl": "http://localhost:3000/docs/errors#webhook_url_not_allowed"
                      *     }
@@ -13722,7 +16186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13732,9 +16196,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -13905,7 +16369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13915,9 +16379,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -14034,7 +16498,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description https; plain http only for a loopback host on a test-mode endpoint. In every mode an IP-literal host must be a public address (private, loopback, link-local, CGNAT, unique-local, multicast, unspecified, `::/96` and IPv4-mapped private addresses answer 422 `webhook_url_not_allowed`); a host name is resolved at each delivery and refused there when it resolves to such an address. Loopback only when the server runs with `WEBHOOK_ALLOW_LOOPBACK=true` (development).
+                     * @description https; plain http only for a loopback host on a test-mode endpoint. In every mode an IP-literal host must be a public address (private, loopback, link-local, CGNAT, unique-local, multicast, unspecified, `::/96` and IPv4-mapped private addresses answer 422 `webhook_url_not_allowed`); so does a special-use or internal host name (`localhost`, `*.localhost`, `*.local`, `*.internal`, `*.arpa`, `*.invalid`, `*.test`, `*.onion`, `*.alt`, any case, trailing dot or not) and a single-label name. Any other host name is resolved at each delivery and refused there when it resolves to such an address. Loopback (and `localhost`) only when the server runs with `WEBHOOK_ALLOW_LOOPBACK=true` (development).
                      */
                     url?: string;
                     description?: string | null;
@@ -14122,7 +16586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14132,9 +16596,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -14222,7 +16686,7 @@ export interface operations {
                      * @example {
                      *       "status": 422,
                      *       "success": false,
-                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …).",
+                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …) or a special-use or internal name (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, a single-label name, …); in a rehearsal of live mode (`npm run rehearse`), a host that is not this machine.",
                      *       "error": "webhook_url_not_allowed",
                      *       "docUrl": "http://localhost:3000/docs/errors#webhook_url_not_allowed"
                      *     }
@@ -14389,7 +16853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14399,9 +16863,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -14505,7 +16969,7 @@ export interface operations {
                 /** @description Page size, 1-100 (default 100). */
                 limit?: number;
                 status?: "pending" | "delivering" | "succeeded" | "failed" | "dead";
-                event?: "preapproval.received" | "preapproval.expired" | "loan.approved" | "loan.offer.issued" | "loan.offer.accepted" | "loan.offer.declined" | "loan.cancelled" | "loan.kyc.attested" | "loan.disbursed" | "loan.repayment.completed" | "loan.completed" | "loan.defaulted" | "mandate.active" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "appointment.started" | "appointment.completed" | "appointment.recording.ready" | "appointment.summary.ready" | "webhook.test";
+                event?: "preapproval.received" | "preapproval.expired" | "loan.approved" | "loan.offer.issued" | "loan.offer.accepted" | "loan.offer.declined" | "loan.cancelled" | "loan.kyc.attested" | "loan.disbursed" | "loan.insurance.activated" | "loan.repayment.completed" | "loan.completed" | "loan.settlement_quote.created" | "loan.settlement_quote.paid" | "loan.mandate.replaced" | "loan.defaulted" | "review.opened" | "review.closed" | "mandate.active" | "mandate.expired" | "loan.reminder.sent" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "appointment.started" | "appointment.completed" | "appointment.recording.ready" | "appointment.summary.ready" | "webhook.test";
                 endpointId?: string;
             };
             header?: never;
@@ -14594,7 +17058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14604,9 +17068,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -14758,7 +17222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14768,9 +17232,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -14943,7 +17407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14953,9 +17417,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15149,7 +17613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15159,9 +17623,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15378,7 +17842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15388,9 +17852,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -15517,7 +17981,8 @@ export interface operations {
                      *           "maxExpiresAt": "2026-11-26T09:30:00.000Z",
                      *           "revokedAt": "2026-11-26T09:30:00.000Z",
                      *           "createdAt": "2026-11-26T09:30:00.000Z",
-                     *           "otpVerified": true
+                     *           "otpVerified": true,
+                     *           "expiresInSeconds": 1
                      *         },
                      *         "organisationName": "Ada Obi",
                      *         "mode": "test",
@@ -15640,6 +18105,12 @@ export interface operations {
                      *           },
                      *           "chosenAt": "2026-11-26T09:30:00.000Z"
                      *         },
+                     *         "payout": {
+                     *           "to": "bank_account",
+                     *           "merchantName": "Ada Obi",
+                     *           "releasedAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "sandboxInbox": "string",
                      *         "financing": {
                      *           "sdkReference": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
                      *           "status": "initiated",
@@ -15710,7 +18181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15796,7 +18267,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The session. */
+            /** @description The session, with its remaining lifetime. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15814,7 +18285,8 @@ export interface operations {
                      *         "expiresAt": "2026-11-26T09:30:00.000Z",
                      *         "maxExpiresAt": "2026-11-26T09:30:00.000Z",
                      *         "revokedAt": "2026-11-26T09:30:00.000Z",
-                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "expiresInSeconds": 1
                      *       }
                      *     }
                      */
@@ -15824,7 +18296,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["CheckoutSession"];
+                        data: components["schemas"]["RefreshedCheckoutSession"];
                     };
                 };
             };
@@ -15864,7 +18336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16036,7 +18508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16213,7 +18685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16472,7 +18944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16683,7 +19155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16937,7 +19409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17163,7 +19635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17332,7 +19804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17594,7 +20066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17853,7 +20325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18086,7 +20558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18343,7 +20815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18621,7 +21093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18880,7 +21352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19070,7 +21542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19335,7 +21807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19584,7 +22056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19813,7 +22285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20065,7 +22537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20265,7 +22737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20456,7 +22928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20705,7 +23177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20935,7 +23407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21169,7 +23641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21179,9 +23651,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -21413,7 +23885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21423,9 +23895,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -21600,7 +24072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21610,9 +24082,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -21740,7 +24212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21750,9 +24222,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -21986,7 +24458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21996,9 +24468,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -22215,7 +24687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22225,9 +24697,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -22408,7 +24880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22418,9 +24890,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -22610,7 +25082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22791,7 +25263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22801,9 +25273,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -23015,7 +25487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23025,9 +25497,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -23195,7 +25667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23205,9 +25677,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -23427,7 +25899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23437,9 +25909,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -23545,6 +26017,11 @@ export interface operations {
                      * @description The patient's e-mail for the provider, when the patient gave none.
                      */
                     email?: string;
+                    /**
+                     * @description The direct-debit rail: `rail_a` (Paystack, the default) or `rail_b` (Mono Direct Debit).
+                     * @enum {string}
+                     */
+                    provider?: "rail_a" | "rail_b";
                 };
             };
         };
@@ -23623,7 +26100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23633,9 +26110,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -23895,7 +26372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23905,9 +26382,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -24060,7 +26537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24070,9 +26547,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -24251,7 +26728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24261,9 +26738,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -24422,7 +26899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24432,9 +26909,9 @@ export interface operations {
                      * @example {
                      *       "status": 403,
                      *       "success": false,
-                     *       "message": "Your organisation does not hold the Loan Tenant permission that the lending routes need.",
-                     *       "error": "LOAN_TENANT_PERMISSION_DENIED",
-                     *       "docUrl": "http://localhost:3000/docs/errors#LOAN_TENANT_PERMISSION_DENIED"
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -24504,7 +26981,7 @@ export interface operations {
                      * @example {
                      *       "status": 422,
                      *       "success": false,
-                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …).",
+                     *       "message": "The URL's host is an IP address that may not receive webhooks (private, loopback, link-local, …) or a special-use or internal name (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, a single-label name, …); in a rehearsal of live mode (`npm run rehearse`), a host that is not this machine.",
                      *       "error": "webhook_url_not_allowed",
                      *       "docUrl": "http://localhost:3000/docs/errors#webhook_url_not_allowed"
                      *     }
@@ -24687,7 +27164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24942,7 +27419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route. */
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25027,6 +27504,3011 @@ export interface operations {
                      *       "message": "The chosen tenor is not one of the options the decision offered.",
                      *       "error": "tenor_not_offered",
                      *       "docUrl": "http://localhost:3000/docs/errors#tenor_not_offered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createBorrowerSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    ttlMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The session with its token (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "source": "partner",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "token": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 201;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MintedBorrowerSession"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well-formed but unusable input; `error` names the problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The borrower's phone on record cannot receive an OTP (not a valid number).",
+                     *       "error": "borrower_phone_invalid",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_phone_invalid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeBorrowerSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "source": "partner",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BorrowerSession"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The key pair is missing, unknown, expired or revoked.",
+                     *       "error": "UNAUTHENTICATED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.",
+                     *       "error": "insufficient_scope",
+                     *       "docUrl": "http://localhost:3000/docs/errors#insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBorrowerLoans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The loans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "string",
+                     *           "currency": "NGN",
+                     *           "principalKobo": 5000000,
+                     *           "outstandingKobo": 5000000,
+                     *           "amountPaidKobo": 5000000,
+                     *           "inArrears": true,
+                     *           "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *           "nextDebit": {
+                     *             "dueDate": "2026-11-26T09:30:00.000Z",
+                     *             "amountKobo": 5000000,
+                     *             "byDirectDebit": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BorrowerLoanSummary"][];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBorrowerLoan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The loan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "string",
+                     *         "currency": "NGN",
+                     *         "principalKobo": 5000000,
+                     *         "outstandingKobo": 5000000,
+                     *         "amountPaidKobo": 5000000,
+                     *         "inArrears": true,
+                     *         "disbursedAt": "2026-11-26T09:30:00.000Z",
+                     *         "nextDebit": {
+                     *           "dueDate": "2026-11-26T09:30:00.000Z",
+                     *           "amountKobo": 5000000,
+                     *           "byDirectDebit": true
+                     *         },
+                     *         "schedule": [
+                     *           {
+                     *             "installmentNumber": 1,
+                     *             "dueDate": "2026-11-26T09:30:00.000Z",
+                     *             "principalKobo": 5000000,
+                     *             "interestKobo": 5000000,
+                     *             "feeKobo": 5000000,
+                     *             "lateFeeKobo": 5000000,
+                     *             "totalKobo": 5000000,
+                     *             "amountPaidKobo": 5000000,
+                     *             "remainingKobo": 5000000,
+                     *             "state": "paid",
+                     *             "paidAt": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "repayments": [
+                     *           {
+                     *             "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *             "reference": "string",
+                     *             "method": "string",
+                     *             "status": "string",
+                     *             "amountKobo": 5000000,
+                     *             "createdAt": "2026-11-26T09:30:00.000Z",
+                     *             "completedAt": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "lender": {
+                     *           "name": "Ada Obi",
+                     *           "email": "ada.obi@example.com",
+                     *           "phone": "+2348031234567",
+                     *           "url": "https://partner.example/path"
+                     *         },
+                     *         "offerLetter": {
+                     *           "url": "https://partner.example/path",
+                     *           "expiresAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "payments": {
+                     *           "minKobo": 5000000,
+                     *           "maxKobo": 5000000,
+                     *           "directDebitActive": true
+                     *         },
+                     *         "earlySettlement": {
+                     *           "interest": "to_date",
+                     *           "feeBps": 250
+                     *         },
+                     *         "mandate": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "string",
+                     *           "bankCode": "string",
+                     *           "bankName": "Ada Obi",
+                     *           "accountNumberLast4": "string",
+                     *           "activatedAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "mandateReplacement": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "pending",
+                     *           "stage": "awaiting_authorisation",
+                     *           "authorizationUrl": "https://partner.example/path",
+                     *           "bankCode": "string",
+                     *           "bankName": "Ada Obi",
+                     *           "accountNumberLast4": "string",
+                     *           "accountName": "Ada Obi",
+                     *           "failureReason": "string",
+                     *           "mandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "previousMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z",
+                     *           "replacedAt": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BorrowerLoan"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payBorrowerLoan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountKobo": 5000000
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int64
+                     * @description Integer kobo (NGN minor unit).
+                     */
+                    amountKobo: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "repaymentId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "reference": "string",
+                     *         "amountKobo": 5000000,
+                     *         "status": "completed",
+                     *         "outstandingKobo": 5000000,
+                     *         "loanStatus": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 201;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BorrowerPayment"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "A payment on this loan is still being collected (from another tab or device, or a scheduled debit); nothing was charged.",
+                     *       "error": "payment_in_progress",
+                     *       "docUrl": "http://localhost:3000/docs/errors#payment_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well-formed but unusable input; `error` names the problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The amount is below the minimum payment (₦100, or the whole outstanding when that is less) or above what the loan still owes; `data.minKobo` and `data.maxKobo` give the range.",
+                     *       "error": "payment_amount_out_of_range",
+                     *       "docUrl": "http://localhost:3000/docs/errors#payment_amount_out_of_range"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createSettlementQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The quote. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "open",
+                     *         "totalKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "interestKobo": 5000000,
+                     *         "feeKobo": 5000000,
+                     *         "settlementFeeKobo": 5000000,
+                     *         "waivedKobo": 5000000,
+                     *         "rule": {
+                     *           "interest": "to_date",
+                     *           "feeBps": 250
+                     *         },
+                     *         "validUntil": "2026-11-26T09:30:00.000Z",
+                     *         "paidAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 201;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettlementQuote"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The loan's status does not allow this step (for example approving a loan that is already disbursed).",
+                     *       "error": "invalid_loan_state",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_loan_state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSettlementQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+                /** @description Settlement quote id. */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote, with its status now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "open",
+                     *         "totalKobo": 5000000,
+                     *         "principalKobo": 5000000,
+                     *         "interestKobo": 5000000,
+                     *         "feeKobo": 5000000,
+                     *         "settlementFeeKobo": 5000000,
+                     *         "waivedKobo": 5000000,
+                     *         "rule": {
+                     *           "interest": "to_date",
+                     *           "feeBps": 250
+                     *         },
+                     *         "validUntil": "2026-11-26T09:30:00.000Z",
+                     *         "paidAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettlementQuote"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    paySettlementQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+                /** @description Settlement quote id. */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The quote and the loan after it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "quote": {
+                     *           "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *           "status": "open",
+                     *           "totalKobo": 5000000,
+                     *           "principalKobo": 5000000,
+                     *           "interestKobo": 5000000,
+                     *           "feeKobo": 5000000,
+                     *           "settlementFeeKobo": 5000000,
+                     *           "waivedKobo": 5000000,
+                     *           "rule": {
+                     *             "interest": "to_date",
+                     *             "feeBps": 250
+                     *           },
+                     *           "validUntil": "2026-11-26T09:30:00.000Z",
+                     *           "paidAt": "2026-11-26T09:30:00.000Z",
+                     *           "createdAt": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "loanStatus": "string",
+                     *         "outstandingKobo": 5000000
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 201;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettlementPayment"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "A settlement quote holds until the end of the day it was made (Lagos time); this one's day is over.",
+                     *       "error": "settlement_quote_expired",
+                     *       "docUrl": "http://localhost:3000/docs/errors#settlement_quote_expired"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well-formed but unusable input; `error` names the problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The bank or the payment rail refused the debit (`data.reason`: e.g. `insufficient_funds`). Nothing was taken and the loan is unchanged.",
+                     *       "error": "payment_refused",
+                     *       "docUrl": "http://localhost:3000/docs/errors#payment_refused"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBorrowerBanks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Banks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "code": "string",
+                     *           "name": "Ada Obi",
+                     *           "type": "commercial",
+                     *           "nipCode": "string",
+                     *           "nubanCode": "string",
+                     *           "aliases": [
+                     *             "string"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["Bank"][];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resolveBorrowerBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bankCode": "058",
+                 *       "accountNumber": "0123456789"
+                 *     }
+                 */
+                "application/json": {
+                    bankCode: string;
+                    accountNumber: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account with its name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "bankCode": "string",
+                     *         "bankName": "Ada Obi",
+                     *         "accountNumber": "string",
+                     *         "accountName": "Ada Obi",
+                     *         "nameMatch": {
+                     *           "status": "match",
+                     *           "score": 1,
+                     *           "nameOnRecord": "Ada Obi"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["ResolvedBankAccount"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well-formed but unusable input; `error` names the problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The bank code is not in the bank list.",
+                     *       "error": "bank_not_found",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The bank-account lookup provider could not be reached (or none is configured for live mode).",
+                     *       "error": "bank_lookup_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_lookup_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "The service is shutting down, not ready, or its database is unavailable for a moment (`data.reason`); nothing was changed.",
+                     *       "error": "SERVICE_UNAVAILABLE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createMandateReplacement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bankCode": "058",
+                 *       "accountNumber": "0123456789"
+                 *     }
+                 */
+                "application/json": {
+                    bankCode: string;
+                    accountNumber: string;
+                    /** Format: email */
+                    email?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the rail sends the borrower back (the loan page, e.g. `/my-loan` of the checkout server).
+                     */
+                    returnUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The change, pending (200 when it was pending already). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 201,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "stage": "awaiting_authorisation",
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "bankCode": "string",
+                     *         "bankName": "Ada Obi",
+                     *         "accountNumberLast4": "string",
+                     *         "accountName": "Ada Obi",
+                     *         "failureReason": "string",
+                     *         "mandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "previousMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "replacedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 201;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MandateReplacement"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The bank's name for the account does not match the borrower's name.",
+                     *       "error": "account_name_mismatch",
+                     *       "docUrl": "http://localhost:3000/docs/errors#account_name_mismatch"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well-formed but unusable input; `error` names the problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "success": false,
+                     *       "message": "The bank code is not in the bank list.",
+                     *       "error": "bank_not_found",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The bank-account lookup provider could not be reached (or none is configured for live mode).",
+                     *       "error": "bank_lookup_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#bank_lookup_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    activateMandateReplacement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Record id (UUID). */
+                id: string;
+                /** @description Change of bank account id. */
+                replacementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The change, as the rail has it now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "status": "pending",
+                     *         "stage": "awaiting_authorisation",
+                     *         "authorizationUrl": "https://partner.example/path",
+                     *         "bankCode": "string",
+                     *         "bankName": "Ada Obi",
+                     *         "accountNumberLast4": "string",
+                     *         "accountName": "Ada Obi",
+                     *         "failureReason": "string",
+                     *         "mandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "previousMandateId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z",
+                     *         "replacedAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MandateReplacement"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "An id in the path is not a UUID.",
+                     *       "error": "INVALID_ID",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INVALID_ID"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record for this organisation and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "success": false,
+                     *       "message": "No such record or route for this organisation and mode (another organisation's record, or a test record read with a live key, answers the same).",
+                     *       "error": "NOT_FOUND",
+                     *       "docUrl": "http://localhost:3000/docs/errors#NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "The borrower refused the direct debit at their bank.",
+                     *       "error": "mandate_declined",
+                     *       "docUrl": "http://localhost:3000/docs/errors#mandate_declined"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; honour Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "success": false,
+                     *       "message": "This key has used its request budget for the current window.",
+                     *       "error": "RATE_LIMITED",
+                     *       "docUrl": "http://localhost:3000/docs/errors#RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bug on our side; safe to retry, never cached by idempotency. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 500,
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side; `message` carries the request id. Never stored for idempotency.",
+                     *       "error": "INTERNAL_ERROR",
+                     *       "docUrl": "http://localhost:3000/docs/errors#INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 502,
+                     *       "success": false,
+                     *       "message": "The payment-rail provider refused the request or could not be reached.",
+                     *       "error": "rail_unavailable",
+                     *       "docUrl": "http://localhost:3000/docs/errors#rail_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable for a moment (`data.reason: database_unavailable`, Retry-After: 1): nothing was changed; send the same request again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "success": false,
+                     *       "message": "Live mode: an outside provider this call needs (payment rail, AML screen, …) is not configured, so the call was refused rather than sent to a sandbox; nothing was written. `data.provider` names it.",
+                     *       "error": "provider_not_configured",
+                     *       "docUrl": "http://localhost:3000/docs/errors#provider_not_configured"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    borrowerSignOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored and replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The revoked session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 200,
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "id": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "loanId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
+                     *         "source": "partner",
+                     *         "expiresAt": "2026-11-26T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-26T09:30:00.000Z",
+                     *         "createdAt": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 200;
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BorrowerSession"];
+                    };
+                };
+            };
+            /** @description Malformed input; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "success": false,
+                     *       "message": "A body field, query parameter or path parameter is missing or malformed.",
+                     *       "error": "invalid_request",
+                     *       "docUrl": "http://localhost:3000/docs/errors#invalid_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "success": false,
+                     *       "message": "The borrower session was revoked by the lender or the borrower, or it has expired.",
+                     *       "error": "borrower_session_ended",
+                     *       "docUrl": "http://localhost:3000/docs/errors#borrower_session_ended"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route's scope (`insufficient_scope`, `data.requiredScope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "success": false,
+                     *       "message": "The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.",
+                     *       "error": "credential_not_allowed",
+                     *       "docUrl": "http://localhost:3000/docs/errors#credential_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state, or an idempotency conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "success": false,
+                     *       "message": "This `Idempotency-Key` was used before with another method, path or body.",
+                     *       "error": "IDEMPOTENCY_KEY_CONFLICT",
+                     *       "docUrl": "http://localhost:3000/docs/errors#IDEMPOTENCY_KEY_CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "success": false,
+                     *       "message": "The body is larger than the size limit.",
+                     *       "error": "PAYLOAD_TOO_LARGE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 415,
+                     *       "success": false,
+                     *       "message": "The body is not UTF-8 `application/json` (or, for a recording chunk, not audio).",
+                     *       "error": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "docUrl": "http://localhost:3000/docs/errors#UNSUPPORTED_MEDIA_TYPE"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

@@ -2,9 +2,12 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { CheckoutTheme } from '../../widget/theme';
 import { apiMiddleware, checkOrigins, fail } from './api-middleware';
 import { FORWARD_TABLE, forwardRoutes } from './forward-table';
+import { sandboxInboxProbe } from './sandbox-inbox';
 import { defaultWidgetFile, hostedPageRoutes, mountUrl, rememberMountPath } from './hosted-page';
 import { createPasskeyRoutes, passkeySignature, relyingPartyFor, type PasskeyOptions } from './passkeys';
 import { createPlatformClient, type MintedSession, type PlatformCall } from './platform-client';
+import { createBorrowerClient } from './my-loan/borrower-client';
+import { defaultMyLoanFile, myLoanRoutes } from './my-loan/my-loan-router';
 
 /**
  * The checkout server (BFF): an Express sub-application a partner mounts in its own app
@@ -45,6 +48,16 @@ export interface CheckoutRouterOptions {
    * under `/assets/` and picked by `Accept-Encoding`.
    */
   widgetFile?: string;
+  /** The borrower's loan page bundle served under `/my-loan` (default: this package's `dist/my-loan/my-loan.js`). */
+  myLoanFile?: string;
+  /** Cookie that holds the loan page's borrower sessions (httpOnly, SameSite=Lax, path `<mount>/my-loan`); default `lc_my_loan`. */
+  myLoanCookieName?: string;
+  /**
+   * The platform's own checkout mount only: the key that lets the loan page's sign-in calls name the browser's address
+   * (`X-Borrower-Client-Ip`), so the platform's per-address sign-in budget counts each borrower, not this server. A
+   * partner's mount has none: its sign-ins count against its server's address.
+   */
+  signInRelayKey?: string;
   /** Brand colour, radius and font of the hosted page (text contrast is kept AA whatever the colour). */
   theme?: CheckoutTheme;
   /** CSP `frame-ancestors` of the hosted page (default `'none'`). */
@@ -114,6 +127,20 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
     }),
   );
 
+  // The borrower's own loan page after checkout (docs/borrower-loans.md): its own cookie, the platform's borrower routes.
+  app.use(
+    '/my-loan',
+    myLoanRoutes({
+      borrower: createBorrowerClient(options),
+      cookieName: options.myLoanCookieName ?? 'lc_my_loan',
+      signInRelayKey: options.signInRelayKey,
+      bundleFile: options.myLoanFile ?? defaultMyLoanFile(),
+      publicUrl: options.publicUrl,
+      theme: options.theme,
+      frameAncestors: options.frameAncestors,
+    }),
+  );
+
   const passkeys = {
     platform,
     relyingParty: (req: Request) => relyingPartyFor(options.passkeys, options.publicUrl ?? `${req.protocol}://${req.get('host')}`),
@@ -123,6 +150,7 @@ export function createCheckoutRouter(options: CheckoutRouterOptions): CheckoutRo
   api.use(
     forwardRoutes(FORWARD_TABLE, platform, {
       mountUrl: (req, res) => mountUrl(req, res, options.publicUrl),
+      sandboxInbox: sandboxInboxProbe(options.apiBaseUrl),
       acceptancePasskey: async (req, res) => {
         const { passkey, error } = await passkeySignature(passkeys, req, res, (req.body as { documentReference?: unknown }).documentReference);
         return error ?? (passkey ? { passkey } : {});

@@ -1,7 +1,8 @@
 import express, { type Request, type Response } from 'express';
 import ipaddr from 'ipaddr.js';
 import { fail } from './api-middleware';
-import type { PlatformCall } from './platform-client';
+import type { PlatformAnswer, PlatformCall } from './platform-client';
+import { fromThisMachine } from './sandbox-inbox';
 import { localeOfTag } from '../shared/locales';
 
 /** A refusal by the checkout server before the platform is called: status, error code, message. */
@@ -28,6 +29,8 @@ export interface ForwardRow {
   evidence?: boolean;
   /** POST: fields this server adds after the picked ones (its own URL, a verified passkey), or a refusal. */
   shape?: (req: Request, res: Response, context: ForwardContext) => Promise<Record<string, unknown> | Refusal> | Record<string, unknown> | Refusal;
+  /** What this server adds to the platform's answer before it goes to the browser (fields only this server can know). */
+  annotate?: (req: Request, answer: PlatformAnswer, context: ForwardContext) => Promise<void>;
 }
 
 /** What a row's `shape` may ask of the router it runs in. */
@@ -36,11 +39,22 @@ export interface ForwardContext {
   acceptancePasskey(req: Request, res: Response): Promise<Record<string, unknown> | Refusal>;
   /** The router's public URL (`publicUrl`, else as the request reached it). */
   mountUrl(req: Request, res: Response): string;
+  /** The platform's sandbox inbox when it serves this server (`sandbox-inbox.ts`), else null. */
+  sandboxInbox(): Promise<string | null>;
 }
 
 /** The checkout server's forwarded endpoints, in the widget's order of use. */
 export const FORWARD_TABLE: readonly ForwardRow[] = [
-  { method: 'GET', path: '/state', platformPath: '/v1/checkout/session' },
+  // Test mode: `sandboxInbox`, where the code is read, only for a browser on the platform's own machine and only when the platform serves the inbox here.
+  {
+    method: 'GET',
+    path: '/state',
+    platformPath: '/v1/checkout/session',
+    annotate: async (req, answer, context) => {
+      const state = answer.body.data as { mode?: unknown; sandboxInbox?: string | null } | undefined;
+      if (answer.status === 200 && state?.mode === 'test') state.sandboxInbox = fromThisMachine(req) ? await context.sandboxInbox() : null;
+    },
+  },
   { method: 'POST', path: '/session/refresh', platformPath: '/v1/checkout/session/refresh' },
   // An expired link: the lender's contact, and "text me a new link" (to the phone on record only; the platform rate-limits it).
   { method: 'GET', path: '/session/renewal', platformPath: '/v1/checkout/session/renewal' },
@@ -129,6 +143,7 @@ export function forwardRoutes(rows: readonly ForwardRow[], platform: PlatformCal
         body = { ...(row.evidence ? evidence(req) : {}), ...pick(req.body, row.pick ?? []), ...shaped };
       }
       const answer = await platform(row.method, platformPathOf(row, req), res.locals.token as string, body, req.get('idempotency-key') ?? undefined, req.get('accept-language') ?? undefined);
+      if (row.annotate) await row.annotate(req, answer, context);
       if (answer.retryAfter) res.setHeader('Retry-After', answer.retryAfter);
       res.status(answer.status).json(answer.body);
     };

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { CheckoutTheme } from '../../widget/theme';
+import { RETURNED_LOAN_PARAM } from '../shared/mandate-return';
 import { readCookie } from '../shared/read-cookie';
 import { checkoutPageCsp, renderCheckoutPage, type PageState } from './page';
 import type { PlatformCall } from './platform-client';
@@ -32,6 +33,20 @@ export function defaultWidgetFile(): string {
   return fs.existsSync(besideBuild) ? besideBuild : path.resolve('dist/widget/checkout.js');
 }
 
+/**
+ * The headers of a page this server hosts (the checkout's, the borrower's loan page): the checkout's content policy
+ * (`testSession` lets a test-mode page reach the sandbox's pages), no referrer, and the opener kept — a partner page
+ * may open it with window.open and listen for its events (postMessage goes only to allowed origins, and the
+ * same-origin policy still applies).
+ */
+export function hostedPageHeaders(frameAncestors: string[] | undefined, testSession: (req: Request) => boolean): RequestHandler {
+  const otherHeaders = helmet({ contentSecurityPolicy: false, referrerPolicy: { policy: 'no-referrer' }, crossOriginOpenerPolicy: { policy: 'unsafe-none' } });
+  return (req, res, next) => {
+    res.setHeader('Content-Security-Policy', checkoutPageCsp({ testSession: testSession(req), frameAncestors }));
+    otherHeaders(req, res, next);
+  };
+}
+
 export interface HostedPageOptions {
   platform: PlatformCall;
   cookieName: string;
@@ -56,18 +71,7 @@ export function hostedPageRoutes(options: HostedPageOptions): express.Router {
   // Behind a TLS-terminating proxy `req.secure` is false unless trust proxy is set: an https public URL decides instead.
   const httpsPublicUrl = /^https:\/\//i.test(options.publicUrl ?? '');
 
-  const otherHeaders = helmet({
-    contentSecurityPolicy: false,
-    referrerPolicy: { policy: 'no-referrer' },
-    // A partner page may open the hosted checkout with window.open and listen for its events: the page
-    // keeps its opener (postMessage goes only to allowed origins, and the same-origin policy still applies).
-    crossOriginOpenerPolicy: { policy: 'unsafe-none' },
-  });
-  const pageHeaders = (req: Request, res: Response, next: NextFunction) => {
-    const testSession = readCookie(req.headers.cookie, options.cookieName)?.startsWith('cs_test_') ?? false;
-    res.setHeader('Content-Security-Policy', checkoutPageCsp({ testSession, frameAncestors: options.frameAncestors }));
-    otherHeaders(req, res, next);
-  };
+  const pageHeaders = hostedPageHeaders(options.frameAncestors, (req) => readCookie(req.headers.cookie, options.cookieName)?.startsWith('cs_test_') ?? false);
 
   router.get('/c/:token', pageHeaders, (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -84,8 +88,14 @@ export function hostedPageRoutes(options: HostedPageOptions): express.Router {
   router.get('/', pageHeaders, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const token = readCookie(req.headers.cookie, options.cookieName);
-    // An embedded checkout opened the rail in its own tab: that tab lands here without a cookie.
-    const state: PageState = token ? await sessionState(options.platform, token) : req.query.return === 'mandate' ? 'returned' : 'missing';
+    const seen = token ? await sessionState(options.platform, token) : undefined;
+    let state: PageState = seen?.state ?? 'missing';
+    if (req.query.return === 'mandate') {
+      // Back from the bank: the cookie's session is shown only when it is the loan whose mandate was decided. The tab an
+      // embedded checkout opened has no cookie, and a shared phone may hold another borrower's: both get "back from your bank".
+      const returnedFor = req.query[RETURNED_LOAN_PARAM];
+      if (!seen || seen.loanId === undefined || seen.loanId !== returnedFor) state = 'returned';
+    }
     const hashedWidget = widgetFiles.hashedWidget();
     const widgetSrc = hashedWidget ? `${mountPath(res)}/assets/${hashedWidget}` : undefined;
     res.status(PAGE_STATUS[state]).type('html').send(renderCheckoutPage({ basePath: mountPath(res), state, theme: options.theme, widgetSrc }));
@@ -96,10 +106,10 @@ export function hostedPageRoutes(options: HostedPageOptions): express.Router {
 }
 
 /** Opening (or coming back to) the page counts as activity: it extends the session, within its cap. */
-async function sessionState(platform: PlatformCall, token: string): Promise<PageState> {
+async function sessionState(platform: PlatformCall, token: string): Promise<{ state: PageState; loanId?: string }> {
   const answer = await platform('POST', '/v1/checkout/session/refresh', token, {});
-  if (answer.status === 200) return 'ready';
-  if (answer.body.error === 'checkout_session_revoked') return 'revoked';
-  if (answer.body.error === 'UNAUTHENTICATED') return 'unknown';
-  return answer.status === 401 ? 'expired' : 'unavailable';
+  if (answer.status === 200) return { state: 'ready', loanId: (answer.body.data as { loanId?: string } | undefined)?.loanId };
+  if (answer.body.error === 'checkout_session_revoked') return { state: 'revoked' };
+  if (answer.body.error === 'UNAUTHENTICATED') return { state: 'unknown' };
+  return { state: answer.status === 401 ? 'expired' : 'unavailable' };
 }

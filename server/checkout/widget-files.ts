@@ -13,7 +13,8 @@ function notFound(res: Response, error: string, message: string): void {
  *   hashed file would cost a slow link one more round trip before the bundle starts);
  * - `/assets/<name>.<hash>.js`: the same bundle under its content-hashed name, immutable (the hosted page);
  * - `/api/locales/<locale>[.<hash>].json`: the texts other than English, fetched when a borrower picks one;
- * - `/api/steps/checkout-steps.<hash>.js`: the rarer steps, fetched by the script-tag bundle on first need.
+ * - `/api/steps/checkout-{steps,mandate,test-hints}.<hash>.js`: the rarer steps, the mandate step and test mode's
+ *   hints, fetched by the script-tag bundle on first need.
  * Without the build's manifest the plain files are served as they are.
  */
 export function widgetFileRoutes(widgetFile: string): { router: express.Router; hashedWidget(): string | undefined } {
@@ -72,18 +73,21 @@ export function widgetFileRoutes(widgetFile: string): { router: express.Router; 
     res.sendFile(file, { maxAge: '5m', headers: { 'content-type': 'application/json; charset=utf-8' } });
   });
 
-  // The rarer steps (widget/steps.ts), loaded by the script-tag bundle on first need as `{api}/steps/<name>`:
+  // The on-demand files (the rarer steps, widget/steps.ts; the mandate step, widget/mandate-step.ts; test mode's
+  // hints, widget/test-hints-step.ts), loaded by
+  // the script-tag bundle on first need as `{api}/steps/<name>`:
   // the hashed name the bundle was built with is immutable. An older build's hash is gone (its bundle
   // and its steps must match): 404, and the borrower's retry after a reload gets today's pair.
   router.get('/api/steps/:file', (req, res) => {
     const name = String(req.params.file);
-    if (!/^checkout-steps(\.[0-9a-f]{10})?\.js$/.test(name)) return notFound(res, 'NOT_FOUND', 'No such file.');
+    const match = /^(checkout-(?:steps|mandate|test-hints))(\.[0-9a-f]{10})?\.js$/.exec(name);
+    if (!match) return notFound(res, 'NOT_FOUND', 'No such file.');
     if (widgetAssets.isHashed(name)) {
       publicFile(res);
       return widgetAssets.send(req, res, name, 'immutable');
     }
     const file = path.join(path.dirname(widgetFile), name);
-    if (name !== 'checkout-steps.js' || !fs.existsSync(file)) return notFound(res, 'NOT_FOUND', 'No such file (an older build\'s file is gone: reload the page).');
+    if (match[2] || !fs.existsSync(file)) return notFound(res, 'NOT_FOUND', 'No such file (an older build\'s file is gone: reload the page).');
     publicFile(res);
     res.sendFile(file, { maxAge: '5m', headers: { 'content-type': 'application/javascript; charset=utf-8' } });
   });

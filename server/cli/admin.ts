@@ -18,6 +18,8 @@ import { confirmPoolFunding } from '../platform/domain/pools/confirm-pool-fundin
 import { createProvider } from '../platform/domain/providers/provider';
 import { OperatorLoanInputSchema, createOperatorLoan } from '../platform/domain/loans/create-operator-loan';
 import { toLoan } from '../platform/domain/loans/loan';
+import { loanMakeDue } from './loan-make-due';
+import { clearReview, rejectReview } from '../platform/domain/reviews/decide-review';
 import { runSettlement } from '../platform/domain/settlements/run-settlement';
 import { checkLedger } from '../platform/domain/ledger/check-ledger';
 import { scopeBalances } from '../platform/domain/ledger/loan-books';
@@ -26,6 +28,12 @@ import { creditWallet } from '../platform/domain/wallets/credit-wallet';
 import { rejectPayout, settlePayout } from '../platform/domain/payouts/settle-payout';
 import { inUnitOfWork } from '../platform/domain/unit-of-work';
 import { backupSqlite, SqliteBackupRefused } from '../platform/db/sqlite-backup';
+import { inviteStaff, staffByEmail, CLI_ORIGIN } from '../platform/domain/ops/staff-accounts';
+import { STAFF_ROLES } from '../platform/domain/ops/staff-permissions';
+import { OPS_COMMANDS, OPS_USAGE, runOpsCommand, type OpsCommand } from './admin-ops';
+import { approveProposal, listProposals, refuseProposal, requestLiveMoneyAction, type LiveMoneyRequest, type StaffActor } from '../platform/domain/ops/four-eyes';
+import { POLICY_DOCUMENT_MAX_BYTES, policiesToRecord } from '../platform/domain/ops/insurance-policies';
+import { recordInsurancePolicy } from '../platform/domain/ops/record-insurance-policy';
 
 /**
  * Operator CLI: the dashboard actions the API does not offer (organisations, keys, products, pool
@@ -38,20 +46,33 @@ const USAGE = `usage: npm run -s admin -- <command> [options] --json
 
   org create --name NAME [--no-loan-tenant] [--no-preapproved-lending]
   org configure --org ID --input FILE.json
-  org enable-live --org ID        lets the organisation's live keys work (self-serve sign-ups start in test mode only)
+  org enable-live --org ID --staff E --reason TEXT   proposes live mode for the organisation; another staff member approves
+  staff invite --email E --role compliance|finance|support|admin   prints a one-time link to the operations console (/ops)
+  proposal list [--status open|approved|refused]
+  proposal approve --id ID --staff E     four eyes: a staff member other than the proposer; the action takes effect
+  proposal refuse --id ID --staff E --reason TEXT
   user reset-second-factor --email E   a dashboard member lost every passkey: no passkey after the password, sessions end
   key create --org ID --mode test|live
   key revoke --public-key PK
   product create --org ID --input FILE.json
   pool fund --org ID --pool CODE --amount-kobo N [--mode test|live]   (mode defaults to test)
-  pool confirm-funding --reference REF   the transfer of a dashboard funding notice arrived: credits the pool once
+  pool confirm-funding --reference REF [--staff E]   the transfer of a dashboard funding notice arrived: credits the pool once
+                                   (live: --staff proposes it; another staff member approves with proposal approve)
   provider create --input FILE.json
   loan create --org ID --mode test|live --input FILE.json
+  loan review --id LOAN_ID --decision clear|reject --reason TEXT   decides the loan's open review (the service's own loans too)
+  loan make-due --id LOAN_ID   test-mode loans (and live ones while a rehearsal runs: npm run rehearse): the next unpaid
+                               instalment falls due now (nothing else moves)
   settlement run --org ID [--mode test|live] [--until ISO]   (mode defaults to test, until to now)
   wallet credit --borrower ID --amount-kobo N   (test-mode borrowers only)
-  payout settle --id ID --reference REF   (the bank transfer happened off-platform)
+  payout settle --id ID --reference REF [--staff E]   (the bank transfer happened off-platform; live: a proposal, see proposal approve)
+  loan write-off --id LOAN_ID --staff E --reason TEXT   an active loan in arrears; live: a proposal
+  insurance list                         insurance policies bound by hand still to record (pending)
+  insurance record --id POLICY_ID --policy-number N --document FILE.pdf --staff E   the policy the insurer issued
+                                   (PDF, at most 5 MiB; live: a proposal, see proposal approve; test: active at once)
   payout reject --id ID --reason TEXT     (the reservation goes back to the borrower)
   settlement statement --org ID --id STATEMENT [--mode test|live]   one statement with its CSV (the service's too: --org the financing lender)
+${OPS_USAGE}
   ledger check
   ledger balances --org ID --mode test|live   every account of that scope: kind, code, balance in kobo (docs/ledger.md)
   backup --to FILE [--force]   a consistent copy of the SQLite database while the server runs (PostgreSQL: pg_dump, see docs/scale/backups.md)
@@ -119,6 +140,12 @@ function modeOption(options: Options, name: string, fallback?: 'test' | 'live'):
   return value;
 }
 
+function reasonOption(options: Options): string {
+  const reason = required(options, 'reason');
+  if (reason.length < 3 || reason.length > 500) throw new UsageError('--reason must be 3 to 500 characters');
+  return reason;
+}
+
 function readInput(options: Options): unknown {
   const file = required(options, 'input');
   let text: string;
@@ -134,9 +161,32 @@ function readInput(options: Options): unknown {
   }
 }
 
+/** The staff member `--staff E` names (the console's rules apply to the shell: who acts is always a person). */
+async function staffActor(platform: Platform, options: Options): Promise<StaffActor> {
+  const account = await staffByEmail(platform, required(options, 'staff'));
+  return { staffId: account.id, email: account.email, role: account.role, origin: CLI_ORIGIN };
+}
+
+/**
+ * Live money from the shell goes through the console's four-eyes rule: with `--staff E`, done at once in test mode,
+ * a proposal in live mode (`proposal approve` by another staff member makes it happen).
+ */
+async function liveMoney(platform: Platform, options: Options, request: LiveMoneyRequest): Promise<unknown> {
+  const outcome = await requestLiveMoneyAction(platform, await staffActor(platform, options), request);
+  return outcome.outcome === 'done' ? outcome.result : { proposed: true, proposal: outcome.proposal };
+}
+
+/** Whether a record is live: live money without `--staff` is refused before anything is read or written further. */
+function liveNeedsStaff(mode: string | undefined, options: Options): void {
+  if (mode === 'live' && typeof options.staff !== 'string') {
+    throw new AppError('four_eyes_required', 'live money needs two staff members: name yourself with --staff E (a proposal), then another staff member runs proposal approve');
+  }
+}
+
 async function run(platform: Platform, command: string, options: Options): Promise<unknown> {
   const { db, secrets } = platform;
   const now = platform.clock.now();
+  if ((OPS_COMMANDS as readonly string[]).includes(command)) return runOpsCommand(platform, command as OpsCommand, options);
   switch (command) {
     case 'org create':
       return createOrganisation(db, {
@@ -153,9 +203,48 @@ async function run(platform: Platform, command: string, options: Options): Promi
       }
       return configureOrganisation(db, uuidOption(options, 'org'), parsed.data, now);
     }
-    case 'org enable-live':
-      // The credential epoch moves with the change, so every process sees it at once.
-      return configureOrganisation(db, uuidOption(options, 'org'), { liveEnabled: true }, now);
+    case 'org enable-live': {
+      // Always four eyes (live enablement has no test mode): a proposal, approved by another staff member.
+      const organisationId = uuidOption(options, 'org');
+      return liveMoney(platform, options, { kind: 'live_enable', organisationId, reason: reasonOption(options) });
+    }
+    case 'staff invite': {
+      const role = required(options, 'role');
+      if (!(STAFF_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${STAFF_ROLES.join(', ')}`);
+      const email = required(options, 'email');
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) throw new UsageError('--email must be an e-mail address');
+      const by = typeof options.staff === 'string' ? await staffActor(platform, options) : undefined;
+      return inviteStaff(
+        { db, clock: platform.clock, baseUrl: platform.baseUrl, passkeyAlways: platform.config.OPS_PASSKEY_REQUIRED ?? platform.config.APP_ENV === 'production' },
+        { email, role: role as (typeof STAFF_ROLES)[number], invitedBy: { staffId: by?.staffId ?? null, origin: CLI_ORIGIN } },
+      );
+    }
+    case 'proposal list': {
+      const status = options.status ?? 'open';
+      if (status !== 'open' && status !== 'approved' && status !== 'refused') throw new UsageError('--status must be open, approved or refused');
+      return { data: await listProposals(platform, { status, limit: 100 }) };
+    }
+    case 'proposal approve':
+      return approveProposal(platform, await staffActor(platform, options), uuidOption(options, 'id'));
+    case 'proposal refuse':
+      return refuseProposal(platform, await staffActor(platform, options), uuidOption(options, 'id'), reasonOption(options));
+    case 'insurance list':
+      return { data: await policiesToRecord(db, { limit: 100 }) };
+    case 'insurance record': {
+      const file = required(options, 'document');
+      const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+      if (size === undefined) throw new UsageError(`--document file ${file} does not exist`);
+      if (size > POLICY_DOCUMENT_MAX_BYTES) throw new AppError('policy_document_size', `The policy document is ${size} bytes; the limit is ${POLICY_DOCUMENT_MAX_BYTES}.`, undefined, { maxBytes: POLICY_DOCUMENT_MAX_BYTES });
+      // Always a person, as in the console: the staff member records; in live mode another one approves.
+      const outcome = await recordInsurancePolicy(platform, await staffActor(platform, options), {
+        policyId: uuidOption(options, 'id'),
+        policyNumber: required(options, 'policy-number'),
+        document: fs.readFileSync(file),
+      });
+      return outcome.outcome === 'done' ? outcome.result : { proposed: true, proposal: outcome.proposal };
+    }
+    case 'loan write-off':
+      return liveMoney(platform, options, { kind: 'loan_write_off', loanId: uuidOption(options, 'id'), reason: reasonOption(options) });
     case 'user reset-second-factor':
       return resetSecondFactor(db, { email: required(options, 'email'), now });
     case 'key create': {
@@ -184,6 +273,9 @@ async function run(platform: Platform, command: string, options: Options): Promi
     case 'pool confirm-funding': {
       const reference = required(options, 'reference');
       if (reference.length > 40) throw new UsageError('--reference must be at most 40 characters');
+      const notice_ = await db.selectFrom('poolFundingNotices').select('mode').where('reference', '=', reference.toUpperCase()).executeTakeFirst();
+      liveNeedsStaff(notice_?.mode, options);
+      if (typeof options.staff === 'string') return liveMoney(platform, options, { kind: 'pool_funding_confirm', reference });
       const { notice, balance, changed } = await confirmPoolFunding(db, { reference, now });
       return { ...notice, balance, changed };
     }
@@ -201,6 +293,30 @@ async function run(platform: Platform, command: string, options: Options): Promi
         createOperatorLoan({ db: trx, platform, now, scope, actor: 'operator' }, parsed.data),
       );
       return toLoan(loan, platform.secrets);
+    }
+    case 'loan make-due':
+      return loanMakeDue(platform, uuidOption(options, 'id'));
+    case 'loan review': {
+      const loanId = uuidOption(options, 'id');
+      const decision = required(options, 'decision');
+      if (decision !== 'clear' && decision !== 'reject') throw new UsageError('--decision must be clear or reject');
+      const reason = required(options, 'reason');
+      if (reason.length < 3 || reason.length > 500) throw new UsageError('--reason must be 3 to 500 characters');
+      const texts: Array<(services: Platform) => Promise<void>> = [];
+      const decided = await inUnitOfWork(db, async (trx) => {
+        const loan = await trx.selectFrom('loans').select(['organisationId', 'mode']).where('id', '=', loanId).executeTakeFirst();
+        if (!loan) throw new UsageError(`no loan ${loanId}`, 'NOT_FOUND');
+        const review = await trx.selectFrom('loanReviews').select(['id', 'decidedBy']).where('loanId', '=', loanId).where('status', '=', 'open').executeTakeFirst();
+        if (!review) throw new UsageError(`loan ${loanId} has no open review`, 'NOT_FOUND');
+        const ctx = { db: trx, platform, now, scope: { organisationId: loan.organisationId, mode: loan.mode }, actor: 'operator CLI', afterCommit: (work: (services: Platform) => Promise<void>) => void texts.push(work) };
+        const input = { reviewId: review.id, decidedBy: review.decidedBy, reason, by: 'operator CLI' };
+        return decision === 'clear' ? clearReview(ctx, input) : rejectReview(ctx, input);
+      });
+      // The borrower waiting in the checkout hears about the offer once it is committed, as from the API.
+      for (const text of texts) {
+        await text(platform).catch((error: unknown) => process.stderr.write(`admin: the decision is recorded, but the borrower's text was not sent: ${(error as Error).message}\n`));
+      }
+      return { review: decided.review, loan: toLoan(decided.loan, platform.secrets) };
     }
     case 'settlement run': {
       const until = options.until === undefined ? now : new Date(String(options.until));
@@ -223,6 +339,9 @@ async function run(platform: Platform, command: string, options: Options): Promi
       const id = uuidOption(options, 'id');
       const reference = required(options, 'reference');
       if (reference.length > 160) throw new UsageError('--reference must be at most 160 characters');
+      const payout_ = await db.selectFrom('payoutRequests').select('mode').where('id', '=', id).executeTakeFirst();
+      liveNeedsStaff(payout_?.mode, options);
+      if (typeof options.staff === 'string') return liveMoney(platform, options, { kind: 'payout_settle', payoutId: id, reference });
       const { payout, changed } = await inUnitOfWork(db, (trx) => settlePayout(trx, { id, reference, now }));
       return { ...payout, changed };
     }
@@ -254,6 +373,8 @@ async function run(platform: Platform, command: string, options: Options): Promi
 }
 
 async function main(): Promise<number> {
+  // As `npm start`: what the operator's commands create beside the data (backups) is owner-only.
+  process.umask(0o077);
   let parsed;
   try {
     parsed = parseArgs({
@@ -273,7 +394,13 @@ async function main(): Promise<number> {
         id: { type: 'string' },
         reference: { type: 'string' },
         reason: { type: 'string' },
+        decision: { type: 'string' },
         email: { type: 'string' },
+        role: { type: 'string' },
+        staff: { type: 'string' },
+        'policy-number': { type: 'string' },
+        document: { type: 'string' },
+        status: { type: 'string' },
         to: { type: 'string' },
         force: { type: 'boolean' },
         'no-loan-tenant': { type: 'boolean' },

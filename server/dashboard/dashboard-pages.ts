@@ -31,7 +31,7 @@ export function renderDashboardPage(entryUrl: string, nonce: string): string {
 }
 
 /**
- * The organisation dashboard's pages (issue 18): one HTML shell for every path under `/dashboard` (the app routes in
+ * The organisation dashboard's pages: one HTML shell for every path under `/dashboard` (the app routes in
  * the browser: `/dashboard/keys`, `/dashboard/loans/<id>`, the e-mailed `/dashboard/verify-email?token=…`), and the
  * built bundle under `/dashboard/assets/`. Mounted after `/dashboard/api`, which answers its own 404s.
  */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { loadOnce } from '../shared/load-once';
+import { ensurePrivateDirectoryAsync, PRIVATE_FILE_MODE, writePrivateFile } from '../shared/private-files';
 import type { FileStorage, LinkSigner } from '../platform/domain/ports';
 
 export type { FileStorage };
@@ -16,7 +18,10 @@ export function assertSafeKey(key: string): void {
   }
 }
 
-/** Files under one directory; links point at the platform's own `/files/<key>` route, signed by the platform (`signLink`). */
+/**
+ * Files under one directory; links point at the platform's own `/files/<key>` route, signed by the platform (`signLink`).
+ * Recordings are private: folders are created 0700 and files 0600.
+ */
 export class LocalFileStorage implements FileStorage {
   readonly kind = 'local' as const;
   constructor(
@@ -31,10 +36,10 @@ export class LocalFileStorage implements FileStorage {
 
   async put(key: string, body: Buffer, _contentType: string): Promise<void> {
     const file = this.pathOf(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await ensurePrivateDirectoryAsync(path.dirname(file));
     // Write then rename: a reader never sees half a file.
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.writeFile(temporary, body);
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    await writePrivateFile(temporary, body);
     await fs.rename(temporary, file);
   }
 
@@ -72,10 +77,11 @@ export class LocalFileStorage implements FileStorage {
 
   async putStream(key: string, body: Readable, _contentType: string, contentLength: number): Promise<void> {
     const file = this.pathOf(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await ensurePrivateDirectoryAsync(path.dirname(file));
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await pipeline(body, createWriteStream(temporary));
+      await pipeline(body, createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
+      await fs.chmod(temporary, PRIVATE_FILE_MODE);
       const written = (await fs.stat(temporary)).size;
       if (written !== contentLength) throw new Error(`putStream ${key}: ${written} bytes written, ${contentLength} announced`);
       await fs.rename(temporary, file);

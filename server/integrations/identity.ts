@@ -5,7 +5,8 @@ export type { KycOutcome, KycCheckResult, IdentityVerifier };
 
 /**
  * The sandbox verifier. Test mode: BVN 22222222222 verifies, 00000000000 fails, 11111111111 is
- * pending on its first submission and verifies on the next; any other BVN verifies. Live mode
+ * pending on its first submission and verifies on the next, 33333333333 is undecided (a person must
+ * decide: the loan waits for a review); any other BVN verifies. Live mode
  * never honours these values: with no live provider configured every check stays pending.
  */
 export class SandboxIdentityVerifier implements IdentityVerifier {
@@ -17,6 +18,7 @@ export class SandboxIdentityVerifier implements IdentityVerifier {
     if (request.mode === 'live') return { outcome: 'pending', documents: documents('pending') };
     if (request.bvn === '00000000000') return { outcome: 'failed', documents: documents('failed') };
     if (request.bvn === '11111111111' && request.previousAttempts === 0) return { outcome: 'pending', documents: documents('pending') };
+    if (request.bvn === '33333333333') return { outcome: 'undecided', documents: documents('undecided') };
     return { outcome: 'verified', documents: documents('verified') };
   }
 }

@@ -38,3 +38,15 @@ export async function readSandboxSms(db: Db, phone: string, since: Date, limit =
     .limit(limit)
     .execute();
 }
+
+/** Every phone's sandbox texts sent after `since`, newest first, at most `limit` (the sandbox inbox page). */
+export async function readRecentSandboxSms(db: Db, since: Date, limit = 50) {
+  return db
+    .selectFrom('sandboxSms')
+    .select(['id', 'phone', 'sender', 'body', 'createdAt'])
+    .where('createdAt', '>=', since.toISOString())
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

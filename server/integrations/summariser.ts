@@ -39,7 +39,7 @@ function plainFrequency(frequency: string): string {
 }
 
 /**
- * The patient summary's own sentences in the patient's language (issue 21; machine-assisted,
+ * The patient summary's own sentences in the patient's language (machine-assisted,
  * pending native review). What the doctor typed (complaints, diagnosis, advice, drugs) is quoted as
  * typed: a template cannot translate free text.
  */

@@ -27,6 +27,12 @@ interface Room {
   /** Every participant this process believes is in the room (any process) → their current connection. */
   known: Map<string, string>;
   unsubscribe: Promise<() => Promise<void>>;
+  /**
+   * This process's joins of the room, one after another: each reads who is present, then announces itself. Two joins
+   * side by side (the usual case on a fresh process, where both wait for the room's first subscription) would each read
+   * the room before the other announced, and neither would make the offer.
+   */
+  joins: Promise<unknown>;
 }
 
 interface Log {
@@ -39,7 +45,8 @@ export const newConnectionId = () => crypto.randomBytes(9).toString('base64url')
  * The meeting rooms as this process sees them: the sockets it holds, relayed to and from the other processes through
  * the `RoomBus` (in-process on SQLite, PostgreSQL LISTEN/NOTIFY, Redis pub/sub), so no sticky routing is needed.
  * Everything goes through the bus, the messages between two sockets of this process too: one path.
- * - join: subscribe to the room, read who is present (the welcome), announce the newcomer, publish `joined`
+ * - join: subscribe to the room, read who is present (the welcome), announce the newcomer, publish `joined` — one join
+ *   of a room at a time in a process, so of two participants joining together exactly one sees the other (and offers)
  *   (with the connection it replaces when the same participant was present elsewhere: the process holding the
  *   old socket closes it with 4001 and every other peer gets `peer-left` then `peer-joined`, so they renegotiate);
  * - signal: published to the room, delivered by the process holding the target's socket;
@@ -75,6 +82,12 @@ export class MeetingRooms {
     const previousLocal = room.local.get(peer.clientId);
     room.local.set(peer.clientId, peer);
     if (previousLocal) this.replace(previousLocal);
+    const turn = room.joins.then(() => this.announceJoin(appointmentId, room, peer));
+    room.joins = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async announceJoin(appointmentId: string, room: Room, peer: RoomPeer): Promise<PeerInfo[]> {
     try {
       await room.unsubscribe;
     } catch (error) {
@@ -136,7 +149,7 @@ export class MeetingRooms {
   private room(appointmentId: string): Room {
     let room = this.rooms.get(appointmentId);
     if (!room) {
-      const created: Room = { local: new Map(), known: new Map(), unsubscribe: Promise.resolve(async () => undefined) };
+      const created: Room = { local: new Map(), known: new Map(), unsubscribe: Promise.resolve(async () => undefined), joins: Promise.resolve() };
       created.unsubscribe = this.bus.subscribe(appointmentId, (message) => this.onMessage(appointmentId, created, message as BusMessage));
       this.rooms.set(appointmentId, (room = created));
     }

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { loadOnce } from '../shared/load-once';
 import type { Platform } from '../platform/platform';
 import { fullName } from '../platform/domain/appointments/appointment';
 import { meetingClosedReason, openSeat, type MeetingSeat } from '../platform/domain/appointments/meeting-access';
@@ -45,7 +46,9 @@ function sameOrigin(req: http.IncomingMessage): boolean {
 }
 
 export function attachSignalling(server: http.Server, platform: Platform, rooms: MeetingRooms): { close(): void } {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // The WebSocket server (and `ws`) is made by the first accepted upgrade, not at start-up: most processes never see one.
+  let wss: WebSocketServer | undefined;
+  const sockets = loadOnce(async () => (wss = new (await import('ws')).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })));
   const window = { earlyJoinMinutes: platform.config.APPOINTMENT_EARLY_JOIN_MINUTES };
   const alive = new WeakSet<WebSocket>();
 
@@ -57,7 +60,11 @@ export function attachSignalling(server: http.Server, platform: Platform, rooms:
     const cookie = (req.headers.cookie ?? '').split(';').map((p) => p.trim()).find((p) => p.startsWith('tm_meeting='));
     const key = cookie ? decodeURIComponent(cookie.slice('tm_meeting='.length)) : '';
     openSeat(platform.db, platform.secrets, key, platform.clock.now(), window).then(
-      (seat) => wss.handleUpgrade(req, socket, head, (ws) => void onConnection(ws, seat)),
+      (seat) =>
+        sockets().then(
+          (server) => server.handleUpgrade(req, socket, head, (ws) => void onConnection(ws, seat)),
+          () => refuse(socket, 503, 'Service Unavailable'),
+        ),
       () => refuse(socket, 403, 'Forbidden'),
     );
   };
@@ -102,7 +109,7 @@ export function attachSignalling(server: http.Server, platform: Platform, rooms:
   }
 
   const heartbeat = setInterval(() => {
-    for (const ws of wss.clients) {
+    for (const ws of wss?.clients ?? []) {
       if (!alive.has(ws)) {
         ws.terminate();
         continue;
@@ -131,8 +138,8 @@ export function attachSignalling(server: http.Server, platform: Platform, rooms:
       clearInterval(heartbeat);
       clearInterval(recheck);
       server.off('upgrade', onUpgrade);
-      for (const ws of wss.clients) ws.close(1001, 'server shutting down');
-      wss.close();
+      for (const ws of wss?.clients ?? []) ws.close(1001, 'server shutting down');
+      wss?.close();
     },
   };
 }

@@ -23,7 +23,7 @@ import { sealLegacyIdempotencyResponses } from './http/idempotency';
 import { AmlScreens } from '../integrations/aml';
 import { RailRegistry } from '../integrations/rails/rail-registry';
 import { SandboxIdentityVerifier, type IdentityVerifier } from '../integrations/identity';
-import { SandboxInsurer, type Insurer } from '../integrations/insurance';
+import { SandboxInsurer, StaffRecordedInsurer, type Insurer } from '../integrations/insurance';
 import { SandboxMailer, SmtpMailer, type Mailer } from '../integrations/mailer';
 import { SandboxSms, type SmsSender } from '../integrations/sms';
 import { PaystackHttp } from '../integrations/paystack/paystack-http';
@@ -34,12 +34,17 @@ import { DojahAmlScreen } from '../integrations/dojah/dojah-aml-screen';
 import { DojahBvnIdentity } from '../integrations/dojah/dojah-bvn-identity';
 import { DojahIdentityVerifier } from '../integrations/dojah/dojah-identity-verifier';
 import { TermiiSms } from '../integrations/termii/termii-sms';
+import { MonoHttp } from '../integrations/mono/mono-http';
+import { MonoCreditBureau } from '../integrations/mono/mono-credit-bureau';
+import { MonoRail } from '../integrations/mono/mono-rail';
+import { authorisationCodeOf } from './domain/mandates/manage-mandate';
 import type { PaymentRail, RailName, RoomBus } from './domain/ports';
 import { InProcessRoomBus } from '../integrations/room-bus/in-process';
 import { PostgresRoomBus } from '../integrations/room-bus/postgres';
 import { SandboxBankLookup, type BankLookup } from '../integrations/bank-lookup';
 import { NIGERIAN_BANKS } from '../integrations/banks';
 import { LocalFileStorage, S3FileStorage, type FileStorage } from '../integrations/file-storage';
+import { ensurePrivateDirectory, makeFilesPrivate, PRIVATE_FILE_MODE } from '../shared/private-files';
 import { TemplateSummariser, type SpeechToText, type Summariser } from '../integrations/summariser';
 import { SandboxBvnIdentity, type BvnIdentity } from '../integrations/bvn-identity';
 import { SandboxCreditBureau, type CreditBureau } from '../integrations/credit-bureau';
@@ -100,11 +105,15 @@ function resolveMasterKey(config: Config, logger: Logger): string {
   // loadConfig refuses this already; kept here so no other way of building a Config can reach the file in production.
   if (config.APP_ENV === 'production') throw new Error('MASTER_KEY is required in production');
   const file = path.join(config.DATA_DIR, 'master.key');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  if (fs.existsSync(file)) {
+    makeFilesPrivate(file);
+    return fs.readFileSync(file, 'utf8').trim();
+  }
+  ensurePrivateDirectory(config.DATA_DIR);
   const key = crypto.randomBytes(32).toString('base64url');
   try {
-    fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, `${key}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    makeFilesPrivate(file);
     logger.warn({ file }, 'MASTER_KEY not set: generated one for this data directory (set MASTER_KEY in production)');
     return key;
   } catch {
@@ -114,13 +123,18 @@ function resolveMasterKey(config: Config, logger: Logger): string {
 }
 
 /**
- * The live adapters the configuration names (issue 16): Paystack for the `rail_a` direct debit and
+ * The live adapters the configuration names (live mode never falls back to a sandbox):
+ * Paystack for the `rail_a` direct debit and
  * bank-account lookup, Dojah for BVN matching, identity and AML, Termii for texts. A port left out
  * refuses live calls with 503 `provider_not_configured` (AML: `pending` → `under_review`). Each
  * provider client has its own circuit breaker; the rail and the bank lookup get separate Paystack
  * clients, so a burst of failed lookups never stops collections.
  */
-export function liveAdapters(config: Config) {
+export function liveAdapters(
+  config: Config,
+  /** The database and master key, so the Mono `rail_b` can find the mandate of a debit whose outcome was unknown; Mono also serves the live credit bureau. */
+  records?: { db: Db; secrets: Secrets; clock: Clock },
+) {
   const resilience = {
     timeoutMs: config.PROVIDER_TIMEOUT_MS,
     maxAttempts: config.PROVIDER_MAX_ATTEMPTS,
@@ -133,9 +147,19 @@ export function liveAdapters(config: Config) {
     config.DOJAH_APP_ID && config.DOJAH_SECRET_KEY
       ? new DojahClient({ appId: config.DOJAH_APP_ID, secretKey: config.DOJAH_SECRET_KEY, mode: 'live', baseUrl: config.DOJAH_BASE_URL, ...resilience })
       : undefined;
-  const rails: Partial<Record<RailName, PaymentRail>> = paystackKey ? { rail_a: new PaystackRail('rail_a', paystack()) } : {};
+  const monoKey = config.MONO_SECRET_KEY;
+  const mono = () => new MonoHttp({ secretKey: monoKey!, baseUrl: config.MONO_BASE_URL, ...resilience });
+  const now = () => (records?.clock ?? systemClock).now();
+  const rails: Partial<Record<RailName, PaymentRail>> = {
+    ...(paystackKey ? { rail_a: new PaystackRail('rail_a', paystack()) } : {}),
+    ...(monoKey
+      ? { rail_b: new MonoRail('rail_b', mono(), { balanceInquiry: config.MONO_BALANCE_INQUIRY, now, mandateOfCharge: records ? (reference) => mandateOfCharge(records, reference) : undefined }) }
+      : {}),
+  };
   return {
     rails,
+    // The bureau gets a Mono client of its own: a burst of failed credit checks never opens the rail's circuit.
+    bureau: monoKey ? { provider: `mono:${config.MONO_BUREAU_PROVIDER}`, adapter: new MonoCreditBureau(mono(), { provider: config.MONO_BUREAU_PROVIDER, now }) } : undefined,
     bankLookup: paystackKey ? { provider: 'paystack', adapter: new PaystackBankLookup(paystack()) } : undefined,
     bvnIdentity: dojah ? { provider: 'dojah', adapter: new DojahBvnIdentity(dojah) } : undefined,
     identity: dojah ? { provider: 'dojah', adapter: new DojahIdentityVerifier(dojah) } : undefined,
@@ -154,10 +178,27 @@ export function liveAdapters(config: Config) {
           }),
         }
       : undefined,
+    // Bound by hand: a pending policy that staff record in the operations console (no insurer API to call).
+    insurer: config.INSURANCE_LIVE_INSURER
+      ? { provider: `staff_recorded:${config.INSURANCE_LIVE_INSURER}`, adapter: new StaffRecordedInsurer(config.INSURANCE_LIVE_INSURER) }
+      : undefined,
   };
 }
 
-/** The meeting rooms' bus (issue 19): Redis wins over PostgreSQL when both are configured; one process on SQLite. */
+/** The Mono mandate id a live `rail_b` debit was sent on, from the platform's own records (null: not ours, or not active). */
+async function mandateOfCharge(records: { db: Db; secrets: Secrets }, reference: string): Promise<string | null> {
+  const mandate = await records.db
+    .selectFrom('loanRepayments as r')
+    .innerJoin('loanMandates as m', 'm.id', 'r.mandateId')
+    .selectAll('m')
+    .where('r.reference', '=', reference)
+    .where('r.mode', '=', 'live')
+    .where('m.provider', '=', 'rail_b')
+    .executeTakeFirst();
+  return mandate?.authorizationCodeSealed ? authorisationCodeOf(records, mandate) : null;
+}
+
+/** The meeting rooms' bus: Redis wins over PostgreSQL when both are configured; one process on SQLite. */
 async function meetingRoomBus(config: Config, pgSchema: string | undefined, logger: Logger): Promise<RoomBus> {
   if (config.REDIS_URL) return new (await import('../integrations/room-bus/redis')).RedisRoomBus(config.REDIS_URL, logger);
   if (config.DATABASE_URL) {
@@ -185,6 +226,9 @@ async function waitUntilReady(redis: Redis, ms: number, logger: Logger): Promise
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
   const clock = overrides.clock ?? systemClock;
+  // DATA_DIR is the server's own (database, master key, mail, recordings): an existing one is made
+  // owner-only; each writer creates what it needs owner-only (`server/shared/private-files.ts`).
+  if (fs.existsSync(config.DATA_DIR)) ensurePrivateDirectory(config.DATA_DIR);
   const handle = openDatabase({
     databaseUrl: config.DATABASE_URL,
     sqliteFile: overrides.sqliteFile ?? path.join(config.DATA_DIR, 'platform.sqlite'),
@@ -205,7 +249,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
   if (redis) await waitUntilReady(redis, 5_000, logger);
-  const live = liveAdapters(config);
+  const live = liveAdapters(config, { db: handle.db, secrets, clock });
   const roomBus = await meetingRoomBus(config, overrides.pgSchema, logger);
   logger.info({ roomBus: roomBus.kind }, `meeting rooms: ${roomBus.kind} bus`);
   // Patient financing follows lending loans through their events; lending never asks after it.
@@ -240,7 +284,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       live: live.rails,
     }),
     identity: new PerMode<IdentityVerifier>('identity', new SandboxIdentityVerifier(), live.identity),
-    insurer: new PerMode<Insurer>('insurance', new SandboxInsurer()),
+    insurer: new PerMode<Insurer>('insurance', new SandboxInsurer(), live.insurer),
     mailer: config.SMTP_URL
       ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
       : new SandboxMailer(config.MAIL_DIR ?? path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM),
@@ -263,7 +307,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
       : new LocalFileStorage(config.FILE_STORAGE_DIR ?? path.join(config.DATA_DIR, 'files'), fileLinkSigner(secrets)),
     summariser: new TemplateSummariser(),
     bvnIdentity: new PerMode<BvnIdentity>('bvn_identity', new SandboxBvnIdentity(), live.bvnIdentity),
-    bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau()),
+    bureau: new PerMode<CreditBureau>('credit_bureau', new SandboxCreditBureau(), live.bureau),
     baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
     roomBus,
     readiness: () => checkReadiness(handle.db, overrides.pgSchema),
@@ -285,7 +329,7 @@ export function liveProviders(platform: Pick<Platform, 'config' | 'aml' | 'rails
   const rails = platform.rails.liveRails();
   const of = (port: PerMode<unknown>) => port.liveProvider ?? 'none';
   return {
-    rail: rails.length ? rails.map((rail) => `${rail}:paystack`).join('+') : 'none',
+    rail: rails.length ? rails.map((rail) => `${rail}:${railProvider(platform.rails.railFor('live', rail))}`).join('+') : 'none',
     aml: platform.aml.liveProvider ?? 'none',
     identity: of(platform.identity),
     bvnIdentity: of(platform.bvnIdentity),
@@ -296,6 +340,13 @@ export function liveProviders(platform: Pick<Platform, 'config' | 'aml' | 'rails
     email: platform.config.SMTP_URL ? 'smtp' : 'files',
     storage: platform.config.S3_BUCKET ? 's3' : 'local',
   };
+}
+
+/** The provider behind a live rail adapter, for the start-up line. */
+function railProvider(rail: PaymentRail | undefined): string {
+  if (rail instanceof MonoRail) return 'mono';
+  if (rail instanceof PaystackRail) return 'paystack';
+  return 'unknown';
 }
 
 /** The one start-up line: `live providers: rail none, aml none, …`. */

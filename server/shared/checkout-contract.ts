@@ -112,6 +112,19 @@ export interface Bank {
  */
 export type MandateFailure = 'declined' | 'failed' | 'expired';
 
+// ── The money ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Where the lender's disbursement pays the money: `bank_account` (the borrower's, paid out by the
+ * lender), `wallet` (the borrower's wallet with the lender), `merchant` (`merchantName`, when known),
+ * `lender` (the lender's own wallet); `releasedAt`: when the lender disbursed, null until then.
+ */
+export interface CheckoutPayout {
+  to: 'bank_account' | 'wallet' | 'merchant' | 'lender';
+  merchantName: string | null;
+  releasedAt: string | null;
+}
+
 // ── Guarantors and the settlement catalog ──────────────────────────────────────────────────────
 
 export interface Guarantor {

@@ -1,4 +1,5 @@
 import { jaroWinkler } from '@skyra/jaro-winkler';
+import unhomoglyph from 'unhomoglyph';
 
 /**
  * Whether a name (a bank's account name, a typed signature) is the borrower's name on record,
@@ -20,8 +21,17 @@ import { jaroWinkler } from '@skyra/jaro-winkler';
  * - `mismatch`: anything else, including a different first name with the same surname (a
  *   relative's account is exactly what the check is for).
  *
- * Pure: the widget runs the same function to warn before it submits (that is why it lives in
- * `server/shared`); the platform decides with it.
+ * Look-alike letters: a name whose letters come from more than one script ("Adа Obі" with a
+ * Cyrillic а and і, which read as Latin) is a `mismatch`, and so is a name in another script than
+ * the one on record: such a name only looks like the borrower's, and the flows that follow a
+ * `mismatch` (a signature is refused; a bank account needs the borrower's confirmation) apply. Within
+ * one script, letters are folded to their Unicode confusables skeleton (TR39, through `unhomoglyph`)
+ * after diacritics are removed, so letters without a decomposition (ø, ł, Hausa ɓ ɗ ƙ ƴ) compare as the
+ * letter they are drawn from instead of splitting the name; every other letter is kept and compared
+ * as it is, never dropped.
+ *
+ * Pure, and server side only: the platform's checkout and bank look-up use it. The confusables table
+ * (some 100 KB) must not reach the browser bundles; the widget shows the platform's verdict.
  */
 export type NameMatchStatus = 'match' | 'partial' | 'mismatch';
 
@@ -41,18 +51,64 @@ const TITLES = new Set([
   'alhaji', 'alhaja', 'alh', 'hajia', 'hajiya', 'mallam', 'malam', 'imam', 'sheikh', 'jnr', 'jr', 'snr', 'sr', 'esq', 'mfr', 'ofr', 'oon', 'con',
 ]);
 
-/** Lower-case name parts without diacritics, punctuation or titles. */
+/**
+ * Lower-case name parts without diacritics, punctuation or titles. Letters outside ASCII that are
+ * left once the diacritics are gone are folded to their confusables skeleton (ø → o, ɗ → d, а → a);
+ * a letter whose skeleton is no letter stays as it is, in its part. Only what is not a letter
+ * separates parts.
+ */
 export function nameParts(name: string): string[] {
-  const parts = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+  const parts = withoutMarks(withoutMarks(name).toLowerCase().replace(/[^\p{ASCII}]/gu, skeleton))
     .toLowerCase()
     .replace(/['’`]/g, '')
-    .split(/[^a-z]+/)
+    .split(/\P{L}+/u)
     .filter(Boolean);
   const names = parts.filter((part) => !TITLES.has(part));
   // "Chief" alone is still something the person typed: never compare an empty name.
   return names.length > 0 ? names : parts;
+}
+
+const withoutMarks = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '');
+
+/** A character's confusables skeleton when that is made of letters; else the character itself (б looks like 6, but a name has no digits). */
+function skeleton(character: string): string {
+  const folded = unhomoglyph(character);
+  return /^\p{L}+$/u.test(withoutMarks(folded)) ? folded : character;
+}
+
+/**
+ * Scripts a name may be written in, each with the writing systems it belongs to (TR39's augmented
+ * script sets: Han is also Japanese, Korean and Bopomofo-annotated Chinese, each written with
+ * another script beside it). A letter of a script not listed belongs to `other` only.
+ */
+const SCRIPTS: ReadonlyArray<readonly [RegExp, readonly string[]]> = (
+  [
+    ['Latin'], ['Cyrillic'], ['Greek'], ['Armenian'], ['Georgian'], ['Hebrew'], ['Arabic'], ['Syriac'], ['Thaana'], ['Nko'], ['Adlam'],
+    ['Ethiopic'], ['Tifinagh'], ['Vai'], ['Bamum'], ['Cherokee'], ['Canadian_Aboriginal'], ['Devanagari'], ['Bengali'], ['Gurmukhi'],
+    ['Gujarati'], ['Oriya'], ['Tamil'], ['Telugu'], ['Kannada'], ['Malayalam'], ['Sinhala'], ['Thai'], ['Lao'], ['Tibetan'], ['Myanmar'],
+    ['Khmer'], ['Mongolian'], ['Yi'], ['Han', 'Jpan', 'Kore', 'Hanb'], ['Hiragana', 'Jpan'], ['Katakana', 'Jpan'], ['Hangul', 'Kore'], ['Bopomofo', 'Hanb'],
+  ] as const
+).map(([script, ...also]) => [new RegExp(`^\\p{Script_Extensions=${script}}$`, 'u'), [script, ...also]] as const);
+
+/**
+ * The scripts every letter of `name` belongs to (TR39's resolved script set). Empty: the name mixes
+ * scripts. Undefined: it has no letter at all.
+ */
+export function nameScripts(name: string): Set<string> | undefined {
+  let resolved: Set<string> | undefined;
+  for (const [letter] of withoutMarks(name).matchAll(/\p{L}/gu)) {
+    const scripts = SCRIPTS.filter(([test]) => test.test(letter)).flatMap(([, names]) => names);
+    const own = new Set(scripts.length > 0 ? scripts : ['other']);
+    resolved = resolved ? new Set([...resolved].filter((script) => own.has(script))) : own;
+  }
+  return resolved;
+}
+
+/** Whether two names are each written in one script, and in the same one (a name without letters constrains nothing). */
+function sameSingleScript(a: string, b: string): boolean {
+  const [x, y] = [nameScripts(a), nameScripts(b)];
+  if (x?.size === 0 || y?.size === 0) return false;
+  return !x || !y || [...x].some((script) => y.has(script));
 }
 
 type Pairing = { full: number; initials: number; similarity: number };
@@ -88,7 +144,7 @@ function pair(shorter: string[], longer: string[]): Pairing {
 export function matchNames(given: string, onRecord: string): NameMatch {
   const a = nameParts(given);
   const b = nameParts(onRecord);
-  if (a.length === 0 || b.length === 0) return { status: 'mismatch', score: 0 };
+  if (a.length === 0 || b.length === 0 || !sameSingleScript(given, onRecord)) return { status: 'mismatch', score: 0 };
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
   const { full, initials, similarity } = pair(shorter, longer);
   const score = Math.round((similarity / shorter.length) * 100) / 100;

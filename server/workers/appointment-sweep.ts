@@ -1,4 +1,5 @@
 import type { Platform } from '../platform/platform';
+import { startPeriodic } from './periodic';
 import { sweepAppointments } from '../platform/domain/appointments/sweep-appointments';
 
 /**
@@ -6,23 +7,10 @@ import { sweepAppointments } from '../platform/domain/appointments/sweep-appoint
  * overrunning appointments, recording processing, summaries. Restartable; safe in several processes.
  */
 export function startAppointmentSweep(platform: Platform, intervalMs = platform.config.APPOINTMENT_SWEEP_INTERVAL_MS): () => void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const result = await sweepAppointments({ db: platform.db, files: platform.files, summariser: platform.summariser, speechToText: platform.speechToText, settings: platform.settings, now: platform.clock.now() });
-      if (result.unattended + result.completed + result.recordings + result.summaries > 0) {
-        platform.logger.info({ worker: 'appointment-sweep', ...result }, 'appointment sweep');
-      }
-    } catch (error) {
-      platform.logger.warn({ err: error, worker: 'appointment-sweep' }, 'appointment sweep failed; will retry');
-    } finally {
-      running = false;
+  return startPeriodic(platform, 'appointment sweep', intervalMs, async () => {
+    const result = await sweepAppointments({ db: platform.db, files: platform.files, summariser: platform.summariser, speechToText: platform.speechToText, settings: platform.settings, now: platform.clock.now() });
+    if (result.unattended + result.completed + result.recordings + result.summaries > 0) {
+      platform.logger.info({ worker: 'appointment-sweep', ...result }, 'appointment sweep');
     }
-  };
-  const timer = setInterval(() => void run(), intervalMs);
-  timer.unref();
-  void run();
-  return () => clearInterval(timer);
+  });
 }

@@ -1,48 +1,35 @@
 import type { Platform } from '../platform/platform';
+import { startPeriodic } from './periodic';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency';
+import { purgeWebhookAttemptLog } from '../platform/domain/webhooks/purge-attempt-log';
+import { purgeAccountCounts } from '../platform/domain/dashboard/request-limits';
 import { expirePreapprovals } from '../platform/domain/preapprovals/expire-preapprovals';
 import { sweepArrears } from '../platform/domain/repayments/sweep-arrears';
-import { runSettlement, settlementsDue } from '../platform/domain/settlements/run-settlement';
+import { recordSettlementFailure, runSettlement, settlementsDue } from '../platform/domain/settlements/run-settlement';
 import { runCollections } from '../platform/domain/repayments/collect-mandates';
 import { purgeCheckoutData } from '../platform/domain/checkout/purge-checkout-data';
+import { purgeSignInWindows } from '../platform/domain/borrower-loans/sign-in-limits';
 import { expireFinancingApplications } from '../platform/domain/financing/expire-financing';
 import { disburseReadyFinancing } from '../platform/domain/financing/disburse-financing';
 
-/**
- * The in-process workers. Each is restartable and safe to run in several processes at once: it
- * keeps no state between runs and every change it makes is a conditional write.
- */
+/** The in-process workers (`startPeriodic`: restartable, safe to run in several processes at once). */
 
 /**
- * Runs `work` every `intervalMs` (and once now, unless `immediately` is false), never two runs at
- * once in this process; a failed run is logged and retried at the next tick. Returns `stop`.
+ * Deletes what is kept for a while only: idempotency keys past their retention, spent OTP data and old sandbox texts,
+ * webhook attempts past `WEBHOOK_ATTEMPT_RETENTION_DAYS`, and the account-request and borrower sign-in counts past their windows.
  */
-function startPeriodic(platform: Platform, name: string, intervalMs: number, work: () => Promise<void>, immediately = true): () => void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await work();
-    } catch (error) {
-      platform.logger.warn({ err: error, worker: name }, `${name} failed; will retry`);
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void run(), intervalMs);
-  timer.unref();
-  if (immediately) void run();
-  return () => clearInterval(timer);
-}
-
-/** Deletes idempotency keys past their retention, and spent OTP data and old sandbox texts. */
 export function startHousekeeping(platform: Platform, intervalMs = 3_600_000): () => void {
   return startPeriodic(platform, 'housekeeping', intervalMs, async () => {
     const purged = await purgeExpiredIdempotencyKeys(platform.db, platform.clock.now());
     if (purged > 0) platform.logger.info({ purged }, 'expired idempotency keys purged');
+    const attempts = await purgeWebhookAttemptLog(platform.db, { now: platform.clock.now(), retentionDays: platform.config.WEBHOOK_ATTEMPT_RETENTION_DAYS });
+    if (attempts > 0) platform.logger.info({ purged: attempts }, 'webhook attempts past their retention purged');
+    const counts = await purgeAccountCounts(platform.db, platform.clock.now());
+    if (counts > 0) platform.logger.info({ purged: counts }, 'old sign-in failures and account-request counts purged');
     const checkout = await purgeCheckoutData(platform.db, platform.clock.now());
     if (checkout.windows + checkout.challenges + checkout.passkeyChallenges + checkout.sandboxSms > 0) platform.logger.info(checkout, 'spent checkout data purged');
+    const signIn = await purgeSignInWindows(platform.db, platform.clock.now());
+    if (signIn > 0) platform.logger.info({ purged: signIn }, 'borrower sign-in counts of past hours purged');
   });
 }
 
@@ -80,8 +67,16 @@ export function startSettlementWorker(platform: Platform): () => void {
     const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const due = await settlementsDue(platform.db, until);
     for (const { organisationId, mode } of due) {
-      const { statement, created } = await runSettlement(platform.db, { organisationId, mode, until, now });
-      if (created) platform.logger.info({ organisationId, mode, statementId: statement.id, totalSweptKobo: statement.totalSweptKobo }, 'settled');
+      // One organisation's failure is recorded (the console's failed-settlements queue) and the others still settle.
+      try {
+        const { statement, created } = await runSettlement(platform.db, { organisationId, mode, until, now });
+        if (created) platform.logger.info({ organisationId, mode, statementId: statement.id, totalSweptKobo: statement.totalSweptKobo }, 'settled');
+      } catch (error) {
+        platform.logger.error({ err: error, organisationId, mode }, 'settlement failed; recorded for the operations console');
+        await recordSettlementFailure(platform.db, { organisationId, mode, until, now, reason: (error as Error).message || 'unknown error' }).catch((recordError: unknown) =>
+          platform.logger.error({ err: recordError, organisationId, mode }, 'could not record the failed settlement'),
+        );
+      }
     }
   });
 }

@@ -3,11 +3,16 @@ import { onOutboxCommitted } from '../platform/domain/events/outbox-signal';
 import type { SendWebhook } from '../platform/domain/ports';
 import { claimDueDeliveries, endExpiredLastAttempts, type ClaimedDelivery } from '../platform/domain/webhooks/claim';
 import { deliver, type AttemptResult } from '../platform/domain/webhooks/deliver';
-import { fanOutEvents } from '../platform/domain/webhooks/fan-out';
+import { fanOutAndClaim, fanOutEvents } from '../platform/domain/webhooks/fan-out';
 import { notifyEndpointDisabled } from '../platform/domain/webhooks/notify-endpoint-disabled';
 import { recordAttempts } from '../platform/domain/webhooks/record-attempt';
 import { retryDelayMs } from '../platform/domain/webhooks/retry-schedule';
 import { sendWebhook } from '../integrations/webhooks/send-webhook';
+import { listenForOutbox } from './outbox-bell';
+import { webhookAddressPolicy } from '../shared/address-policy';
+
+/** Results that make a batch worth recording without waiting for the loop's next pass. */
+const RECORD_BATCH = 32;
 
 export interface DispatcherOptions {
   /** The HTTP sender (tests may wrap it to observe attempts). */
@@ -18,10 +23,13 @@ export interface DispatcherOptions {
 
 /**
  * The webhook dispatcher: a loop over the steps in `domain/webhooks/`. It fans new outbox events
- * out to delivery rows (`fan-out.ts`), claims due deliveries under a lease (`claim.ts`), sends them
+ * out to delivery rows, claiming as many of them as it has free sending slots in the same
+ * transaction (`fan-out.ts`), claims other due deliveries under a lease (`claim.ts`), sends them
  * (`deliver.ts`, at most WEBHOOK_CONCURRENCY at once) and records each attempt (`record-attempt.ts`).
- * Delivery is at least once: a worker that dies mid-attempt leaves a lease that expires, and
- * the delivery is claimed again. Run it in as many processes as you like.
+ * Recording runs beside the loop, one batch at a time, so that a fresh event never waits for the
+ * previous batch's results to be written. Delivery is at least once: a worker that dies mid-attempt
+ * leaves a lease that expires, and the delivery is claimed again. Run it in as many processes as you
+ * like; see docs/scale/webhook-lag.md for where an event's time goes.
  */
 export class WebhookDispatcher {
   private readonly send: SendWebhook;
@@ -29,11 +37,20 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private results: AttemptResult[] = [];
   private running: Promise<void> | undefined;
+  /** The batch of results being recorded, if any (one at a time). */
+  private recording: Promise<void> | undefined;
+  /** Results taken for recording and not yet written. */
+  private recordingCount = 0;
+  /** When the due deliveries were last claimed, and whether that claim filled every free slot. */
+  private lastClaimAt = 0;
+  private claimBacklog = true;
   private stopped = true;
   private wake: (() => void) | undefined;
   /** Set by a poke or a finished attempt while the loop was busy, so the next idle does not sleep. */
   private signalled = false;
   private unsubscribe: (() => void) | undefined;
+  /** Listening for other processes' commits (`outbox-bell.ts`), when the room bus spans processes. */
+  private listening: Promise<(() => Promise<void>) | undefined> | undefined;
   private lastHousekeeping = 0;
 
   constructor(
@@ -49,6 +66,10 @@ export class WebhookDispatcher {
     if (!this.stopped) return;
     this.stopped = false;
     this.unsubscribe = onOutboxCommitted(() => this.poke());
+    this.listening = listenForOutbox(this.platform.roomBus, () => this.poke()).catch((error: unknown) => {
+      this.platform.logger.warn({ err: error }, 'webhook dispatcher: cannot hear other processes commit; polling every WEBHOOK_POLL_INTERVAL_MS');
+      return undefined;
+    });
     this.running = this.loop();
   }
 
@@ -57,9 +78,13 @@ export class WebhookDispatcher {
     if (this.stopped) return;
     this.stopped = true;
     this.unsubscribe?.();
+    const listening = this.listening;
+    this.listening = undefined;
+    await (await listening)?.().catch(() => undefined);
     this.signal();
     await this.running;
     await Promise.all(this.inFlight);
+    await this.recording;
     await this.flush();
   }
 
@@ -90,12 +115,26 @@ export class WebhookDispatcher {
           this.lastHousekeeping = Date.now();
           await endExpiredLastAttempts(this.platform.db, this.platform.clock.now());
         }
-        const fanned = await fanOutEvents(this.platform.db, this.platform.dialect, this.platform.clock.now());
-        const free = config.WEBHOOK_CONCURRENCY - this.inFlight.size;
-        const claimed = free > 0 ? await this.claim(free) : [];
-        for (const claim of claimed) this.launch(claim);
-        await this.flush();
-        busy = fanned > 0 || (free > 0 && claimed.length === free);
+        // New events first, their first attempts claimed in the same transaction and sent at once.
+        let free = this.freeSlots();
+        const fresh = await fanOutAndClaim(this.platform.db, this.platform.dialect, this.platform.clock.now(), { claim: free, leaseMs: config.WEBHOOK_LEASE_MS });
+        for (const claim of fresh.claimed) this.launch(claim);
+        free -= fresh.claimed.length;
+        if (fresh.claimed.length < fresh.deliveries) this.claimBacklog = true;
+        // Then the due ones (retries, deliveries fanned out past the free slots, expired leases, another process's
+        // fan-out): at once while there may be a backlog, else once per poll interval, not on every wake-up.
+        const backlog = this.claimBacklog || Date.now() - this.lastClaimAt >= config.WEBHOOK_POLL_INTERVAL_MS;
+        let claimedAll = false;
+        if (free > 0 && backlog) {
+          const claimed = await this.claim(free);
+          for (const claim of claimed) this.launch(claim);
+          this.lastClaimAt = Date.now();
+          this.claimBacklog = claimedAll = claimed.length === free;
+        }
+        this.startRecording();
+        // Another pass at once while events or due deliveries may be waiting and a slot is free to send them; with
+        // every slot taken, the loop waits for attempts to finish (they wake it when half the slots are free).
+        busy = fresh.events > 0 || (claimedAll && this.freeSlots() > 0);
       } catch (error) {
         logger.warn({ err: error }, 'webhook dispatcher pass failed; retrying');
       }
@@ -126,6 +165,16 @@ export class WebhookDispatcher {
     });
   }
 
+  /**
+   * Sending slots free: WEBHOOK_CONCURRENCY less the attempts in flight, and less the results waiting to be recorded
+   * beyond one batch's worth (if recording falls behind, claiming slows down with it, leases stay far from expiring).
+   */
+  private freeSlots(): number {
+    const concurrency = this.platform.config.WEBHOOK_CONCURRENCY;
+    const unrecorded = this.results.length + this.recordingCount;
+    return Math.max(0, concurrency - this.inFlight.size - Math.max(0, unrecorded - concurrency));
+  }
+
   private claim(limit: number): Promise<ClaimedDelivery[]> {
     const { db, dialect, clock, config } = this.platform;
     return claimDueDeliveries(db, dialect, clock.now(), limit, config.WEBHOOK_LEASE_MS);
@@ -135,12 +184,28 @@ export class WebhookDispatcher {
     const task = this.attempt(claim).then((result) => {
       this.results.push(result);
       this.inFlight.delete(task);
-      // Wake the loop for a batch, not for every attempt: when half the slots are free or many
-      // results wait to be recorded (each pass costs a few statements whatever its size).
+      // Recorded in batches (each is a write transaction: on SQLite it holds the one write lock) by the loop's next
+      // pass, or here once a batch has gathered or nothing else is in flight.
+      if (this.results.length >= RECORD_BATCH || this.inFlight.size === 0) this.startRecording();
+      // Wake the loop for a batch of free slots, not for every attempt: each pass costs a few statements whatever its size.
       const concurrency = this.platform.config.WEBHOOK_CONCURRENCY;
-      if (this.inFlight.size <= concurrency / 2 || this.results.length >= 32) this.signal();
+      if (this.inFlight.size <= concurrency / 2) this.signal();
     });
     this.inFlight.add(task);
+  }
+
+  /** Records the waiting results beside the loop, one batch at a time; the next batch starts when one ends. */
+  private startRecording(): void {
+    if (this.recording || this.results.length === 0) return;
+    this.recordingCount = this.results.length;
+    const heldBack = this.freeSlots() === 0;
+    this.recording = this.flush().finally(() => {
+      this.recording = undefined;
+      this.recordingCount = 0;
+      // Slots held back for unrecorded results are free again.
+      if (heldBack) this.signal();
+      if (!this.stopped && (this.results.length >= RECORD_BATCH || this.inFlight.size === 0)) this.startRecording();
+    });
   }
 
   private async flush(): Promise<void> {
@@ -157,7 +222,7 @@ export class WebhookDispatcher {
 
   private attempt(claim: ClaimedDelivery): Promise<AttemptResult> {
     const { db, secrets, clock, config } = this.platform;
-    return deliver(claim, { db, secrets, clock, send: this.send, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+    return deliver(claim, { db, secrets, clock, send: this.send, allowLoopback: webhookAddressPolicy(config).allowLoopback, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   }
 
   private async record(results: AttemptResult[]): Promise<void> {

@@ -5,11 +5,14 @@ import { client, createTenant, pushBody, startTestApp, type Tenant, type TestApp
 import { validBodies } from '../support/valid-bodies';
 import { offeredLoan, lendingTenant } from '../support/lifecycle';
 import { tokenOf, uniquePhone } from '../support/checkout';
+import { lentLoan, mintBorrowerSession } from '../support/borrower-loans';
 
 let app: TestApp;
 let tenant: Tenant;
 /** Checkout routes take a session token, not a key: their bad bodies are sent with one, so the schema itself is exercised. */
 let sessionHeaders: Record<string, string>;
+/** The borrower's own routes likewise take a borrower-session token. */
+let borrowerHeaders: Record<string, string>;
 
 /** A valid body for every POST route; add one when you add a route. */
 const postRoutes = apiRoutes.filter((r) => r.method === 'post');
@@ -20,15 +23,19 @@ beforeAll(async () => {
   const lender = await lendingTenant(app);
   const { loan } = await offeredLoan(app, lender, { phone: uniquePhone() });
   sessionHeaders = { authorization: `CheckoutSession ${tokenOf(loan.applicationUrl)}` };
+  const { loan: lent } = await lentLoan(app, lender, uniquePhone());
+  borrowerHeaders = { authorization: `BorrowerSession ${(await mintBorrowerSession(app, lender.test, lent.id)).token}` };
 });
 
-const credentialFor = (route: { access: string }) => (route.access === 'checkoutSession' ? sessionHeaders : {});
+const credentialFor = (route: { access: string }) => (route.access === 'checkoutSession' ? sessionHeaders : route.access === 'borrowerSession' ? borrowerHeaders : {});
+const keyFor = (route: { access: string }) => (route.access === 'checkoutSession' || route.access === 'borrowerSession' ? undefined : tenant.test);
 afterAll(() => app.stop());
 
 async function rowCounts() {
   const tables = [
     'preapprovals', 'borrowers', 'events', 'ledgerPostings', 'loans', 'loanConsents', 'kycAttestations', 'kycSubmissions', 'loanRepayments', 'loanMandates', 'webhookEndpoints', 'payoutRequests',
     'checkoutSessions', 'otpChallenges', 'sandboxSms', 'users', 'loanGuarantors', 'userPasskeys', 'passkeyChallenges', 'loanConsentPasskeys',
+    'borrowerSessions', 'settlementQuotes', 'mandateReplacements',
   ] as const;
   const counts: Record<string, number> = {};
   for (const t of tables) counts[t] = (await app.platform.db.selectFrom(t).select('id').execute()).length;
@@ -60,7 +67,7 @@ describe('bad input on every POST route', () => {
     ];
     it.each(raw)(`POST ${route.path} with %s answers a 4xx envelope and changes nothing`, async (_name, body, type) => {
       const before = await rowCounts();
-      const res = await client(app, route.access === 'checkoutSession' ? undefined : tenant.test).call('POST', path, { raw: body, headers: { 'content-type': type, ...credentialFor(route) } });
+      const res = await client(app, keyFor(route)).call('POST', path, { raw: body, headers: { 'content-type': type, ...credentialFor(route) } });
       expectClientError(res);
       expect(await rowCounts()).toEqual(before);
     });
@@ -69,7 +76,7 @@ describe('bad input on every POST route', () => {
       const variants = badBodies(route.body, validBodies[route.path]!() ?? {});
       it.each(variants.map((v) => [v.name, v.body] as const))(`POST ${route.path} with %s answers 4xx and changes nothing`, async (_name, body) => {
         const before = await rowCounts();
-        const res = await client(app, route.access === 'checkoutSession' ? undefined : tenant.test).post(path, body, credentialFor(route));
+        const res = await client(app, keyFor(route)).post(path, body, credentialFor(route));
         expectClientError(res);
         expect(await rowCounts()).toEqual(before);
       });

@@ -5,9 +5,10 @@ import { client, createTenant, startTestApp, type KeyPair, type TestApp } from '
 import { productInput } from '../support/factories';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { nubanCheckDigit, sessionClient, tokenOf, uniquePhone, verifiedSession } from '../support/checkout';
+import { loanReference } from '../../server/shared/loan-reference';
 
 /**
- * The lender's public face in the checkout (issue 15, "a page people trust"): branding in the
+ * The lender's public face in the checkout, a page the borrower can trust: branding in the
  * checkout settings, the checkout state's `mode` and `branding` (readable before the OTP), a
  * product's `rateDisplay` carried into the offer facts, and the receipt text sent once when the
  * checkout completes.
@@ -205,7 +206,11 @@ describe('the receipt text', () => {
     expect(sent[0]!.body).toContain(`from your Guaranty Trust Bank account ending ${accountNumber.slice(-4)}.`);
     // GSM 7-bit only (no ₦ or •), so the text is not sent as UCS-2 at 70 characters a part.
     expect(sent[0]!.body).toMatch(/^[A-Za-z0-9 @£$¥!"#%&'()*+,\-./:;<=>?\n]*$/);
-    expect(sent[0]!.body).toContain(`Ref ${loan.id}`);
+    // The short reference the done screen shows (`loanReference`), not the id's 36 characters.
+    expect(sent[0]!.body).toContain(`Ref ${loanReference(loan.id)}.`);
+    // The borrower's own loan page, where they sign in with their phone (a test-mode loan's link asks for test mode).
+    expect(sent[0]!.body).toMatch(/ See your loan or pay early: http:\/\/[^ ]+\/checkout\/my-loan\?mode=test$/);
+    expect(sent[0]!.body).not.toContain(loan.id);
     expect(sent[0]!.body).not.toContain(accountNumber);
     const row = await app.platform.db.selectFrom('loans').select('checkoutReceiptSentAt').where('id', '=', loan.id).executeTakeFirstOrThrow();
     expect(row.checkoutReceiptSentAt).not.toBeNull();

@@ -5,7 +5,7 @@ import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, sessionClient, tokenOf, uniquePhone } from '../support/checkout';
 
-/** The borrower's language carried server side (issue 21): the code texted in the language the checkout is read in. */
+/** The borrower's language carried server side: the code texted in the language the checkout is read in. */
 const clock = new FakeClock(new Date());
 let app: TestApp;
 let tenant: LendingTenant;

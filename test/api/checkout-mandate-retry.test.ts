@@ -113,7 +113,7 @@ describe('after the borrower refuses the direct debit', () => {
     expect(href).toBeDefined();
     const back = new URL(href!);
     expect(`${back.origin}${back.pathname}`).toBe('https://shop.example/checkout/');
-    expect(Object.fromEntries(back.searchParams)).toEqual({ return: 'mandate', reference: expect.any(String), status: 'refused' });
+    expect(Object.fromEntries(back.searchParams)).toEqual({ return: 'mandate', loan: expect.any(String), reference: expect.any(String), status: 'refused' });
   });
 });
 

@@ -5,7 +5,7 @@ import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, sessionClient, tokenOf, uniquePhone } from '../support/checkout';
 
-/** Ownership checks: the bank account and the signature must be the borrower's own (issue 15, item 2). */
+/** Ownership checks: the bank account and the signature must be the borrower's own. */
 const clock = new FakeClock(new Date());
 let app: TestApp;
 let tenant: LendingTenant;
@@ -27,7 +27,8 @@ const signature = (documentReference: string, signatureFullName: string) => ({
 async function amaka() {
   const phone = uniquePhone();
   const pushed = await offeredLoan(app, tenant, { phone, lastName: 'Okafor' });
-  // pushBody names the borrower Ada; rename on record to the issue's Amaka Okafor.
+  // pushBody names the borrower Ada; rename on record to Amaka Okafor, so the sandbox bank's
+  // fixed names (OKAFOR A., ADEYEMI NGOZI) are a partial match and a stranger.
   await app.platform.db.updateTable('borrowers').set({ firstName: 'Amaka' }).where('id', '=', pushed.loan.borrowerId).execute();
   const session = sessionClient(app, tokenOf(pushed.loan.applicationUrl));
   await session.post('/v1/checkout/otp/send');
@@ -113,6 +114,22 @@ describe('signature ownership', () => {
     expect(await consentRow(loan.id)).toBeUndefined();
     // Even with the confirmation flag: a mismatch never signs.
     expect((await session.post('/v1/checkout/accept', { ...signature(loan.documentReference, 'Mickey Mouse'), confirmSignatureName: true })).body.error).toBe('signature_name_mismatch');
+  });
+
+  it('when the borrower signs with look-alike letters of another script (Cyrillic а and о in "Amаka Okafоr"), then 422 signature_name_mismatch, confirmed or not, and the offer stays unsigned', async () => {
+    const { loan, session } = await amaka();
+    for (const confirmSignatureName of [false, true]) {
+      const res = await session.post('/v1/checkout/accept', { ...signature(loan.documentReference, 'Am\u0430ka Okaf\u043er'), confirmSignatureName });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toBe('signature_name_mismatch');
+      expect(res.body.data).toMatchObject({ nameMatch: { status: 'mismatch', score: 0, nameOnRecord: 'Amaka Okafor' } });
+    }
+    expect((await client(app, tenant.test).get(`/v1/loans/${loan.id}`)).body.data.status).toBe('awaiting_acceptance');
+    expect(await consentRow(loan.id)).toBeUndefined();
+    // The same name in Latin letters, with Yorùbá-style diacritics, still signs.
+    const signed = await session.post('/v1/checkout/accept', signature(loan.documentReference, 'Ámákà Ọkàfọ̀r'));
+    expect(signed.status).toBe(200);
+    expect(await consentRow(loan.id)).toMatchObject({ signatureNameMatch: 'match', signatureNameMatchScore: 100 });
   });
 
   it('when the borrower signs with a partial name, then 422 signature_name_unconfirmed; confirmed, it signs and the evidence says so', async () => {

@@ -202,9 +202,11 @@ describe('the JSON endpoints', () => {
     const mandate = await b.post('/checkout/api/mandate', { callbackUrl: 'https://evil.example/' });
     expect(mandate.status).toBe(201);
     const row = await app.platform.db.selectFrom('loanMandates').selectAll().where('id', '=', mandate.body.data.id).executeTakeFirstOrThrow();
-    expect(row.callbackUrl).toBe(`${app.url}/checkout/?return=mandate`);
+    // The page the rail returns to is bound to this loan (the platform adds its id).
+    expect(row.callbackUrl).toBe(`${app.url}/checkout/?return=mandate&loan=${loan.id}`);
     const back = await fetch(mandate.body.data.authorizationUrl, { method: 'POST', body: new URLSearchParams({ decision: 'approve' }), redirect: 'manual' });
-    expect(back.headers.get('location')).toMatch(new RegExp(`^${app.url}/checkout/\\?return=mandate&`));
+    expect(back.headers.get('location')).toMatch(new RegExp(`^${app.url}/checkout/\\?return=mandate&loan=${loan.id}&`));
+    expect((await b.get(new URL(back.headers.get('location')!).pathname + new URL(back.headers.get('location')!).search)).text).toContain('state="ready"');
     clock.advance(app.platform.config.RAIL_CONFIRMATION_LAG_MS + 1000);
     expect((await b.post('/checkout/api/mandate/activate')).body.data.status).toBe('active');
     expect((await b.get('/checkout/api/state')).body.data).toMatchObject({ status: 'complete', nextStep: null });
@@ -307,10 +309,27 @@ describe('a partner mounting the checkout server', () => {
 });
 
 describe('coming back to the page', () => {
+  it('back from the bank for one loan with another loan\'s checkout cookie (a shared phone), the page shows "back from your bank", never the cookie\'s loan', async () => {
+    const { phone, loan, b } = await openApplication();
+    await b.post('/checkout/api/otp/send');
+    expect((await b.post('/checkout/api/otp/verify', { code: await latestOtp(app, phone) })).status).toBe(200);
+    const { loan: decided } = await offeredLoan(app, tenant, { phone: uniquePhone() });
+
+    const elsewhere = await b.get(`/checkout/?return=mandate&loan=${decided.id}&reference=MDT-x&status=approved`);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.text).toContain('state="returned"');
+    // No loan named (a mandate set up elsewhere, or a cut address): it cannot be bound, so nothing of the cookie's loan either.
+    expect((await b.get('/checkout/?return=mandate')).text).toContain('state="returned"');
+    // The cookie's own loan: its checkout resumes there.
+    expect((await b.get(`/checkout/?return=mandate&loan=${loan.id}`)).text).toContain('state="ready"');
+    // Not a return: the cookie decides, as ever.
+    expect((await b.get('/checkout/')).text).toContain('state="ready"');
+  });
+
   it('extends the session, so a borrower who returns from the rail at minute 25 has 30 more minutes', async () => {
     const { b, loan } = await openApplication();
     clock.advance(25 * 60_000);
-    expect((await b.get('/checkout/?return=mandate')).status).toBe(200);
+    expect((await b.get(`/checkout/?return=mandate&loan=${loan.id}`)).status).toBe(200);
     clock.advance(25 * 60_000);
     const state = await b.get('/checkout/api/state');
     expect(state.status).toBe(200);

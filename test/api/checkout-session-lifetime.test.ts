@@ -135,6 +135,16 @@ describe('the loan\'s checkoutSession', () => {
     expect((await api().get(`/v1/loans/${loan.id}`)).body.data.checkoutSession.expiresAt).toBe(new Date(now + minutes(50)).toISOString());
   });
 
+  it('when the page reads the state or refreshes, then each answer says how many seconds the session has left (what the keep-alive is timed by)', async () => {
+    const { session } = await freshSession();
+    clock.advance(minutes(10));
+    expect((await session.get('/v1/checkout/session')).body.data.session.expiresInSeconds).toBe(20 * 60);
+    const refreshed = await session.post('/v1/checkout/session/refresh');
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.data.expiresInSeconds).toBe(app.platform.config.CHECKOUT_SESSION_TTL_MINUTES * 60);
+    expect(new Date(refreshed.body.data.expiresAt).getTime()).toBe(clock.now().getTime() + refreshed.body.data.expiresInSeconds * 1000);
+  });
+
   it('when the loan has no application link yet, then checkoutSession is null', async () => {
     const loan = await operatorLoan(app, tenant, { kycTier: 'managed' }, { borrower: { firstName: 'Tunde', lastName: 'Bello', phone: uniquePhone() } });
     const read = await api().get(`/v1/loans/${loan.id}`);

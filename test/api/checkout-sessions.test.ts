@@ -106,6 +106,9 @@ describe('session lifetime', () => {
     const res = await sessionClient(app, minted.token).get('/v1/checkout/session');
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('checkout_session_revoked');
+    // The withdrawn page says whom to ask: the lender's public contact, nothing of the loan.
+    const org = await app.platform.db.selectFrom('organisations').select('name').where('id', '=', tenant.organisationId).executeTakeFirstOrThrow();
+    expect(res.body.data).toEqual({ lender: { name: org.name, email: null, phone: null, url: null } });
     expect((await api().post(`/v1/checkout-sessions/${minted.id}/revoke`)).body.data.revokedAt).toBe(revoked.body.data.revokedAt);
     expect((await client(app, stranger.test).post(`/v1/checkout-sessions/${minted.id}/revoke`)).status).toBe(404);
   });

@@ -9,6 +9,8 @@ import { productInput } from '../support/factories';
 import { createOrganisation } from '../../server/platform/domain/organisations/organisation';
 import { lendingTenant } from '../support/lifecycle';
 import { walletBalance } from '../support/wallets';
+import { GOOD_PASSWORD, uniqueEmail } from '../support/dashboard';
+import { opsClient } from '../support/ops';
 
 const exec = promisify(execFile);
 let app: TestApp;
@@ -40,6 +42,17 @@ async function admin(...args: string[]): Promise<CliResult> {
   const lines = stdout.trim().split('\n').filter(Boolean);
   expect(lines, `stdout must hold exactly one JSON object: ${stdout}`).toHaveLength(1);
   return { code: result.code ?? 0, json: JSON.parse(lines[0]!), stdout, stderr: result.stderr ?? '' };
+}
+
+/** `staff invite --email E --role R` prints a one-time link; the person accepts it in the console with a password. */
+async function staffFromCli(role: string): Promise<string> {
+  const email = uniqueEmail(role);
+  const invited = await admin('staff', 'invite', '--email', email, '--role', role);
+  expect(invited.code).toBe(0);
+  expect(invited.json).toMatchObject({ email: email.toLowerCase(), role, link: expect.stringMatching(/\/ops\/accept-invitation\?token=/) });
+  const accepted = await opsClient(app).send('POST', '/accept-invitation', { token: new URL(invited.json.link).searchParams.get('token'), password: GOOD_PASSWORD });
+  expect(accepted.status).toBe(200);
+  return email;
 }
 
 function inputFile(name: string, value: unknown): string {
@@ -101,10 +114,17 @@ describe('admin CLI', { timeout: 90_000 }, () => {
   it('org enable-live lets a self-serve (test-only) organisation use live keys', async () => {
     const selfServe = await createOrganisation(app.platform.db, { name: 'Signed Up Clinic', liveEnabled: false, now: new Date() });
     expect(selfServe.liveEnabled).toBe(false);
-    const enabled = await admin('org', 'enable-live', '--org', selfServe.id);
+    // Two staff members: `staff invite` prints the link, each accepts it in the console; one proposes, another approves.
+    const [first, second] = [await staffFromCli('admin'), await staffFromCli('admin')];
+    const proposed = await admin('org', 'enable-live', '--org', selfServe.id, '--staff', first, '--reason', 'KYB and contract checked');
+    expect(proposed.code).toBe(0);
+    expect(proposed.json).toMatchObject({ proposed: true, proposal: { kind: 'live_enable', subject: selfServe.id, status: 'open' } });
+    expect((await admin('proposal', 'approve', '--id', proposed.json.proposal.id, '--staff', first)).json.error).toBe('four_eyes_required');
+    const enabled = await admin('proposal', 'approve', '--id', proposed.json.proposal.id, '--staff', second);
     expect(enabled.code).toBe(0);
-    expect(enabled.json).toMatchObject({ id: selfServe.id, liveEnabled: true });
-    expect((await admin('org', 'enable-live', '--org', 'not-a-uuid')).code).toBe(2);
+    expect(enabled.json.result).toMatchObject({ id: selfServe.id, liveEnabled: true });
+    expect((await admin('org', 'enable-live', '--org', 'not-a-uuid', '--staff', first, '--reason', 'typo')).code).toBe(2);
+    expect((await admin('org', 'enable-live', '--org', selfServe.id, '--reason', 'nobody named')).json.message).toContain('--staff is required');
   });
 
   it('pool fund credits the pool; the API shows the new balance; bad amounts are refused', async () => {

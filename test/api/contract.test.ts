@@ -69,10 +69,14 @@ describe('OpenAPI document', () => {
     for (const route of apiRoutes) {
       const op = document.paths[route.path][route.method];
       // Checkout routes (live or, for "text me a new link", expired sessions) take only the borrower-session token; every other route only the key pair.
+      // The borrower's own routes take only a borrower-session token.
       const sessionRoute = route.access === 'checkoutSession' || route.access === 'expiredCheckoutSession';
-      expect(op.security).toEqual(sessionRoute ? [{ CheckoutSession: [] }] : [{ PublicKey: [], SecretKey: [] }, { ApiKeyAuthorization: [] }]);
+      const borrowerRoute = route.access === 'borrowerSession';
+      expect(op.security).toEqual(
+        sessionRoute ? [{ CheckoutSession: [] }] : borrowerRoute ? [{ BorrowerSession: [] }] : [{ PublicKey: [], SecretKey: [] }, { ApiKeyAuthorization: [] }],
+      );
       expect(op.responses['401']).toBeDefined();
-      if (sessionRoute) expect(op.responses['403']).toBeDefined();
+      if (sessionRoute || borrowerRoute) expect(op.responses['403']).toBeDefined();
     }
   });
 

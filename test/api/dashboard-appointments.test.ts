@@ -6,7 +6,7 @@ import { signedInOwner } from '../support/dashboard';
 import { memberOf, setRole } from '../support/dashboard-members';
 
 /**
- * The dashboard's appointments (issue 18): the organisation's, in the mode, newest start first, keyset-paged, filtered
+ * The dashboard's appointments: the organisation's, in the mode, newest start first, keyset-paged, filtered
  * by status and day; a detail with participants, status and times, never medical content or meeting links; every role
  * reads; tenant and mode isolation.
  */

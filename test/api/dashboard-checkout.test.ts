@@ -4,7 +4,7 @@ import { signedInOwner } from '../support/dashboard';
 import { enableLive, memberOf, setRole } from '../support/dashboard-members';
 
 /**
- * The dashboard's checkout settings (issue 18): the partner API's settings for the session's organisation and mode,
+ * The dashboard's checkout settings: the partner API's settings for the session's organisation and mode,
  * the same validation (a bad value: 400 naming the field, nothing changed, no audit row), the audit row of a save, the
  * role matrix, CSRF, tenant and mode isolation, and the live preview's page and fixture state.
  */

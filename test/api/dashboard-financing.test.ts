@@ -6,7 +6,7 @@ import { signedInOwner } from '../support/dashboard';
 import { memberOf, setRole } from '../support/dashboard-members';
 
 /**
- * The dashboard's patient-financing applications (issue 18): the organisation's, in the mode, newest first,
+ * The dashboard's patient-financing applications: the organisation's, in the mode, newest first,
  * keyset-paged, filtered by status, searched by reference; an application's details and status history; every role
  * reads; tenant and mode isolation; nothing of the BVN, birth date or income.
  */

@@ -166,10 +166,13 @@ describe('dashboard API keys', { timeout: 60_000 }, () => {
     expect(roll.json).toMatchObject({ error: 'key_not_active', data: { status: 'revoked' } });
   });
 
-  it('when a developer manages keys, then it is allowed; when an analyst tries to list, generate, roll or revoke, then 403 and nothing changes', async () => {
+  it('when a developer manages keys (restricted to scopes the role may grant), then it is allowed; when an analyst tries to list, generate, roll or revoke, then 403 and nothing changes', async () => {
     const developer = await withRole('developer');
-    const key = await generate(developer);
+    const made = await developer.post('/keys', { scopes: ['products:read', 'webhooks:write'] });
+    expect(made.status).toBe(201);
+    const key = made.json.data;
     expect(await keyRows(developer)).toHaveLength(1);
+    expect((await developer.post(`/keys/${key.id}/roll`, { overlap: '1h' })).status).toBe(201);
 
     const admin = await withRole('admin');
     expect((await admin.post('/keys', {})).status).toBe(201);

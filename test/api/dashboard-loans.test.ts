@@ -5,6 +5,7 @@ import { signedInOwner, type DashboardClient } from '../support/dashboard';
 import { acceptedLoan, eventsOf, offeredLoan, operatorLoan, type LendingTenant } from '../support/lifecycle';
 import { lendingOrganisation } from '../support/dashboard-journey/loans';
 import { loansPageQuery } from '../../server/platform/domain/loans/loan-lists';
+import { loanReference } from '../../server/shared/loan-reference';
 
 /**
  * The dashboard's loans area on the server: lists (filters, search, keyset paging), the funnel, a loan's timeline,
@@ -114,6 +115,57 @@ describe('the loans list', () => {
     // Another organisation's loan is not found by its id.
     const foreign = (await offeredLoan(app, otherTenant)).loan;
     expect((await owner.get(`/loans?q=${foreign.id}`)).json.data).toEqual([]);
+  });
+
+  it('when searched by the short reference on the receipt (any case, with or without the dash, spaces pasted), then exactly that loan comes back, in the dashboard and GET /v1/loans', async () => {
+    const reference = loanReference(offered.id);
+    const bare = reference.replace('-', '');
+    const typings = [reference, reference.toLowerCase(), bare, bare.toLowerCase(), ` ${reference.slice(0, 4)} ${reference.slice(5)} `, `${reference.slice(0, 2)} - ${reference.slice(2)}`];
+    for (const typed of typings) {
+      const found = await owner.get(`/loans?q=${encodeURIComponent(typed)}`);
+      expect(found.status, typed).toBe(200);
+      expect(found.json.data.map((l: { id: string }) => l.id), typed).toEqual([offered.id]);
+      const viaApi = await client(app, tenant.test).get(`/v1/loans?reference=${encodeURIComponent(typed)}`);
+      expect(viaApi.status, typed).toBe(200);
+      expect(viaApi.body.data.map((l: { id: string }) => l.id), typed).toEqual([offered.id]);
+    }
+    // With a status filter: found only in its own status.
+    expect((await owner.get(`/loans?q=${reference}&status=awaiting_acceptance`)).json.data.map((l: { id: string }) => l.id)).toEqual([offered.id]);
+    expect((await owner.get(`/loans?q=${reference}&status=active`)).json.data).toEqual([]);
+    expect((await client(app, tenant.test).get(`/v1/loans?reference=${reference}&status=active`)).body.data).toEqual([]);
+    // A reference one character off, or another organisation's loan's reference: nothing.
+    const last = reference.at(-1) === '0' ? '1' : '0';
+    expect((await owner.get(`/loans?q=${reference.slice(0, -1)}${last}`)).json.data).toEqual([]);
+    const foreign = (await offeredLoan(app, otherTenant)).loan;
+    expect((await owner.get(`/loans?q=${loanReference(foreign.id)}`)).json.data).toEqual([]);
+    expect((await client(app, tenant.test).get(`/v1/loans?reference=${loanReference(foreign.id)}`)).body.data).toEqual([]);
+  });
+
+  it('when GET /v1/loans is given a reference that cannot be one, then 400 invalid_request naming the parameter', async () => {
+    for (const bad of ['1Q4Z', '1Q4Z-Z9YWX', 'UUUU-UUUU', 'no-such-reference']) {
+      const res = await client(app, tenant.test).get(`/v1/loans?reference=${encodeURIComponent(bad)}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error, bad).toBe('invalid_request');
+      expect(JSON.stringify(res.body), bad).toContain('reference');
+    }
+  });
+
+  it('a short-reference search reads only the organisation and mode of the caller, through the list index (no scan of other tenants)', async () => {
+    const scope = { organisationId: tenant.organisationId, mode: 'test' as const };
+    const compiled = loansPageQuery(app.platform.db, scope, { q: loanReference(offered.id) }, { limit: 50 }).compile();
+    expect(compiled.sql).toContain('substr(');
+    if (dialect === 'sqlite') {
+      const rows = await app.platform.db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` });
+      expect(rows.rows.map((r) => r.detail).join(' | ')).toMatch(/SEARCH l USING (COVERING )?INDEX loans_list_idx \(organisation_id=\? AND mode=\?\)/);
+    } else {
+      const text = await app.platform.db.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        await sql`set local enable_bitmapscan = off`.execute(trx);
+        const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...compiled, sql: `explain ${compiled.sql}` });
+        return rows.rows.map((r) => r['QUERY PLAN']).join(' | ');
+      });
+      expect(text).toMatch(/Index (Only )?Scan (Backward )?using loans_list_idx/);
+    }
   });
 
   it('when the cursor or a filter is not valid, then 400 invalid_request', async () => {

@@ -6,7 +6,7 @@ import { lendingTenant } from '../support/lifecycle';
 import { signedInOwner } from '../support/dashboard';
 import { enableLive, memberOf, setRole } from '../support/dashboard-members';
 
-/** The home page's overview (issue 18): live status, the getting-started checklist from real data, the mode's figures. */
+/** The home page's overview: live status, the getting-started checklist from real data, the mode's figures. */
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
@@ -25,11 +25,12 @@ describe('GET /dashboard/api/overview', () => {
       email_verified: true,
       api_key_created: false,
       product_defined: false,
+      default_product_set: false,
       pool_funded: false,
       webhook_endpoint_added: false,
       checkout_origins_set: false,
     });
-    expect(first.json.data.checklist.map((c: { path: string }) => c.path)).toEqual(['/account', '/keys', '/products', '/pool', '/webhooks', '/checkout']);
+    expect(first.json.data.checklist.map((c: { path: string }) => c.path)).toEqual(['/account', '/keys', '/products', '/settings', '/pool', '/webhooks', '/checkout']);
     expect(first.json.data.figures).toMatchObject({ poolBalanceKobo: 0, loansThisMonth: 0, pools: [] });
 
     const now = app.platform.clock.now();

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness';
-import { dashboardClient, GOOD_PASSWORD, signedInOwner, type DashboardClient } from '../support/dashboard';
+import { dashboardClient, GOOD_PASSWORD, signedInOwner, type DashboardClient, cookiesOf } from '../support/dashboard';
 import { SoftAuthenticator, tamper } from '../support/passkeys';
 
 /**
@@ -19,8 +19,6 @@ beforeAll(async () => {
   rpId = new URL(app.platform.baseUrl).hostname;
 });
 afterAll(() => app.stop());
-
-const cookiesOf = (headers: Headers) => Object.fromEntries(headers.getSetCookie().map((c) => c.split(';')[0]!.split('=') as [string, string]));
 
 async function registered(client: DashboardClient, authenticator = new SoftAuthenticator(origin, rpId), name = 'Laptop') {
   const options = await client.post('/passkeys/registration-options', {});

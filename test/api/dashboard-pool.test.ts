@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, type TestApp } from '../support/harness';
-import { signedInOwner, type DashboardClient } from '../support/dashboard';
+import { GOOD_PASSWORD, signedInOwner, uniqueEmail, type DashboardClient } from '../support/dashboard';
+import { acceptStaffInvitation, inviteStaff } from '../../server/platform/domain/ops/staff-accounts';
 import { createApiKey } from '../../server/platform/domain/api-keys/api-key';
 import { configureOrganisation } from '../../server/platform/domain/organisations/organisation';
 
@@ -26,6 +27,15 @@ afterAll(async () => {
 async function admin(...args: string[]): Promise<{ code: number; json: any }> {
   const result = await exec(process.execPath, [bundle, ...args, '--json'], { env: { ...process.env, ...app.env, LOG_LEVEL: 'warn' }, timeout: 60_000 }).catch((e) => e);
   return { code: result.code ?? 0, json: JSON.parse(String(result.stdout).trim()) };
+}
+
+/** A staff account (invited and accepted) for the CLI's `--staff`. */
+async function staffAccount(role: 'finance'): Promise<string> {
+  const services = { db: app.platform.db, clock: app.platform.clock, baseUrl: app.platform.baseUrl, passkeyAlways: false };
+  const email = uniqueEmail(role);
+  const invitation = await inviteStaff(services, { email, role, invitedBy: { staffId: null, origin: { ip: null, userAgent: 'test' } } });
+  await acceptStaffInvitation(services, { token: new URL(invitation.link).searchParams.get('token')!, password: GOOD_PASSWORD, origin: { ip: null, userAgent: 'test' } });
+  return email;
 }
 
 async function partnerApi(organisationId: string, mode: 'test' | 'live' = 'test') {
@@ -96,12 +106,19 @@ describe('dashboard capital pool', { timeout: 90_000 }, () => {
     // Test mode knows nothing of it, and the test pool is untouched.
     expect((await owner.get('/pool')).json.data.notices).toEqual([]);
 
-    const confirmed = await admin('pool', 'confirm-funding', '--reference', notice.reference.toLowerCase());
+    // Live money takes two staff members: without --staff it is refused; with it, a proposal another approves.
+    const [ada, bayo] = [await staffAccount('finance'), await staffAccount('finance')];
+    expect((await admin('pool', 'confirm-funding', '--reference', notice.reference)).json.error).toBe('four_eyes_required');
+    const proposed = await admin('pool', 'confirm-funding', '--reference', notice.reference.toLowerCase(), '--staff', ada);
+    expect(proposed.json).toMatchObject({ proposed: true, proposal: { kind: 'pool_funding_confirm', subject: notice.reference, status: 'open' } });
+    expect(await apiBalance(live)).toBe(0);
+    expect((await admin('proposal', 'approve', '--id', proposed.json.proposal.id, '--staff', ada)).json.error).toBe('four_eyes_required');
+    const confirmed = await admin('proposal', 'approve', '--id', proposed.json.proposal.id, '--staff', bayo);
     expect(confirmed.code).toBe(0);
-    expect(confirmed.json).toMatchObject({ reference: notice.reference, status: 'confirmed', changed: true, balance: { code: 'MAIN', balanceKobo: 5_000_000 } });
+    expect(confirmed.json.result).toMatchObject({ reference: notice.reference, status: 'confirmed', changed: true, balance: { code: 'MAIN', balanceKobo: 5_000_000 } });
     expect(await apiBalance(live)).toBe(5_000_000);
 
-    const again = await admin('pool', 'confirm-funding', '--reference', notice.reference);
+    const again = await admin('pool', 'confirm-funding', '--reference', notice.reference, '--staff', ada);
     expect(again.json).toMatchObject({ status: 'confirmed', changed: false, balance: null });
     expect(await apiBalance(live)).toBe(5_000_000);
 

@@ -72,11 +72,30 @@ describe('dashboard products', () => {
     expect(await productCount(owner.organisationId)).toBe(before);
   });
 
+  it('when a product code has a space or another sign, then 400 names the code field with the rule (define and edit, the CLI schema); spaces pasted around it are trimmed', async () => {
+    const before = await productCount(owner.organisationId);
+    for (const code of ['SALARY 30', 'SALARY/30', 'ÉCOLE', 'X'.repeat(51)]) {
+      const answer = await owner.post('/products', productInput({ code }));
+      expect(answer.status, code).toBe(400);
+      expect(answer.json).toMatchObject({ error: 'invalid_request', data: { field: 'code' } });
+      expect(answer.json.message).toBe('code: use letters, digits, _ and - only (no spaces), at most 50, e.g. SALARY_30');
+    }
+    expect(await productCount(owner.organisationId)).toBe(before);
+    const trimmed = await owner.post('/products', productInput({ code: '  SALARY-30_B  ' }));
+    expect(trimmed.status).toBe(201);
+    expect(trimmed.json.data.code).toBe('SALARY-30_B');
+    const edit = await owner.send('PATCH', `/products/${trimmed.json.data.id}`, { code: 'SALARY 30' });
+    expect(edit.status).toBe(400);
+    expect(edit.json.data).toEqual({ field: 'code' });
+    expect((await owner.get(`/products/${trimmed.json.data.id}`)).json.data.code).toBe('SALARY-30_B');
+  });
+
   it('when a product is edited, then the whole product is validated again, unknown fields are refused, and the API shows the change', async () => {
     const created = (await owner.post('/products', productInput({ code: 'DASH_EDIT', interestRateBps: 3600 }))).json.data;
     const refused = await owner.send('PATCH', `/products/${created.id}`, { maxAmountKobo: created.minAmountKobo - 1 });
     expect(refused.status).toBe(400);
     expect(refused.json.message).toContain('minAmountKobo');
+    expect(refused.json.data).toEqual({ field: 'minAmountKobo' });
     expect((await owner.send('PATCH', `/products/${created.id}`, { id: 'x' })).status).toBe(400);
     expect((await owner.get(`/products/${created.id}`)).json.data.maxAmountKobo).toBe(created.maxAmountKobo);
 

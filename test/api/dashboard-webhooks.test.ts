@@ -82,11 +82,13 @@ describe('webhook endpoints on the dashboard', () => {
     expect(targets.map((t) => t.target)).toContain(`webhook_endpoint:${endpoint.id} status=disabled`);
   });
 
-  it('refuses bad input with 4xx and stores nothing: an address the policy refuses, plain http off loopback, an unknown event, an empty edit', async () => {
+  it('refuses bad input with 4xx and stores nothing: an address or an internal name the policy refuses, plain http off loopback, an unknown event, an empty edit', async () => {
     const owner = await signedInOwner(app);
     const cases: [unknown, number, string][] = [
       [{ url: 'https://0.0.0.0/hook' }, 422, 'webhook_url_not_allowed'],
       [{ url: 'https://169.254.169.254/latest' }, 422, 'webhook_url_not_allowed'],
+      [{ url: 'https://metadata.google.internal/computeMetadata/v1' }, 422, 'webhook_url_not_allowed'],
+      [{ url: 'https://Printer.Local./hook' }, 422, 'webhook_url_not_allowed'],
       [{ url: 'http://example.com/hook' }, 400, 'invalid_request'],
       [{ url: 'ftp://example.com/hook' }, 400, 'invalid_request'],
       [{ url: 'https://example.com/hook', events: ['loan.exploded'] }, 400, 'invalid_request'],

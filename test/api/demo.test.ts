@@ -198,12 +198,12 @@ describe('demo routes: scenarios', () => {
   it('AML hit: the loan is held under review with no checkout; compliance rejects it', async () => {
     const res = await demo('POST', '/runs', { scenario: 'aml' });
     expect(res.body.data).toMatchObject({ loan: { status: 'under_review', disbursedAmountKobo: null }, checkoutPath: null, actions: ['reject'] });
-    expect(await eventNames(res.body.data.id)).toEqual(['preapproval.received', 'loan.kyc.attested']);
+    expect(await eventNames(res.body.data.id)).toEqual(['preapproval.received', 'loan.kyc.attested', 'review.opened']);
     const rejected = await demo('POST', `/runs/${res.body.data.id}/actions/reject`);
     // The platform keeps the held pre-approval `received` (with its loan); the loan is rejected, never disbursed, no mandate.
     expect(rejected.body.data).toMatchObject({ preapproval: { status: 'received', hasLoan: true }, loan: { status: 'rejected', disbursedAmountKobo: null, amountPaidKobo: 0 }, mandate: null, actions: [], waiting: null });
-    // No webhook for a rejection (the API has none): the feed is unchanged.
-    expect(await eventNames(res.body.data.id)).toEqual(['preapproval.received', 'loan.kyc.attested']);
+    // Rejecting the loan closes its review: the one webhook of a rejection.
+    expect(await eventNames(res.body.data.id)).toEqual(['preapproval.received', 'loan.kyc.attested', 'review.opened', 'review.closed']);
   });
 
   it('managed tier: an application on a managed product with a checkout session; after KYC the lender approves and the offer issues', async () => {
@@ -221,7 +221,7 @@ describe('demo routes: scenarios', () => {
     expect((await demo('GET', `/runs/${run.id}`)).body.data).toMatchObject({ loan: { status: 'kyc_completed' }, actions: ['approve'] });
     const approved = await demo('POST', `/runs/${run.id}/actions/approve`);
     expect(approved.body.data.loan.status).toBe('awaiting_acceptance');
-    expect(await eventNames(run.id)).toEqual(['loan.approved', 'loan.offer.issued']);
+    expect(await eventNames(run.id)).toEqual(['loan.kyc.attested', 'loan.approved', 'loan.offer.issued']);
     // A second managed run reuses the demo's product.
     const again = await demo('POST', '/runs', { scenario: 'managed' });
     expect(again.status).toBe(201);

@@ -22,7 +22,7 @@ import { fundFinancingPool, signedFinancing } from '../support/financing';
  * and a defaulted lending loan never written off. The migration corrects them with new transactions only.
  *
  * The loans are real ones, made by the running service (its own database); their rows are copied into a database
- * migrated up to 0037 (the migration before 0038), and their ledger is posted there the way the code before issue 22 posted it.
+ * migrated up to 0037 (the migration before 0038), and their ledger is posted there the way the code before 0038 posted it.
  */
 const DAY = 86_400_000;
 const clock = new FakeClock('2026-11-26T09:00:00.000Z');
@@ -51,11 +51,20 @@ const repay = (organisationId: string, loanId: string, amountKobo: number) =>
     recordRepayment({ db: trx, platform: app.platform, now: clock.now(), scope: { organisationId, mode: 'test' }, actor: 'test' }, { loanId, method: 'external', amountKobo, externalReference: null }),
   );
 
-/** Copies rows, as they are, from the service's database into the old one. */
-async function copy(to: Db, table: string, column: string, values: string[]) {
+/**
+ * Copies rows, as they are, from the service's database into the old one, keeping only the columns the old schema
+ * has (later migrations add columns the schema at 0037 does not know).
+ */
+async function copy(to: Db, schema: string | undefined, table: string, column: string, values: string[]) {
   if (values.length === 0) return;
+  const snake = table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const tables = await to.introspection.getTables();
+  const known = tables.find((t) => t.name === snake && (schema === undefined || t.schema === schema));
+  if (!known) throw new Error(`the old schema has no table ${snake}`);
+  const columns = new Set(known.columns.map((c) => c.name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())));
   const rows = await app.platform.db.selectFrom(table as 'loans').selectAll().where(column as 'id', 'in', values).execute();
-  if (rows.length) await to.insertInto(table as 'loans').values(rows).execute();
+  const older = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => columns.has(key))));
+  if (older.length) await to.insertInto(table as 'loans').values(older as never).execute();
 }
 
 describe('migration 0038 re-attributes patient financing to the service\'s books', () => {
@@ -93,16 +102,16 @@ describe('migration 0038 re-attributes patient financing to the service\'s books
     try {
       const old = handle.db;
       await migrateToLatest(old, handle.dialect, database.pgSchema, '0037-languages');
-      await copy(old, 'organisations', 'id', [partner.organisationId, lending.organisationId, FINANCING_LENDER_ID]);
-      await copy(old, 'loanProducts', 'id', [...new Set(loans.map((l) => l.loanProductId))]);
-      await copy(old, 'borrowers', 'id', loans.map((l) => l.borrowerId));
-      await copy(old, 'preapprovals', 'id', loans.flatMap((l) => (l.preapprovalId ? [l.preapprovalId] : [])));
-      await copy(old, 'loans', 'id', loanIds);
-      await copy(old, 'financingApplications', 'id', [defaulted, active]);
-      await copy(old, 'loanMandates', 'loanId', loanIds);
-      await copy(old, 'loanRepayments', 'id', repayments.map((r) => r.id));
+      await copy(old, database.pgSchema, 'organisations', 'id', [partner.organisationId, lending.organisationId, FINANCING_LENDER_ID]);
+      await copy(old, database.pgSchema, 'loanProducts', 'id', [...new Set(loans.map((l) => l.loanProductId))]);
+      await copy(old, database.pgSchema, 'borrowers', 'id', loans.map((l) => l.borrowerId));
+      await copy(old, database.pgSchema, 'preapprovals', 'id', loans.flatMap((l) => (l.preapprovalId ? [l.preapprovalId] : [])));
+      await copy(old, database.pgSchema, 'loans', 'id', loanIds);
+      await copy(old, database.pgSchema, 'financingApplications', 'id', [defaulted, active]);
+      await copy(old, database.pgSchema, 'loanMandates', 'loanId', loanIds);
+      await copy(old, database.pgSchema, 'loanRepayments', 'id', repayments.map((r) => r.id));
 
-      // The ledger as the code before issue 22 posted it: everything of the loan in the partner's scope.
+      // The ledger as the code before 0038 posted it: everything of the loan in the partner's scope.
       const at = clock.now();
       const accounts = new Map<string, LedgerAccount>();
       const account = async (organisationId: string, kind: AccountKind, code: string) => {

@@ -15,7 +15,7 @@ import { acceptedLoan, lendingTenant, type LendingTenant } from '../support/life
 import { fundFinancingPool, initiatedApplication, signedFinancing } from '../support/financing';
 
 /**
- * Issue 22: whose books a loan's money is in. Patient financing is the service's loan: its receivable, collections,
+ * Whose books a loan's money is in. Patient financing is the service's loan: its receivable, collections,
  * income, write-off and recoveries are in the lender's scope and the repaid principal is back in the `FINANCING`
  * pool; the partner's scope holds only the treatment amount owed to it. Lending loans are the partner's own, written
  * off in its scope when they default. Random workloads check the books after every step.

@@ -10,7 +10,7 @@ import { client, pushBody, startTestApp, type TestApp } from '../support/harness
 import { consentFor, eventsOf, type LendingTenant } from '../support/lifecycle';
 
 /**
- * Live mode with real provider adapters (issue 16), against local fakes of the providers'
+ * Live mode with real provider adapters, against local fakes of the providers'
  * documented APIs: Paystack (direct debit rail_a, webhooks) and Dojah (AML screening). A live loan
  * goes push → offer → accept → mandate through Paystack's authorisation page → disburse →
  * collection → completed, and no sandbox adapter is touched on the way.

@@ -18,7 +18,7 @@ import { consentFor, eventsOf, lendingTenant, type LendingTenant } from '../supp
 import { mintSession, nubanCheckDigit, sessionClient, tokenOf } from '../support/checkout';
 
 /**
- * Live mode never reaches a sandbox adapter (issue 16): with no live payment rail configured every
+ * Live mode never reaches a sandbox adapter: with no live payment rail configured every
  * rail-backed call answers 503 `provider_not_configured` and writes nothing, the collector leaves
  * live loans alone, the sandbox rail serves test-mode mandates only, and a live AML screen without
  * a provider leaves the loan `under_review`.

@@ -161,7 +161,7 @@ describe('push → issue-offer → accept → disburse', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'under_review', documentReference: null, pricingSnapshotId: null });
     const events = (await eventsOf(app, tenant.organisationId)).filter((e) => e.data.loanId === res.body.data.id);
-    expect(events.map((e) => e.name)).toEqual(['loan.kyc.attested']);
+    expect(events.map((e) => e.name)).toEqual(['loan.kyc.attested', 'review.opened']);
     expect(events[0]!.data.amlScreenStatus).toBe('hit');
     expect((await api.get(`/v1/loans/${res.body.data.id}/offer-letter`)).status).toBe(404);
   });

@@ -24,14 +24,15 @@ async function expectRefused(path: string, body: unknown, status: number, error:
 }
 
 describe('tenant approval (delegated tier)', () => {
-  it('approve from pending issues the offer and emits loan.approved then loan.offer.issued', async () => {
+  it('approve from pending screens the borrower, issues the offer and emits loan.kyc.attested (clear), loan.approved then loan.offer.issued', async () => {
     const loan = await operatorLoan(app, tenant, { kycTier: 'delegated' });
     expect(loan.status).toBe('pending');
     const res = await api().post(`/v1/loans/${loan.id}/approve`, { notes: 'looks good' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'awaiting_acceptance', approvalNotes: 'looks good', documentReference: `OFR-${loan.id}-1` });
-    const names = (await eventsOf(app, tenant.organisationId)).filter((e) => e.data.loanId === loan.id).map((e) => e.name);
-    expect(names).toEqual(['loan.approved', 'loan.offer.issued']);
+    const events = (await eventsOf(app, tenant.organisationId)).filter((e) => e.data.loanId === loan.id);
+    expect(events.map((e) => e.name)).toEqual(['loan.kyc.attested', 'loan.approved', 'loan.offer.issued']);
+    expect(events[0]!.data.amlScreenStatus).toBe('clear');
   });
 
   it('approve with an attestation whose screen is clear answers {approved: true, loan, attestation}', async () => {
@@ -48,7 +49,7 @@ describe('tenant approval (delegated tier)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ approved: false, loan: { status: 'under_review', documentReference: null }, attestation: { amlScreenStatus: 'hit' } });
     const events = (await eventsOf(app, tenant.organisationId)).filter((e) => e.data.loanId === loan.id);
-    expect(events.map((e) => e.name)).toEqual(['loan.kyc.attested']);
+    expect(events.map((e) => e.name)).toEqual(['loan.kyc.attested', 'review.opened']);
     await expectRefused(`/v1/loans/${loan.id}/approve`, {}, 409, 'invalid_loan_state');
   });
 

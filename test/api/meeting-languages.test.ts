@@ -5,7 +5,7 @@ import { client, createTenant, startTestApp, type Tenant, type TestApp } from '.
 import { appointmentBody } from '../support/appointments';
 
 /**
- * Issue 21: the meeting page in the patient's language, without a browser. The language is the
+ * The meeting page in the patient's language, without a browser. The language is the
  * participant's own, else (a patient's) the appointment's, else Accept-Language, else English; the
  * closed states (not valid, not open yet, ended, cancelled) are rendered in it by the server, and the
  * ready page hands it to `<tm-meeting locale>`. Every request here says `Accept-Language: en`, so

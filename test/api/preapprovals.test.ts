@@ -28,6 +28,7 @@ describe('POST /v1/preapprovals', () => {
       approvedAmountKobo: 123456,
       status: 'received',
       expiresAt: expect.any(String),
+      borrowerMatch: { borrower: 'new', differs: [], codesTo: 'phone_on_record' },
     });
     const stored = await client(app, tenant.test).get(`/v1/preapprovals/${res.body.data.preapprovalId}`);
     expect(stored.body.data).toMatchObject({ interestRateBps: 450, tenorDays: 90, repaymentFrequency: 'monthly', riskBand: 'B', trustScore: 712, confidence: 'high' });

@@ -4,7 +4,7 @@ import { client, createTenant, startTestApp, type Tenant, type TestApp } from '.
 import { appointmentBody } from '../support/appointments';
 import { openMeetingLink, pdfText } from '../support/meeting';
 
-/** Letters print Yoruba, Hausa and Igbo characters (issue 21): the prescription of a patient with a Yoruba name. */
+/** Letters print Yoruba, Hausa and Igbo characters: the prescription of a patient with a Yoruba name. */
 const clock = new FakeClock('2026-12-02T09:00:00.000Z');
 let app: TestApp;
 let tenant: Tenant;

@@ -33,10 +33,20 @@ const makeRecord: Record<string, () => Promise<string>> = {
   '/v1/mandates/{id}': async () => mandateId,
   '/v1/events/{id}': async () => makeDelivery(app, owner),
   '/v1/payouts/{id}': async () => payoutId,
+  '/v1/reviews/{id}': async () => reviewOf(owner),
   '/v1/webhook-endpoints/{id}': async () => (await client(app, owner.test).post('/v1/webhook-endpoints', { url: 'https://partner.example/h' })).body.data.endpoint.id,
 };
 
-const idRoutes = apiRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));
+/** A review of the tenant's: a test-mode push for the sandbox screen's listed surname waits for a person. */
+async function reviewOf(tenant: Tenant): Promise<string> {
+  const pushed = await client(app, tenant.test).post('/v1/preapprovals', pushBody({ lastName: 'Sanctioned' }));
+  const issued = await client(app, tenant.test).post(`/v1/preapprovals/${pushed.body.data.preapprovalId}/issue-offer`, {});
+  return (await client(app, tenant.test).get(`/v1/reviews?loanId=${issued.body.data.id}`)).body.data.reviews[0].id;
+}
+
+/** The routes an API key reaches (a borrower session's own routes keep lenders apart in borrower-loans.test.ts). */
+const keyRoutes = apiRoutes.filter((r) => r.access !== 'borrowerSession');
+const idRoutes = keyRoutes.filter((r) => r.method === 'get' && r.path.includes('{id}'));
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -76,7 +86,7 @@ describe('tenant isolation', () => {
     else expect(res.body.data).toBeTruthy();
   });
 
-  it.each(apiRoutes.filter((r) => r.method === 'post' && r.path.includes('{id}')).map((r) => r.path))(
+  it.each(keyRoutes.filter((r) => r.method === 'post' && r.path.includes('{id}')).map((r) => r.path))(
     'POST %s on another organisation\'s record answers 404 and changes nothing',
     async (path) => {
       const { loan, preapprovalId } = await offeredLoan(app, owner);
@@ -86,7 +96,8 @@ describe('tenant isolation', () => {
         : undefined;
       const delivery = path.startsWith('/v1/events') ? await makeDelivery(app, owner) : undefined;
       const session = path.startsWith('/v1/checkout-sessions') ? (await client(app, owner.test).post(`/v1/loans/${loan.id}/checkout-sessions`)).body.data : undefined;
-      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (session?.id ?? delivery ?? endpoint ?? mandate ?? loan.id);
+      const review = path.startsWith('/v1/reviews') ? await reviewOf(owner) : undefined;
+      const id = path.startsWith('/v1/preapprovals') ? preapprovalId : (review ?? session?.id ?? delivery ?? endpoint ?? mandate ?? loan.id);
       const before = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
       const res = await client(app, stranger.test).post(path.replace('{id}', id), validBodies[path]!() ?? {});
       expect(res.status).toBe(404);
@@ -94,6 +105,7 @@ describe('tenant isolation', () => {
       const after = await client(app, owner.test).get(`/v1/loans/${loan.id}`);
       expect(after.body.data).toEqual(before.body.data);
       if (session) expect((await client(app).get('/v1/checkout/session', { authorization: `CheckoutSession ${session.token}` })).status).toBe(200);
+      if (review) expect((await client(app, owner.test).get(`/v1/reviews/${review}`)).body.data.status).toBe('open');
     },
   );
 

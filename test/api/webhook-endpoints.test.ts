@@ -46,6 +46,18 @@ describe('webhook endpoints', () => {
     expect((await api().get('/v1/webhook-endpoints')).body.data.every((e: { mode: string }) => e.mode === 'test')).toBe(true);
   });
 
+  it('with WEBHOOK_ALLOW_LOOPBACK (development) accepts localhost as it does 127.0.0.1, and still refuses internal names', async () => {
+    for (const url of ['http://localhost:4000/hooks', 'https://LOCALHOST./hooks', 'https://dev.localhost/hooks']) {
+      const res = await api().post('/v1/webhook-endpoints', { url });
+      expect(res.status, url).toBe(201);
+    }
+    for (const url of ['https://metadata.google.internal/x', 'https://printer.local/x', 'https://nas.home.arpa/x', 'https://hooks.test/x']) {
+      const res = await api().post('/v1/webhook-endpoints', { url });
+      expect(res.status, url).toBe(422);
+      expect(res.body.error).toBe('webhook_url_not_allowed');
+    }
+  });
+
   it('updates, disables and re-enables (resetting the failure count), and deletes', async () => {
     const { endpoint } = (await api().post('/v1/webhook-endpoints', { url: 'https://partner.example/a' })).body.data;
     await app.platform.db.updateTable('webhookEndpoints').set({ consecutiveFails: 7, status: 'disabled' }).where('id', '=', endpoint.id).execute();

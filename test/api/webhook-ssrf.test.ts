@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
+import { createEndpoint } from '../../server/platform/domain/webhooks/endpoint';
 import { client, createTenant, pushBody, startTestApp, type TestApp } from '../support/harness';
 import { startReceiver, type Receiver } from '../support/webhooks';
 
@@ -84,15 +85,56 @@ describe('SSRF guard by default', () => {
     expect((await client(app, tenant.test).get(`/v1/webhook-endpoints/${id}`)).body.data.url).toBe('https://hooks.example.com/in');
   });
 
+  it('refuses special-use and internal host names at registration, in any case and with a trailing dot, in test and live mode, on both registration routes, storing nothing', async () => {
+    const tenant = await createTenant(app);
+    const names = [
+      'localhost',
+      'localhost.',
+      'LOCALHOST',
+      'LocalHost..',
+      'api.localhost',
+      'printer.local',
+      'metadata.google.internal',
+      'Metadata.Google.Internal.',
+      'router.home.arpa',
+      'ipv4only.arpa',
+      'hooks.invalid',
+      'hooks.test',
+      'shop.onion',
+      'metadata',
+    ];
+    for (const key of [tenant.test, tenant.live]) {
+      for (const name of names) {
+        const res = await client(app, key).post('/v1/webhook-endpoints', { url: `https://${name}/x` });
+        expect(res.status, name).toBe(422);
+        expect(res.body.error).toBe('webhook_url_not_allowed');
+        expect(res.body.message).toMatch(/^url: .+ is (a loopback name|a special-use name \(\.[a-z]+\)|not a fully qualified domain name)/);
+        const sdk = await client(app, key).post('/api/v1/sdk/webhook-endpoints', { url: `https://${name}/x` });
+        expect(sdk.status, `sdk ${name}`).toBe(422);
+        expect(sdk.body.error).toBe('webhook_url_not_allowed');
+      }
+    }
+    const stored = await app.platform.db.selectFrom('webhookEndpoints').select('id').where('organisationId', '=', tenant.organisationId).execute();
+    expect(stored).toEqual([]);
+    // A changed URL is held to the same rule.
+    const created = await client(app, tenant.live).post('/v1/webhook-endpoints', { url: 'https://hooks.example.com/in' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.endpoint.id;
+    const changed = await client(app, tenant.live).call('PATCH', `/v1/webhook-endpoints/${id}`, { body: { url: 'https://localhost./x' } });
+    expect(changed.status).toBe(422);
+    expect(changed.body.error).toBe('webhook_url_not_allowed');
+  });
+
   it('refuses at delivery a host name that resolves to loopback, without connecting, so the event log reveals nothing of the target', async () => {
     const tenant = await createTenant(app);
     const before = receiver.connections();
-    const registered = [
-      await client(app, tenant.test).post('/v1/webhook-endpoints', { url: `http://localhost:${receiver.port}/probe` }),
-      await client(app, tenant.test).post('/api/v1/sdk/webhook-endpoints', { url: `http://localhost:${receiver.port}/sdk-probe` }),
-      await client(app, tenant.live).post('/v1/webhook-endpoints', { url: `https://localhost:${receiver.port}/probe` }),
-    ];
-    for (const res of registered) expect(res.status).toBe(201);
+    // Registered as a development server would have let them (or before names were checked at
+    // registration): the delivery guard judges the address the name resolves to, whatever is stored.
+    const stored = (mode: 'test' | 'live', url: string, api: 'lending' | 'sdk' = 'lending') =>
+      createEndpoint(app.platform.db, app.platform.secrets, { organisationId: tenant.organisationId, mode }, { url, api }, new Date(), { allowLoopback: true });
+    await stored('test', `http://localhost:${receiver.port}/probe`);
+    await stored('test', `http://localhost:${receiver.port}/sdk-probe`, 'sdk');
+    await stored('live', `https://localhost:${receiver.port}/probe`);
     expect((await client(app, tenant.test).post('/v1/preapprovals', pushBody())).status).toBe(202);
     expect((await client(app, tenant.live).post('/v1/preapprovals', pushBody())).status).toBe(202);
     await dispatcher.runOnce();

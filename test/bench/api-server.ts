@@ -16,6 +16,7 @@ import { bootstrapSandbox, SANDBOX_POOL_CODE } from '../../server/platform/domai
 import { fundPool } from '../../server/platform/domain/pools/pool';
 import { inUnitOfWork } from '../../server/platform/domain/unit-of-work';
 import { WebhookDispatcher } from '../../server/workers/webhook-dispatcher';
+import { ringOutboxAcrossProcesses } from '../../server/workers/outbox-bell';
 
 // BENCH_DATA_DIR lets a second process share the SQLite file (the webhooks drain phase).
 const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
@@ -40,6 +41,8 @@ await inUnitOfWork(platform.db, (trx) =>
   fundPool(trx, { organisationId: result.organisationId, mode: 'test', code: SANDBOX_POOL_CODE, amountKobo: 1_000_000_000_00, now: new Date() }),
 );
 const web = await startWebServer(platform, { port: 0, host: '127.0.0.1' });
+// As `npm start` does: events committed here wake the dispatchers of other processes (the webhooks benchmark's split runs).
+const stopRinging = ringOutboxAcrossProcesses(platform.roomBus, logger);
 // The webhooks benchmark runs the dispatcher in the server process, as `npm start` does.
 const dispatcher = process.env.BENCH_DISPATCHER === 'true' ? new WebhookDispatcher(platform) : undefined;
 dispatcher?.start();
@@ -57,6 +60,7 @@ process.stdout.write(
 );
 process.on('SIGTERM', async () => {
   bareServer.close();
+  stopRinging();
   await dispatcher?.stop();
   await web.stop();
   await platform.close();

@@ -152,7 +152,7 @@ export async function api(): Promise<void> {
   for (const r of rows) console.log(`${String(r[0]).padEnd(30)}${r.slice(1).map((c) => String(c).padStart(10)).join('')}`);
   const ratio = apiRps / bareRps;
   const p99 = Math.max(api1.p99, api2.p99);
-  // Issue 19: the API's tail against the bare route's, at the same connection count and in the same run
+  // The scale target: the API's tail against the bare route's, at the same connection count and in the same run
   // (both runs of each, so one stray stall on either side weighs half).
   const bareP99 = (bare1.p99 + bare2.p99) / 2;
   const apiP99 = (api1.p99 + api2.p99) / 2;

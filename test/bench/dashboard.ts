@@ -14,7 +14,7 @@ import { productInput } from '../support/factories';
 import { percentile, withPostgresSchema } from './support';
 
 /**
- * `npm run bench -- dashboard` (issue 18):
+ * `npm run bench -- dashboard`:
  * (a) the initial bundle, gzipped: `dist/dashboard/dashboard.js` plus every module it imports statically (read from the
  *     build output with es-module-lexer; dynamic imports — the pages, uPlot — are not initial). Budget 60 KB.
  * (b) time to the loans list interactive at 4× CPU (CDP `Emulation.setCPUThrottlingRate`), in the machine's Chromium,
@@ -67,13 +67,13 @@ const pickStatus = (): string => {
   return 'active';
 };
 
-interface Owner {
+export interface Owner {
   cookie: string;
   organisationId: string;
 }
 
 /** Signs up through the dashboard's own routes, verifies from the sandbox inbox, signs in: a session cookie. */
-async function signUp(app: TestApp): Promise<Owner> {
+export async function signUp(app: TestApp): Promise<Owner> {
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@clinic.example`;
   const post = (p: string, body: unknown) => fetch(`${app.url}/dashboard/api${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if ((await post('/sign-up', { email, password: PASSWORD, organisationName: 'Bench Lending' })).status !== 202) throw new Error('sign-up failed');
@@ -90,7 +90,7 @@ async function signUp(app: TestApp): Promise<Owner> {
 }
 
 /** 100,000 loans (and their borrowers) straight into the database, in batched multi-row inserts. */
-async function seed(app: TestApp, organisationId: string): Promise<{ productIds: string[]; references: string[]; ids: string[]; ms: number }> {
+export async function seed(app: TestApp, organisationId: string): Promise<{ productIds: string[]; references: string[]; ids: string[]; ms: number }> {
   const started = performance.now();
   const { db } = app.platform;
   const now = new Date();

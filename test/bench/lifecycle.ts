@@ -215,7 +215,7 @@ function combined(results: Result[]): Result {
 }
 
 /**
- * Issue 19's target, PostgreSQL at least 75% of SQLite's lifecycles per second in the same run: both servers up at
+ * The scale target, PostgreSQL at least 75% of SQLite's lifecycles per second in the same run: both servers up at
  * once, each warmed, then their warm rounds interleaved S P P S S P P S, so that the shared machine's drift (it
  * slows and speeds up by a third from one minute to the next) falls on both alike, as the API benchmark alternates
  * its runs. Each phase is also reported on its own.

@@ -4,17 +4,21 @@
  */
 import { api } from './api';
 import { lifecycle } from './lifecycle';
+import { liveLifecycle } from './live-lifecycle';
 import { repayments } from './repayments';
 import { webhooks } from './webhooks';
 import { checkout } from './checkout';
 import { dashboard } from './dashboard';
 import { soakBench } from './soak';
+import { reviewsBench } from './reviews';
+import { startup } from './startup';
 
-const benches: Record<string, () => Promise<void>> = { api, lifecycle, repayments, webhooks, checkout, dashboard, soak: soakBench };
+// `lifecycle live`: one patient-financing lifecycle live on the providers' fakes beside the sandbox's (live-lifecycle.ts).
+const benches: Record<string, () => Promise<void>> = { api, lifecycle: () => (process.argv[3] === 'live' ? liveLifecycle() : lifecycle()), repayments, webhooks, checkout, dashboard, soak: soakBench, reviews: reviewsBench, startup };
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
 if (!bench) {
-  process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>\n`);
+  process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}>   (lifecycle live: live on the fakes beside the sandbox)\n`);
   process.exit(2);
 }
 await bench();

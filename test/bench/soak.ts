@@ -4,7 +4,7 @@ import http from 'node:http';
 import { buildBenchServer, percentile, startBenchServer, withPostgresSchema, type BenchServer } from './support';
 
 /**
- * `npm run bench -- soak` (issue 19): steady mixed load on one server process for `BENCH_SOAK_MINUTES` (30) per
+ * `npm run bench -- soak`: steady mixed load on one server process for `BENCH_SOAK_MINUTES` (30) per
  * database, SQLite then PostgreSQL: CLIENTS clients in a loop of whole lifecycles (push → issue-offer → accept-terms →
  * disburse), an external repayment on a disbursed loan, and reads (`GET /v1/products`, `GET /v1/loans`), each client
  * pacing itself to `BENCH_SOAK_RATE` operations a second in all. Every `SAMPLE_SECONDS` it records the server's

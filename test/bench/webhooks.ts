@@ -15,7 +15,7 @@ import { buildBenchServer, percentile, startBenchServer, withPostgresSchema, typ
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
-/** Which runs, e.g. `sqlite-drain,postgres-load` (default all four). */
+/** Which runs, e.g. `sqlite-drain,postgres-load` (default all six: `sqlite-load`, `sqlite-split`, `sqlite-drain` and the same for `postgres-`). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (run: string) => !ONLY || ONLY.includes(run);
 
@@ -88,17 +88,20 @@ async function registerEndpoints(server: BenchServer, receiver: Receiver) {
   }
 }
 
-/** Pushes EVENTS pre-approvals from CLIENTS clients; returns how many failed. */
-async function push(server: BenchServer): Promise<number> {
+/** Pushes EVENTS pre-approvals from CLIENTS clients, in turn to each of `servers`; returns how many failed. */
+async function push(servers: BenchServer | BenchServer[]): Promise<number> {
+  const targets = Array.isArray(servers) ? servers : [servers];
+  const server = targets[0]!;
   const headers = { 'content-type': 'application/json', 'X-API-Public-Key': server.keys.publicKey, 'X-API-Secret-Key': server.keys.secretKey };
   let next = 0;
   let failures = 0;
   await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      const target = targets[client % targets.length]!;
       while (next < EVENTS) {
         next += 1;
         const assessmentId = `w_${crypto.randomUUID()}`;
-        const res = await fetch(`${server.apiUrl}/v1/preapprovals`, {
+        const res = await fetch(`${target.apiUrl}/v1/preapprovals`, {
           method: 'POST',
           headers,
           body: JSON.stringify({
@@ -143,11 +146,12 @@ async function drain(label: string, serverJs: string, env: Record<string, string
   console.log(`  with process start-up and migrations: ${(receiver.receipts.length / ((last - started) / 1000)).toFixed(0)} deliveries/s (first delivery ${first - started} ms after spawn)`);
 }
 
-async function load(label: string, server: BenchServer, receiver: Receiver) {
+/** Lag under API traffic: `servers` take the pushes (in turn), `server` registers the endpoints. */
+async function load(label: string, server: BenchServer, receiver: Receiver, servers: BenchServer[] = [server]) {
   await registerEndpoints(server, receiver);
   receiver.receipts.length = 0;
   const started = Date.now();
-  const failures = await push(server);
+  const failures = await push(servers);
   const pushedAt = Date.now();
   const expected = (EVENTS - failures) * ENDPOINTS;
   await waitForReceipts(receiver, expected);
@@ -164,6 +168,25 @@ async function load(label: string, server: BenchServer, receiver: Receiver) {
   console.log(`                                              at least ${line(lower)}`);
 }
 
+/**
+ * The split deployment (docs/scale/roles.md): two API processes without a dispatcher take the pushes, one worker
+ * process (the dispatcher) delivers. Its dispatcher hears of their commits over the room bus (PostgreSQL LISTEN/NOTIFY,
+ * `server/workers/outbox-bell.ts`); on SQLite (one machine, no bus) it finds them by polling.
+ */
+async function split(label: string, serverJs: string, env: Record<string, string>, receiver: Receiver) {
+  const apis: BenchServer[] = [];
+  let worker: BenchServer | undefined;
+  try {
+    // One after the other: the first bootstraps the sandbox, the others find it.
+    apis.push(await startBenchServer(serverJs, env));
+    apis.push(await startBenchServer(serverJs, env));
+    worker = await startBenchServer(serverJs, { ...env, BENCH_DISPATCHER: 'true' });
+    await load(`${label}, two API processes + one worker`, apis[0]!, receiver, apis);
+  } finally {
+    for (const process of [...apis, ...(worker ? [worker] : [])]) await process.stop();
+  }
+}
+
 export async function webhooks(): Promise<void> {
   const receiver = await startReceiver();
   console.log(`baseline: plain keep-alive POSTs to the receiver from one process: ${(await baseline(receiver.url('/baseline'))).toFixed(0)} req/s`);
@@ -175,6 +198,14 @@ export async function webhooks(): Promise<void> {
       await load('SQLite', sqlite, receiver);
     } finally {
       await sqlite.stop();
+    }
+  }
+  if (wanted('sqlite-split')) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hooks-'));
+    try {
+      await split('SQLite', serverJs, { ...key, BENCH_DATA_DIR: dataDir }, receiver);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
   if (wanted('sqlite-drain')) {
@@ -194,6 +225,7 @@ export async function webhooks(): Promise<void> {
       await postgres.stop();
     }
   });
+  if (wanted('postgres-split')) await withPostgresSchema((schemaUrl) => split('PostgreSQL', serverJs, { ...key, DATABASE_URL: schemaUrl, DATABASE_POOL_SIZE: '20' }, receiver));
   if (wanted('postgres-drain')) await withPostgresSchema((schemaUrl) => drain('PostgreSQL', serverJs, { ...key, DATABASE_URL: schemaUrl, DATABASE_POOL_SIZE: '20' }, receiver));
   await receiver.close();
 }

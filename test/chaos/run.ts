@@ -1,5 +1,5 @@
 /**
- * `npm run chaos` (issue 19): the fault-injection suite. On its own PostgreSQL cluster and Redis
+ * `npm run chaos`: the fault-injection suite. On its own PostgreSQL cluster and Redis
  * server, two API processes and two worker processes of the `npm start` bundle run behind a
  * loopback round-robin proxy, with a loopback webhook receiver and the sandbox rail. Seeded clients
  * run a random lending workload and retry with the same Idempotency-Key on any network error, while

@@ -7,9 +7,10 @@ import { lendingTenant, type LendingTenant } from '../support/lifecycle';
 import { latestOtp, nubanCheckDigit, uniquePhone } from '../support/checkout';
 import { axeViolations, deepText, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } from '../support/browser';
 import { chooseBank } from '../support/bank-picker';
+import { loanReference } from '../../server/shared/loan-reference';
 
 /**
- * The page people trust (issue 15, item 8), in the machine's Chromium at 360×640: the lender's
+ * A checkout page people trust, in the machine's Chromium at 360×640: the lender's
  * branding from its checkout settings (a logo served from a loopback server, the brand colour, the
  * footer's privacy, terms and support links), the TEST MODE badge, a header that leaves the step
  * the room, the offer's headline (the repayment per instalment) and its monthly rate, labels on one
@@ -205,9 +206,15 @@ describe('a branded, trustworthy checkout', () => {
       expect(receiptText).toContain(`Loan amount ${formatted(loan.principalKobo)}`);
       expect(receiptText).toContain(`Repaid from Access Bank ••••${accountNumber.slice(-4)}`);
       expect(receiptText).toContain(`First repayment ${formatted(first.totalKobo)} on ${date}`);
-      expect(receiptText).toContain(`Reference ${loan.id}`);
+      // A short human reference, not the UUID.
+      expect(receiptText).toContain(`Reference ${loanReference(loan.id)}`);
+      expect(receiptText).not.toContain(loan.id);
       expect(receiptText).not.toContain(accountNumber);
       expect(await page.getByText('Your loan with Kudi Loans is confirmed.').count()).toBe(1);
+      // The way back later: the borrower's own loan page, beside this checkout (test mode: it signs in to sandbox loans).
+      const myLoan = page.getByRole('link', { name: 'See your loan any time, pay early or pay it off' });
+      expect(new URL((await myLoan.getAttribute('href'))!).pathname).toBe('/checkout/my-loan/');
+      expect(new URL((await myLoan.getAttribute('href'))!).search).toBe('?mode=test');
       // The page no longer says "Complete your loan".
       expect(await page.locator('h1').innerText()).toBe('Loan confirmed');
       expect(await page.title()).toBe('Loan confirmed · Kudi Loans');

@@ -8,9 +8,9 @@ import { createCheckoutRouter } from '../../server/checkout/create-checkout-rout
 import { CHECKOUT_EVENT_TYPES, type CheckoutEvent } from '../../widget/embed/events';
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, offeredLoan, type LendingTenant } from '../support/lifecycle';
-import { latestOtp, nubanCheckDigit, tokenOf, uniquePhone } from '../support/checkout';
+import { latestOtp, nubanCheckDigit, sessionClient, tokenOf, uniquePhone } from '../support/checkout';
 import { buildWidgetCopy } from '../support/widget-build';
-import { axeViolations, axeViolationsWithFrames, ensureBundles, PHONE_VIEWPORT, screenshot } from '../support/browser';
+import { axeViolations, axeViolationsWithFrames, deepText, ensureBundles, PHONE_VIEWPORT, screenshot } from '../support/browser';
 import { chooseBank } from '../support/bank-picker';
 
 /**
@@ -201,12 +201,23 @@ describe('the embedded checkout on a partner page of another origin', () => {
       // The rail's page opens in a new tab (the partner page stays); approving there lands on the
       // checkout server's "back from your bank" page, and the embedded checkout confirms by itself.
       await frame.getByRole('heading', { name: 'Set up your repayments' }).waitFor();
+      // A shared phone: the browser still holds the hosted checkout cookie of another borrower's loan (phone verified).
+      const otherPhone = uniquePhone();
+      const other = await offeredLoan(app, tenant, { phone: otherPhone });
+      const otherSession = sessionClient(app, tokenOf(other.loan.applicationUrl));
+      await otherSession.post('/v1/checkout/otp/send');
+      expect((await otherSession.post('/v1/checkout/otp/verify', { code: await latestOtp(app, otherPhone) })).status).toBe(200);
+      await context.addCookies([{ name: 'lc_checkout', value: tokenOf(other.loan.applicationUrl), url: `${backend}/checkout/` }]);
       await frame.getByRole('button', { name: 'Set up direct debit' }).click();
       const [rail] = await Promise.all([context.waitForEvent('page'), frame.getByRole('link', { name: /Continue to your bank/ }).click()]);
       await rail.waitForURL(/\/sandbox\/rails\//);
       await rail.getByRole('button', { name: 'Approve' }).click();
       await rail.waitForURL((url) => url.href.startsWith(`${backend}/checkout/?return=mandate`));
+      // The return page is bound to the loan whose mandate was decided: the other loan's cookie changes nothing on it.
       await rail.getByRole('heading', { name: 'Back from your bank' }).waitFor();
+      const returned = await deepText(rail, 'body');
+      expect(returned).not.toContain(other.loan.id);
+      expect(returned).not.toMatch(/offer|₦/i);
       await frame.getByRole('heading', { name: "You're all set" }).waitFor({ timeout: 45_000 });
 
       const expected = [
@@ -234,6 +245,10 @@ describe('the embedded checkout on a partner page of another origin', () => {
       // Opaque ids and outcomes only.
       for (const event of dom) expect(event).toMatchObject({ version: 1, sessionId: session.id, loanId: loan.id });
       expect(dom.find((e) => e.type === 'offer_signed')).toMatchObject({ documentReference: loan.documentReference });
+      // The mandate events name the mandate (the one now active on the loan).
+      const active = await app.platform.db.selectFrom('loans').select('activeMandateId').where('id', '=', loan.id).executeTakeFirstOrThrow();
+      expect(dom.find((e) => e.type === 'mandate_redirect')).toMatchObject({ mandateId: active.activeMandateId });
+      expect(dom.find((e) => e.type === 'mandate_active')).toMatchObject({ mandateId: active.activeMandateId });
       const serialised = JSON.stringify(dom);
       for (const personal of [phone, phone.slice(-10), 'Ada', 'Obi', accountNumber, session.token]) expect(serialised).not.toContain(personal);
 
@@ -402,7 +417,7 @@ LoanCheckout('mount', '#checkout', { session: ${JSON.stringify(hostedTokens.get(
     listed = `http://localhost:${port}`;
     unlisted = `http://127.0.0.1:${port}`;
     lender = await lendingTenant(app);
-    const settings = await client(app, lender.test).call('PATCH', '/v1/checkout-settings', { body: { allowedOrigins: [listed] } });
+    const settings = await client(app, lender.test).call('PATCH', '/v1/checkout-settings', { body: { allowedOrigins: [listed], brandColor: '#b45309' } });
     expect(settings.status).toBe(200);
   });
 
@@ -432,6 +447,8 @@ LoanCheckout('mount', '#checkout', { session: ${JSON.stringify(hostedTokens.get(
     try {
       await page.goto(`${listed}/pay/${sessionId}`);
       await page.getByRole('heading', { name: 'Confirm your phone number' }).waitFor();
+      // The brand colour saved in the checkout settings applies to the embed (the page set no colour of its own).
+      await expect.poll(() => page.locator('lc-checkout').evaluate((el) => getComputedStyle(el).getPropertyValue('--lc-primary').trim())).toBe('#b45309');
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, 'embed-hosted-01-otp');
       await verifyPhone(page, phone);

@@ -7,7 +7,7 @@ import { lendingTenant, offeredLoan } from '../support/lifecycle';
 import { ensureBundles, launchChromium } from '../support/browser';
 import { latestOtp, uniquePhone } from '../support/checkout';
 
-/** Issue 21: the language picked in the widget reaches the platform, and the code is texted in it. */
+/** The language picked in the widget reaches the platform, and the code is texted in it. */
 let app: TestApp;
 let browser: Browser;
 

@@ -11,8 +11,8 @@ import type { FakeTermii } from '../support/fakes/termii-fake';
 import { liveLendingTenant, startLiveProviders, type LiveProviders } from '../support/live-providers';
 
 /**
- * A live borrower on a 360×640 phone, every outside call through a real adapter against a local fake
- * (issue 16): the code texted by Termii, typed with spaces; the direct debit on Paystack's own page
+ * A live borrower on a 360×640 phone, every outside call through a real adapter against a local fake:
+ * the code texted by Termii, typed with spaces; the direct debit on Paystack's own page
  * (another origin), declined, tried again and approved; back on the hosted checkout by Paystack's
  * redirect, which carries only `?reference=` — the checkout reads the state back and finishes.
  */
@@ -85,14 +85,14 @@ describe('a live checkout on a phone, through real provider adapters', () => {
       await page.getByRole('button', { name: 'Set up direct debit' }).click();
       await page.waitForURL((url) => url.href.startsWith(paystack.url));
       await page.getByRole('button', { name: 'Decline' }).click();
-      await page.waitForURL(/\/checkout\/\?return=mandate&reference=/);
+      await page.waitForURL(/\/checkout\/\?return=mandate&loan=[0-9a-f-]+&reference=/);
       await page.getByText('You declined the direct debit at your bank.').waitFor();
       await shot(page, '04-declined');
 
       await page.getByRole('button', { name: 'Try again' }).click();
       await page.waitForURL((url) => url.href.startsWith(paystack.url));
       await page.getByRole('button', { name: 'Approve' }).click();
-      await page.waitForURL(/\/checkout\/\?return=mandate&reference=/);
+      await page.waitForURL(/\/checkout\/\?return=mandate&loan=[0-9a-f-]+&reference=/);
       await heading(page, "You're all set");
       await shot(page, '05-done');
       const mandates = await app.platform.db.selectFrom('loanMandates').select(['status', 'mode']).where('loanId', '=', loan.id).orderBy('createdAt').orderBy('id').execute();

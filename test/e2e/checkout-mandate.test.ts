@@ -217,6 +217,8 @@ describe('history and tabs', () => {
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
 
       await page.getByRole('button', { name: 'Send code' }).click();
+      // The inbox is read once the page shows the code was sent (the click returns before the send does).
+      await page.getByLabel(/Code sent to/).waitFor();
       await page.getByLabel(/Code sent to/).fill(await latestOtp(app, phone));
       await heading(page, 'Review and sign your offer');
       await page.getByLabel('Your full name (your signature)').fill('Ada Obi');
@@ -280,4 +282,49 @@ describe('history and tabs', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('the mandate step comes in its own file: fetched ahead on the bank step; when it cannot load, "Try again" loads it and the step works', async () => {
+    const { loan } = await borrowerAt('bank');
+    const { context, page } = await phonePage();
+    try {
+      const requested: string[] = [];
+      await page.route('**/checkout/api/steps/checkout-mandate.*', async (route) => {
+        requested.push(route.request().url());
+        return route.continue();
+      });
+      await page.goto(appUrl(loan.applicationUrl));
+      await heading(page, 'Your bank account');
+      // Fetched while the borrower is still on the bank step.
+      await expect.poll(() => requested.length, { timeout: 10_000 }).toBe(1);
+      expect(requested[0]).toMatch(/\/checkout\/api\/steps\/checkout-mandate\.[0-9a-f]{10}\.js$/);
+      await context.close();
+    } catch (error) {
+      await context.close();
+      throw error;
+    }
+
+    // A fresh page whose first fetch of the file fails (a dropped connection): a way forward, then the step.
+    const second = await phonePage();
+    try {
+      let failNext = true;
+      await second.page.route('**/checkout/api/steps/checkout-mandate.*', async (route) => {
+        if (failNext) {
+          failNext = false;
+          return route.abort('connectionfailed');
+        }
+        return route.continue();
+      });
+      const session = sessionClient(app, tokenOf(loan.applicationUrl));
+      expect((await session.post('/v1/checkout/bank-account', { bankCode: '057', accountNumber: nuban('057', '100000000') })).status).toBe(200);
+      await second.page.goto(appUrl(loan.applicationUrl));
+      await heading(second.page, 'Set up your repayments');
+      await second.page.getByText('We cannot reach the lending service right now').waitFor();
+      await shot(second.page, '50-file-failed');
+      await second.page.getByRole('button', { name: 'Try again' }).click();
+      await second.page.getByRole('button', { name: 'Set up direct debit' }).waitFor();
+      await shot(second.page, '51-file-loaded');
+    } finally {
+      await second.context.close();
+    }
+  }, 60_000);
 });

@@ -197,9 +197,20 @@ describe('hosted checkout in a browser', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, '10-kyc.png'), fullPage: true });
       expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
 
+      // A NIN too short for the service: the refusal sits under the NIN field, in the checkout's words.
+      const nin = page.getByLabel('NIN (optional)');
       await bvn.fill('00000000000');
+      await nin.fill('12345');
+      await verify.click();
+      await expect.poll(() => nin.getAttribute('aria-invalid'), { timeout: 10_000 }).toBe('true');
+      expect((await page.locator('#lc-kyc-nin-error').textContent())?.trim()).toBe('Check “NIN (optional)” and try again.');
+      expect(await nin.getAttribute('aria-describedby')).toBe('lc-kyc-nin-error');
+      expect(await page.locator('lc-kyc form > p.lc-error').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await nin.fill('');
       await verify.click();
       await page.getByText('We could not verify your identity').waitFor();
+      expect(await nin.getAttribute('aria-invalid')).toBe('false');
       await bvn.fill('11111111111');
       await verify.click();
       await page.getByText('still being checked').waitFor();
@@ -241,8 +252,19 @@ describe('hosted checkout in a browser', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, '11-guarantors.png') });
       expect(await axeViolations(page)).toEqual([]);
       await page.getByLabel("Guarantor's full name").fill('Chidi Obi');
-      await page.getByLabel("Guarantor's phone number").fill(guarantorPhone.replace('+234', '0'));
+      // The borrower's own number is refused, and the refusal sits under the phone field, which says it is invalid.
+      const guarantorPhoneField = page.getByLabel("Guarantor's phone number");
+      await guarantorPhoneField.fill(phone.replace('+234', '0'));
       await page.getByLabel('Relationship to you').fill('brother');
+      await page.getByRole('button', { name: 'Text them a code' }).click();
+      await expect.poll(() => guarantorPhoneField.getAttribute('aria-invalid'), { timeout: 10_000 }).toBe('true');
+      const phoneError = page.locator('#lc-g-phone-error');
+      expect((await phoneError.textContent())?.trim()).toBeTruthy();
+      expect(await guarantorPhoneField.getAttribute('aria-describedby')).toContain('lc-g-phone-error');
+      expect(await page.locator('lc-guarantors form > p.lc-error').count()).toBe(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, '11-guarantor-phone-refused.png') });
+      expect(await axeViolations(page)).toEqual([]);
+      await guarantorPhoneField.fill(guarantorPhone.replace('+234', '0'));
       await page.getByRole('button', { name: 'Text them a code' }).click();
       const code = page.getByLabel('Code Chidi Obi received');
       await code.waitFor();

@@ -7,8 +7,8 @@ import { latestOtp, mintSession, nubanCheckDigit, uniquePhone } from '../support
 import { chooseBank } from '../support/bank-picker';
 
 /**
- * Ownership checks and paste-tolerant inputs at 360×640 in the machine's Chromium (issue 15,
- * items 2, 4 and 9): a signature in someone else's name is refused on the name field, a partial
+ * Ownership checks and paste-tolerant inputs at 360×640 in the machine's Chromium:
+ * a signature in someone else's name is refused on the name field, a partial
  * one needs the box ticked; the bank is found by typing ("moni", "opay") or with the keyboard; an
  * account number or a BVN pasted with spaces or dashes keeps every digit; an account in another
  * name gets a clear warning with "use another account" or an explicit confirmation. axe-core on

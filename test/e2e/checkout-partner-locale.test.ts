@@ -11,7 +11,7 @@ import { deepText, ensureBundles, launchChromium, PHONE_VIEWPORT, screenshot } f
 import { uniquePhone } from '../support/checkout';
 
 /**
- * Issue 21, "the partner's locale on mount": a partner page mounts the script-tag widget with
+ * The partner's locale on mount: a partner page mounts the script-tag widget with
  * `locale: 'ha'` in a browser that asks for English. The widget shows Hausa and tells the platform
  * (`POST <checkout>/api/language {chosenBy: partner}`), so the code is texted in Hausa. Then the
  * order `negotiate-locale.ts` documents: the borrower's pick in this session wins over the partner's

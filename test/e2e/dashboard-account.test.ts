@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { writeAudit } from '../../server/platform/domain/dashboard/audit';
 import { startTestApp, type TestApp } from '../support/harness';
 import { axeViolations, launchChromium, PHONE_VIEWPORT } from '../support/browser';
-import { GOOD_PASSWORD, uniqueEmail } from '../support/dashboard';
+import { GOOD_PASSWORD, inboxCount, signedInOwner, tokenFromInbox, uniqueEmail } from '../support/dashboard';
 import { dashboardShot, ensureDashboardBundle, main, newDashboardPage } from '../support/dashboard-browser';
 import {
   addVirtualAuthenticator,
@@ -82,6 +82,32 @@ describe('dashboard account security in the browser', () => {
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
   }, 120_000); // a walk through several pages: a walk's time budget, like the other browser walks
+
+  it('accepting an invitation with an account that asks a passkey: the password, then the passkey, then the dashboard', async () => {
+    const { context, page } = await newDashboardPage(browser, PHONE_VIEWPORT);
+    await addVirtualAuthenticator(context, page);
+    const email = await signUpOnRelyingParty(page, app);
+    await registerPasskeyInBrowser(page, app, 'Phone');
+    await requirePasskeyInBrowser(page, app);
+    await signOutInBrowser(page);
+
+    const inviter = await signedInOwner(app);
+    const before = inboxCount(app, email);
+    expect((await inviter.post('/team/invitations', { email, role: 'developer' })).status).toBe(201);
+    const token = await tokenFromInbox(app, email, 'accept-invitation', before);
+    await page.goto(`${dashboardBase(app)}/accept-invitation?token=${encodeURIComponent(token)}`);
+    await page.getByLabel('Password').fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: /^Join / }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Confirm it is you' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.evaluate(async () => (await fetch('/dashboard/api/session')).status)).toBe(401);
+    await dashboardShot(page, 'accept-invitation-second-factor-phone');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Confirm with your passkey' }).click();
+    await expect.poll(() => page.locator('dash-app header').isVisible(), { timeout: 10_000 }).toBe(true);
+    const session = await page.evaluate(async () => (await (await fetch('/dashboard/api/session')).json()) as { data: { role: string; organisation: { id: string } } });
+    expect(session.data).toMatchObject({ role: 'developer', organisation: { id: inviter.organisationId } });
+    await context.close();
+  }, 120_000);
 
   it('on the account page: renames a passkey, cannot remove the last one while it is asked, removes it after switching off, signs out everywhere', async () => {
     const { context, page } = await newDashboardPage(browser, PHONE_VIEWPORT);

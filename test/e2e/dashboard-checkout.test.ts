@@ -18,7 +18,7 @@ import {
 
 /**
  * The checkout settings page with its live preview, the home page's checklist, the appointments and the financing
- * applications pages (issue 18), in Chromium at 360×640 (and the checkout page at 1280×800): axe on each page (the
+ * applications pages, in Chromium at 360×640 (and the checkout page at 1280×800): axe on each page (the
  * preview frame included), screenshots in test-artifacts/dashboard/.
  */
 let app: TestApp;
@@ -69,7 +69,8 @@ describe('checkout settings with a live preview', () => {
     // A bad origin: the server's message, what was typed kept, nothing saved.
     await main(page).getByLabel('Allowed origins').fill('https://shop.example/checkout');
     await main(page).getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => main(page).getByRole('alert').textContent()).toContain('allowedOrigins');
+    await expect.poll(() => main(page).locator('#f-allowedOrigins-error').textContent()).toContain('must be exactly an origin');
+    expect(await main(page).getByRole('alert').textContent()).toContain('Allowed origins');
     expect(await main(page).getByLabel('Allowed origins').inputValue()).toBe('https://shop.example/checkout');
     expect(await main(page).getByLabel('Brand colour', { exact: true }).inputValue()).toBe('#b42318');
 

@@ -25,9 +25,9 @@ describe('every dashboard page', () => {
 
   const pages = PAGES.filter((p) => !p.path.includes(':'));
 
-  it('the registry has the pages the issue names', () => {
+  it('the registry has every page the dashboard promises', () => {
     expect(pages.map((p) => p.path).sort()).toEqual(
-      ['/', '/account', '/appointments', '/audit-log', '/checkout', '/financing', '/keys', '/loans', '/pool', '/preapprovals', '/products', '/settlements', '/team', '/usage', '/webhooks'].sort(),
+      ['/', '/account', '/appointments', '/audit-log', '/checkout', '/financing', '/keys', '/loans', '/pool', '/preapprovals', '/products', '/reviews', '/settings', '/settlements', '/team', '/usage', '/webhooks'].sort(),
     );
   });
 

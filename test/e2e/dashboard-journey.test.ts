@@ -10,7 +10,7 @@ import { addEndpointAndSendTestEventInBrowser } from '../support/dashboard-journ
 import { verifyWebhook } from '../../server/platform/domain/webhooks/signature';
 
 /**
- * Issue 18's journey, in one browser session of a partner who has nothing yet: sign up → verify the e-mail from the
+ * The dashboard's journey, in one browser session of a partner who has nothing yet: sign up → verify the e-mail from the
  * sandbox inbox → generate a key → call GET /v1/products with it → define a product that then appears in that API
  * answer → fund the test pool and see GET /v1/pools/balance change → add a webhook endpoint on a loopback receiver and
  * send a test event that arrives signed → revoke the key and see the API refuse it within 1 s.

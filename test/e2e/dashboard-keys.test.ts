@@ -72,6 +72,42 @@ describe('the API keys and team pages', { timeout: 120_000 }, () => {
     await context.close();
   });
 
+  it('a developer on a phone makes a restricted key: full access and loan writes cannot be chosen, the list shows the scopes, and the API refuses a write', async () => {
+    const { context, page } = await newDashboardPage(browser, PHONE_VIEWPORT);
+    const email = await signUpInBrowser(page, app, { organisationName: 'Yaba Dental' });
+    await app.platform.db.updateTable('dashboardMemberships').set({ role: 'developer' }).where('userId', '=', (await app.platform.db.selectFrom('dashboardUsers').select('id').where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()).id).execute();
+    await openPage(page, app, '/keys', 'API keys');
+    await expect.poll(() => page.locator('dash-app header').textContent()).toContain('developer');
+
+    const form = main(page).locator('form', { has: page.getByRole('heading', { name: 'New key pair' }) });
+    expect(await form.getByRole('radio', { name: /Full access/ }).isDisabled()).toBe(true);
+    expect(await form.getByRole('radio', { name: /Restricted/ }).isChecked()).toBe(true);
+    const loans = form.locator('#scope-loans');
+    expect(await loans.locator('option[value="write"]').isDisabled()).toBe(true);
+    await loans.selectOption('read');
+    await form.locator('#scope-webhooks').selectOption('write');
+    expect(await axeViolations(page)).toEqual([]);
+    await dashboardShot(page, 'keys-scopes-developer-phone');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)).toBe(false);
+
+    await form.getByRole('button', { name: 'Generate a test key pair' }).click();
+    const secret = main(page).getByTestId('new-secret-key');
+    await expect.poll(() => secret.isVisible(), { timeout: 10_000 }).toBe(true);
+    const key = { publicKey: (await main(page).getByTestId('new-public-key').textContent())!.trim(), secretKey: (await secret.textContent())!.trim() };
+    const row = main(page).locator(`tr[data-key="${key.publicKey}"]`);
+    await expect.poll(() => row.textContent()).toContain('loans:read');
+    expect(await row.textContent()).toContain('webhooks:write');
+    await dashboardShot(page, 'keys-scopes-created-phone');
+
+    expect(await apiStatus(app, key)).toBe(403);
+    const loansRead = await fetch(`${app.url}/v1/loans`, { headers: keyHeaders(key) });
+    expect(loansRead.status).toBe(200);
+    const cancel = await fetch(`${app.url}/v1/loans/00000000-0000-4000-8000-000000000000/cancel`, { method: 'POST', headers: keyHeaders(key) });
+    expect(cancel.status).toBe(403);
+    expect((await cancel.json()).data).toEqual({ requiredScope: 'loans:write' });
+    await context.close();
+  });
+
   it('an owner invites an analyst, who sets a password from the link and is refused the keys and team pages by the server', async () => {
     const owner = await newDashboardPage(browser);
     await signUpInBrowser(owner.page, app, { organisationName: 'Surulere Dental' });
@@ -88,15 +124,17 @@ describe('the API keys and team pages', { timeout: 120_000 }, () => {
     await acceptInvitationInBrowser(invited.page, app, token);
     expect(await invited.page.locator('dash-app header').textContent()).toContain('analyst');
 
-    // The pages are not in the navigation, and opened by address the server refuses them: the page says so.
-    for (const [path, heading] of [
-      ['/keys', 'API keys'],
-      ['/team', 'Team'],
+    // The pages are not in the navigation; opened by address, the page says they are not for this role (before any
+    // call), and the server refuses their data anyway.
+    for (const [path, heading, api] of [
+      ['/keys', 'API keys', '/keys'],
+      ['/team', 'Team', '/team/members'],
     ] as const) {
-      await openPage(invited.page, app, path, heading);
+      await openPage(invited.page, app, path, 'Not available for your role');
       const alert = main(invited.page).getByRole('alert');
       await expect.poll(() => alert.isVisible()).toBe(true);
-      expect(await alert.textContent()).toContain('analyst');
+      expect(await alert.textContent()).toContain(`The ${heading} page is not available for your role (analyst)`);
+      expect(await invited.page.evaluate((url) => fetch(`/dashboard/api${url}`).then((r) => r.status), api)).toBe(403);
       expect(await axeViolations(invited.page)).toEqual([]);
     }
     await dashboardShot(invited.page, 'team-refused-phone');

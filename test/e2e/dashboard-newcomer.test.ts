@@ -8,7 +8,7 @@ import { dashboardShot, ensureDashboardBundle, newDashboardPage } from '../suppo
 import { GOOD_PASSWORD } from '../support/dashboard';
 
 /**
- * A newcomer reaches the dashboard from `npm start` alone (issue 18): the sandbox's first start prints the owner's
+ * A newcomer reaches the dashboard from `npm start` alone: the sandbox's first start prints the owner's
  * e-mail and a one-time link; the link opens the page that sets the password; the owner signs in.
  */
 describe('a newcomer from npm start to the dashboard', () => {

@@ -45,7 +45,8 @@ describe('dashboard: products, pool, settlements, usage', () => {
     await main(page).getByLabel('Interest rate (% a year)').fill('36.5');
     await main(page).getByLabel('Smallest loan (₦)').fill('10.505');
     await main(page).getByRole('button', { name: 'Define product' }).click();
-    await expect.poll(() => main(page).getByRole('alert').textContent()).toContain('Smallest loan (₦): enter a number with at most 2 decimals');
+    await expect.poll(() => main(page).locator('#f-minAmount-error').textContent()).toContain('Enter a number with at most 2 decimals');
+    expect(await main(page).getByRole('alert').textContent()).toContain('Check “Smallest loan (₦)”');
     expect(await main(page).getByLabel('Smallest loan (₦)').inputValue()).toBe('10.505');
     expect(await axeViolations(page)).toEqual([]);
     await main(page).getByRole('button', { name: 'Cancel' }).click();
@@ -58,11 +59,24 @@ describe('dashboard: products, pool, settlements, usage', () => {
     await main(page).getByRole('button', { name: `Edit ${product.code}` }).click();
     await main(page).getByLabel('Largest loan (₦)').fill('999');
     await main(page).getByRole('button', { name: 'Save changes' }).click();
-    await expect.poll(() => main(page).getByRole('alert').textContent()).toContain('minAmountKobo');
+    await expect.poll(() => main(page).locator('#f-minAmount-error').textContent()).toContain('Must not exceed “Largest loan (₦)”');
     await main(page).getByLabel('Largest loan (₦)').fill('5000000');
     await main(page).getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => main(page).getByText(`Product ${product.code} saved.`).isVisible()).toBe(true);
     expect((await api.get('/v1/products')).body.data[0].maxAmountKobo).toBe(500_000_000);
+    expect((await api.get('/v1/products')).body.data[0].reminders).toEqual({ enabled: true, leadDays: 3 });
+
+    // Reminders by text: off for this product, with a lead the server refuses first (0 to 14), shown under its field.
+    await main(page).getByRole('button', { name: `Edit ${product.code}` }).click();
+    await main(page).getByLabel('Text reminders to borrowers').uncheck();
+    await main(page).getByLabel('Reminder before a debit (days)').fill('15');
+    await main(page).getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => main(page).locator('#f-reminderLeadDays-error').textContent()).toMatch(/\S/);
+    expect((await api.get('/v1/products')).body.data[0].reminders).toEqual({ enabled: true, leadDays: 3 });
+    await main(page).getByLabel('Reminder before a debit (days)').fill('5');
+    await main(page).getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => main(page).getByText(`Product ${product.code} saved.`).isVisible()).toBe(true);
+    expect((await api.get('/v1/products')).body.data[0].reminders).toEqual({ enabled: false, leadDays: 5 });
 
     // Deactivate behind a confirmation.
     await main(page).getByRole('button', { name: `Deactivate ${product.code}` }).click();

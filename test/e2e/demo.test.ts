@@ -5,15 +5,15 @@ import { chromium, type Browser, type FrameLocator, type Page } from 'playwright
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness';
 import { SECRET_KEY, startDemoApp } from '../support/demo';
-import { nubanCheckDigit } from '../support/checkout';
 import { axeViolations, axeViolationsWithFrames } from '../support/browser';
-import { chooseBank } from '../support/bank-picker';
 
 /**
  * The sales demo in the machine's Chromium, by clicks alone, on a 1024×768 projector and a
  * 1440×900 laptop: push a decision, complete the borrower's checkout in the phone frame with the
- * code read from the inbox the page shows, approve the mandate on the rail's page, disburse, record
- * repayments until the loan is completed, and watch the event feed; everything on one screen.
+ * page's one-tap fills (the code from the inbox, the signature, the sandbox bank account, the BVN),
+ * approve the mandate on the rail's page, disburse, record repayments until the loan is completed,
+ * and watch the event feed; everything on one screen. The presenter never types: no text box in the
+ * page or the phone receives a keystroke or a typed value (`expectNothingTyped`).
  * Screenshots go to test-artifacts/demo/. The widget and the demo bundle are built once by the e2e
  * project's global setup (test/support/build-bundles.ts).
  */
@@ -54,9 +54,54 @@ async function expectOneScreen(page: Page): Promise<void> {
   expect(await page.evaluate(() => [document.documentElement.scrollWidth <= innerWidth, document.documentElement.scrollHeight <= innerHeight])).toEqual([true, true]);
 }
 
+/**
+ * The run's tiles (the facts under the story) do not overlap one another, and each status pill lies wholly inside its
+ * tile with its whole label shown (a wide pill once lay over the next tile on a 1024×768 projector).
+ */
+async function expectTilesApart(page: Page): Promise<void> {
+  const layout = await page.locator('section.story dl').evaluate((dl) => {
+    const box = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, text: (el.textContent ?? '').trim() };
+    };
+    const tiles = [...dl.querySelectorAll(':scope > div')];
+    return {
+      tiles: tiles.map(box),
+      pills: [...dl.querySelectorAll('.status')].map((pill) => ({ ...box(pill), tile: box(pill.closest('dl > div')!), clipped: pill.scrollWidth > pill.clientWidth })),
+    };
+  });
+  const overlap = (a: { left: number; top: number; right: number; bottom: number }, b: typeof a) =>
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  expect(layout.tiles.length).toBeGreaterThan(1);
+  for (const [i, a] of layout.tiles.entries()) {
+    for (const b of layout.tiles.slice(i + 1)) expect(overlap(a, b), `"${a.text}" and "${b.text}"`).toBe(false);
+  }
+  expect(layout.pills.length).toBeGreaterThan(0);
+  for (const pill of layout.pills) {
+    expect(pill.clipped, pill.text).toBe(false);
+    expect(pill.left >= pill.tile.left - 0.5 && pill.right <= pill.tile.right + 0.5 && pill.top >= pill.tile.top - 0.5 && pill.bottom <= pill.tile.bottom + 0.5, `"${pill.text}" inside its tile`).toBe(true);
+    for (const tile of layout.tiles.filter((t) => t.text !== pill.tile.text)) expect(overlap(pill, tile), `"${pill.text}" over "${tile.text}"`).toBe(false);
+  }
+}
+
 /** Opens the demo (through its local alias, which sends the browser to the public origin) and records everything the page receives. */
 async function openDemo(viewport = PROJECTOR): Promise<{ page: Page; received: string[]; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport });
+  // In every frame (the page, the checkout in the phone, the rail's page): a text box given a value by a keyboard or
+  // by Playwright's fill (both trusted) is logged in the top page; the demo's own fills are the page's script (untrusted).
+  await context.addInitScript(() => {
+    const top = window.top as Window & { __typed?: string[] };
+    const log = (top.__typed ??= []);
+    const textBox = (e: Event) => {
+      const target = e.composedPath()[0];
+      return target instanceof HTMLElement && (target.tagName === 'TEXTAREA' || (target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit'].includes((target as HTMLInputElement).type)));
+    };
+    for (const type of ['input', 'keydown', 'beforeinput', 'paste']) {
+      document.addEventListener(type, (e) => {
+        if (e.isTrusted && textBox(e)) log.push(`${type} ${(e.composedPath()[0] as HTMLElement).id || (e.composedPath()[0] as HTMLElement).tagName}`);
+      }, true);
+    }
+  });
   const page = await context.newPage();
   const received: string[] = [];
   page.on('response', async (res) => {
@@ -69,6 +114,11 @@ async function openDemo(viewport = PROJECTOR): Promise<{ page: Page; received: s
   return { page, received, close: () => context.close() };
 }
 
+/** Nothing was typed anywhere (see `openDemo`): every value in the phone came from a tap. */
+async function expectNothingTyped(page: Page): Promise<void> {
+  expect(await page.evaluate(() => (window as Window & { __typed?: string[] }).__typed ?? [])).toEqual([]);
+}
+
 /** The code the inbox panel shows, once the checkout says it was sent. */
 async function codeFromInbox(page: Page): Promise<string> {
   const code = page.locator('demo-inbox .code').first();
@@ -76,11 +126,12 @@ async function codeFromInbox(page: Page): Promise<string> {
   return (await code.textContent())!.trim();
 }
 
+/** Send code in the phone, then the page's code chip (the inbox's newest code) fills the phone's code box. */
 async function verifyPhone(page: Page, phone: FrameLocator): Promise<void> {
   await phone.getByRole('button', { name: 'Send code' }).click();
-  const input = phone.getByLabel(/Code sent to/);
-  await input.waitFor();
-  await input.fill(await codeFromInbox(page));
+  await phone.getByLabel(/Code sent to/).waitFor();
+  const code = await codeFromInbox(page);
+  await page.getByRole('button', { name: `Fill the code ${code} from the inbox` }).click();
 }
 
 async function signBankAndMandate(page: Page, phone: FrameLocator, name: string, prefix: string): Promise<void> {
@@ -88,7 +139,8 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   // The borrower sees the rate as the demo's lender quotes it, a month (the sandbox products' rate display).
   await phone.getByText('4% a month', { exact: true }).waitFor();
   await shot(page, `${prefix}-offer`);
-  await phone.getByLabel('Your full name (your signature)').fill(name);
+  await page.getByRole('button', { name: `Sign as ${name}` }).click();
+  expect(await phone.getByLabel('Your full name (your signature)').inputValue()).toBe(name);
   await phone.getByLabel('I have read the offer and agree to its terms.').check();
   await phone.getByRole('button', { name: 'Sign and accept' }).click();
   await phone.getByRole('heading', { name: 'Your bank account' }).waitFor();
@@ -97,12 +149,15 @@ async function signBankAndMandate(page: Page, phone: FrameLocator, name: string,
   expect(await page.getByRole('button', { name: /Disburse/ }).count()).toBe(0);
   expect(await panelText(page, 'waiting')).toMatch(/^Next: Disburse ₦250,000\.00 — once the borrower’s direct debit is active/);
   expect(await panelText(page, 'direct-debit')).toBe('Not set up yet');
+  await expectTilesApart(page);
   await shot(page, `${prefix}-signed-waiting-for-mandate`);
 
-  await chooseBank(phone, 'Guaranty Trust Bank');
-  const serial = '012345678';
-  await phone.getByLabel('Account number').fill(`${serial}${nubanCheckDigit('058', serial)}`);
+  // The sandbox's magic "someone else's account" first: the checkout warns by name; then the borrower's own.
+  await page.getByRole('button', { name: /^Fill GTBank account 777777777\d, someone else’s$/ }).click();
+  await phone.getByText(/ADEYEMI NGOZI/).first().waitFor();
+  await page.getByRole('button', { name: /^Fill GTBank account \d{10}, the borrower’s$/ }).click();
   await phone.getByText('Account name:').waitFor();
+  expect(await phone.getByRole('combobox', { name: 'Bank', exact: true }).inputValue()).toBe('Guaranty Trust Bank');
   await shot(page, `${prefix}-bank`);
   await phone.getByRole('button', { name: 'This is my account' }).click();
   await phone.getByRole('button', { name: 'Set up direct debit' }).click();
@@ -159,14 +214,18 @@ describe('sales demo in a browser', () => {
       expect(await page.getByRole('button', { name: /Disburse/ }).count()).toBe(0);
       expect(await panelText(page, 'waiting')).toMatch(/^Next: Disburse ₦250,000\.00 — once the borrower has signed/);
       await expectOneScreen(page);
+      await expectTilesApart(page);
       await shot(page, '02-offer-sent');
 
       await verifyPhone(page, phone);
       await shot(page, '03-otp-verified');
+      await expectNothingTyped(page);
       await signBankAndMandate(page, phone, 'Amaka Okafor', '04');
+      await expectNothingTyped(page);
       await disburseAndRepay(page, '05');
       await page.locator('demo-feed li.event[data-event="loan.completed"]').waitFor();
       await expectOneScreen(page);
+      await expectTilesApart(page);
       await shot(page, '06-completed');
       // With the borrower's phone framed in the page: axe must reach into the frame.
       expect(await axeViolationsWithFrames(page)).toEqual([]);
@@ -211,7 +270,8 @@ describe('sales demo in a browser', () => {
       await verifyPhone(page, phone);
       await phone.getByRole('heading', { name: 'Confirm your identity' }).waitFor();
       const hint = (await page.locator('demo-app .caption').textContent())!.match(/e\.g\. (\d{11})/)![1]!;
-      await phone.getByLabel('BVN (Bank Verification Number)').fill(hint);
+      await page.getByRole('button', { name: `Fill the BVN ${hint}, one the sandbox verifies` }).click();
+      expect(await phone.getByLabel('BVN (Bank Verification Number)').inputValue()).toBe(hint);
       await phone.getByRole('button', { name: 'Verify my identity' }).click();
       await phone.getByRole('heading', { name: 'Waiting for the lender' }).waitFor();
       await caption(page, 'Identity verified: the lender’s turn');
@@ -221,7 +281,9 @@ describe('sales demo in a browser', () => {
       await page.getByRole('button', { name: 'Approve as the lender' }).click();
       await phone.getByRole('heading', { name: 'Review and sign your offer' }).waitFor({ timeout: 15_000 });
       await page.locator('demo-feed li.event[data-event="loan.offer.issued"]').waitFor();
-      expect(await feedEvents(page)).toEqual(['loan.approved', 'loan.offer.issued']);
+      // Every approval screens the borrower first (recorded, and told to the partner).
+      expect(await feedEvents(page)).toEqual(['loan.kyc.attested', 'loan.approved', 'loan.offer.issued']);
+      await expectNothingTyped(page);
       await shot(page, '11-managed-offer');
       expect(await axeViolationsWithFrames(page)).toEqual([]);
       expect([await page.content(), ...received].join('\n')).not.toMatch(SECRET_KEY);
@@ -240,6 +302,7 @@ describe('sales demo in a browser', () => {
       await page.getByText('No texts: this borrower is not contacted.').waitFor();
       expect(await page.locator('iframe').count()).toBe(0);
       await page.locator('demo-feed li.event[data-event="loan.kyc.attested"]').waitFor();
+      await expectTilesApart(page);
       await shot(page, '20-aml-hit');
       expect(await panelText(page, 'preapproval-status')).toBe('No offer issued (AML hold)');
       await page.getByRole('button', { name: 'Reject: confirmed match' }).click();
@@ -253,11 +316,16 @@ describe('sales demo in a browser', () => {
       expect(story).not.toContain('Received');
       expect(story).not.toMatch(/Outstanding ₦250,000/);
       expect(story).not.toMatch(/every step a webhook/i);
-      expect(story).toContain('no webhook for a rejection');
+      expect(story).toContain('“review.closed”');
       expect(await page.getByRole('button', { name: /Reject|Disburse|Approve|Record/ }).count()).toBe(0);
       await page.getByText('compliance rejected the application').waitFor();
-      expect(await feedEvents(page)).toEqual(['preapproval.received', 'loan.kyc.attested']);
+      // The screen's hit, the hold for a person, and compliance's decision.
+      await page.locator('demo-feed li.event[data-event="review.closed"]').waitFor();
+      expect(await feedEvents(page)).toEqual(['preapproval.received', 'loan.kyc.attested', 'review.opened', 'review.closed']);
+      await page.getByText('aml hit · loan under_review').waitFor();
+      await page.getByText('rejected · loan rejected').waitFor();
       await expectOneScreen(page);
+      await expectTilesApart(page);
       await shot(page, '20b-aml-rejected');
       expect(await axeViolations(page)).toEqual([]);
 

@@ -83,6 +83,33 @@ async function join(context: BrowserContext, processUrl: string, link: string): 
 }
 
 describe('a consultation in the browser across two processes', () => {
+  it('the first consultation on a freshly started API process connects: patient and doctor both on it, joining at once', async () => {
+    const env = { ...database.env, MEETING_PRESENCE_TTL_MS: '3000', PROCESS_ROLE: 'api' };
+    const fresh = await startServiceProcess(bundle.file, env);
+    running.push(fresh);
+    const keys = await client({ url: fresh.url } as TestApp).get('/v1/products');
+    expect(keys.status).toBe(401);
+    const publicKey = /public key\s+(pk_test_\w+)/.exec(fresh.output())?.[1];
+    const secretKey = /secret key\s+(sk_test_\w+)/.exec(fresh.output())?.[1];
+    expect(publicKey, fresh.output()).toBeTruthy();
+    const booked = await client({ url: fresh.url } as TestApp, { publicKey: publicKey!, secretKey: secretKey! }).post('/api/v1/appointment/create', appointmentBody({ startInMs: 60_000, minutes: 30 }));
+    expect(booked.status).toBe(200);
+    const [patientLink, doctorLink] = (booked.body.participants as Array<{ participantMeetingLink: string }>).map((p) => p.participantMeetingLink);
+    const patientContext = await browser.newContext({ viewport: { width: 390, height: 844 }, permissions: ['camera', 'microphone'] });
+    const doctorContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['camera', 'microphone'] });
+    try {
+      // Both join at once: on a fresh process both joins wait for the room's first subscription and then run side by side.
+      const [patient, doctor] = await Promise.all([join(patientContext, fresh.url, patientLink!), join(doctorContext, fresh.url, doctorLink!)]);
+      for (const page of [patient, doctor]) {
+        await page.waitForFunction(() => Object.values(document.querySelector('tm-meeting')!.connectionStates()).includes('connected'), null, { timeout: 20_000 });
+      }
+    } finally {
+      await patientContext.close();
+      await doctorContext.close();
+      fresh.kill('SIGKILL');
+    }
+  }, 120_000);
+
   it('the patient on process A and the doctor on process B connect over WebRTC; A dies, the patient\'s page reconnects to B and they connect again', async () => {
     const env = { ...database.env, MEETING_PRESENCE_TTL_MS: '3000' };
     const a = await startServiceProcess(bundle.file, env);

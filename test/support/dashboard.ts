@@ -77,6 +77,9 @@ export async function tokenFromInbox(app: TestApp, to: string, page: string, aft
   throw new Error(`no ${page} e-mail to ${to}`);
 }
 
+/** The cookies a response sets, by name (the value only). */
+export const cookiesOf = (headers: Headers): Record<string, string> => Object.fromEntries(headers.getSetCookie().map((c) => c.split(';')[0]!.split('=') as [string, string]));
+
 export const inboxCount = (app: TestApp, to: string) => readSandboxInbox(mailDir(app)).filter((m) => m.to === to.toLowerCase()).length;
 
 /** Signs up, verifies from the sandbox inbox and signs in: a client with a session. */

@@ -33,7 +33,8 @@ describe('phone normalisation', () => {
 describe('checkout-session credential', () => {
   const organisation = {
     id: 'o', name: 'o', loanTenant: true, preapprovedLending: true, preapprovalsEnabled: true, autoIssueOffers: false, preapprovalTtlSeconds: 60,
-    maxInterestRateBps: null, defaultPreapprovalProductId: null, disabled: false, defaultAfterDaysOverdue: null, notificationEmail: null, liveEnabled: true, createdAt: '', updatedAt: '',
+    maxInterestRateBps: null, defaultPreapprovalProductId: null, disabled: false, defaultAfterDaysOverdue: null, notificationEmail: null, liveEnabled: true,
+    quietHoursStart: '21:00', quietHoursEnd: '08:00', quietHoursTimeZone: 'Africa/Lagos', createdAt: '', updatedAt: '',
   };
   const key: AuthContext = { organisation, organisationId: 'o', mode: 'test', apiKeyId: 'k', publicKey: 'pk' };
   const session: AuthContext = { ...key, apiKeyId: 'checkout-session:s', publicKey: '', checkoutSession: { sessionId: 's', loanId: 'l', borrowerId: 'b', organisationId: 'o', mode: 'test' } };

@@ -26,7 +26,7 @@ describe('configuration', () => {
 
 describe('the production profile', () => {
   const MASTER_KEY = 'production-master-key-0123456789abcdef';
-  const production = { APP_ENV: 'production', MASTER_KEY, PUBLIC_BASE_URL: 'https://lending.example' };
+  const production = { APP_ENV: 'production', MASTER_KEY, PUBLIC_BASE_URL: 'https://lending.example', SMTP_URL: 'smtps://mail.lending.example' };
   const refusal = (env: Record<string, string>) => {
     try {
       loadConfig(env);
@@ -75,7 +75,7 @@ describe('the production profile', () => {
   });
 
   it('NODE_ENV=production chooses the production profile when APP_ENV is unset; APP_ENV decides when set', () => {
-    expect(loadConfig({ NODE_ENV: 'production', MASTER_KEY, PUBLIC_BASE_URL: 'https://lending.example' }).APP_ENV).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', MASTER_KEY, PUBLIC_BASE_URL: 'https://lending.example', MAIL_TO_FILES: 'true' }).APP_ENV).toBe('production');
     expect(refusal({ NODE_ENV: 'production' })).toMatch(/MASTER_KEY: is required in production/);
     expect(loadConfig({ NODE_ENV: 'production', APP_ENV: 'development' }).APP_ENV).toBe('development');
     expect(loadConfig({ NODE_ENV: 'test' }).APP_ENV).toBe('development');
@@ -90,6 +90,15 @@ describe('the production profile', () => {
     ['PUBLIC_BASE_URL', 'http://lending.example', /PUBLIC_BASE_URL: must be an https:\/\/ URL in production/],
   ])('when production sets %s=%s, then it refuses to start, naming the key', (key, value, message) => {
     expect(refusal({ ...production, [key]: value })).toMatch(message);
+  });
+
+  it('when production has no e-mail transport, then it refuses to start unless MAIL_TO_FILES=true says mail goes to files', () => {
+    const { SMTP_URL: _, ...withoutTransport } = production;
+    expect(refusal(withoutTransport)).toMatch(/SMTP_URL: is required in production: without an e-mail transport, verification, password-reset and invitation links would be written as files/);
+    expect(refusal({ ...withoutTransport, MAIL_TO_FILES: 'false' })).toMatch(/SMTP_URL: is required in production/);
+    expect(loadConfig({ ...withoutTransport, MAIL_TO_FILES: 'true' }).MAIL_TO_FILES).toBe(true);
+    // Outside production mail goes to files without asking.
+    expect(loadConfig({}).SMTP_URL).toBeUndefined();
   });
 
   it('when production has no MASTER_KEY or no PUBLIC_BASE_URL, then it refuses to start, naming each', () => {
@@ -123,6 +132,9 @@ function auth(mode: 'test' | 'live', org: Partial<Organisation> = {}): AuthConte
     defaultAfterDaysOverdue: null,
     notificationEmail: null,
     liveEnabled: true,
+    quietHoursStart: '21:00',
+    quietHoursEnd: '08:00',
+    quietHoursTimeZone: 'Africa/Lagos',
     createdAt: '',
     updatedAt: '',
     ...org,

@@ -4,8 +4,10 @@ import {
   affordableInstalmentKobo,
   amountWithinPolicy,
   CreditPolicySchema,
+  BUREAU_RULES,
   decideFinancing,
   DEFAULT_CREDIT_POLICY as policy,
+  gradeBureauFacts,
   priceFinancing,
   RISK_BANDS,
   tenorMonthsFor,
@@ -142,6 +144,43 @@ describe('names', () => {
   });
 });
 
+describe('bureau facts graded by the policy (pure)', () => {
+  const clean = { facilitiesReported: 3, openFacilities: 1, totalOutstandingKobo: 5_000_000, worstDelinquencyDays24m: 0, writeOffs: 0, enquiries12m: 1 };
+  it.each([
+    ['a clean file', clean, 'good', 'A'],
+    ['nothing reported', { ...clean, facilitiesReported: 0, openFacilities: 0, totalOutstandingKobo: 0 }, 'thin_file', 'C'],
+    ['one month late', { ...clean, worstDelinquencyDays24m: 30 }, 'good', 'B'],
+    ['many open facilities', { ...clean, openFacilities: BUREAU_RULES.bandBOpenFacilities }, 'good', 'B'],
+    ['many enquiries', { ...clean, enquiries12m: BUREAU_RULES.bandBEnquiries12m }, 'good', 'B'],
+    ['two months late', { ...clean, worstDelinquencyDays24m: 60 }, 'good', 'C'],
+    ['three months late', { ...clean, worstDelinquencyDays24m: BUREAU_RULES.delinquentDays }, 'delinquent', null],
+    ['a write-off', { ...clean, writeOffs: 1 }, 'delinquent', null],
+  ] as const)('%s grades %s (band %s)', (_label, facts, outcome, riskBand) => {
+    expect(gradeBureauFacts(facts)).toEqual({ outcome, riskBand });
+  });
+
+  it('never grades a file with a write-off or 90+ days past due better than delinquent', () => {
+    fc.assert(
+      fc.property(fc.nat(50), fc.nat(50), fc.nat(10_000), fc.integer({ min: 1, max: 5 }), fc.option(fc.nat(50)), (reported, open, days, writeOffs, enquiries) => {
+        const facts = { facilitiesReported: reported, openFacilities: open, totalOutstandingKobo: 0, worstDelinquencyDays24m: days, writeOffs, enquiries12m: enquiries };
+        expect(gradeBureauFacts(facts).riskBand).toBeNull();
+        expect(gradeBureauFacts({ ...facts, writeOffs: 0, worstDelinquencyDays24m: BUREAU_RULES.delinquentDays + days }).riskBand).toBeNull();
+      }),
+    );
+  });
+
+  it('declines as unaffordable when existing debt exceeds the allowed months of income, whatever the band', () => {
+    fc.assert(
+      fc.property(amount, fc.integer({ min: 1, max: 1_000_000_000 }), band, (a, i, b) => {
+        const limit = i * BUREAU_RULES.maxOutstandingIncomeMonths;
+        expect(decideFinancing(policy, { amountKobo: a, riskBand: b, declaredMonthlyIncomeKobo: i, existingDebtKobo: limit + 1 })).toMatchObject({ approved: false });
+        const without = decideFinancing(policy, { amountKobo: a, riskBand: b, declaredMonthlyIncomeKobo: i });
+        expect(decideFinancing(policy, { amountKobo: a, riskBand: b, declaredMonthlyIncomeKobo: i, existingDebtKobo: limit })).toEqual(without);
+      }),
+    );
+  });
+});
+
 describe('sandbox adapters (documented magic values)', () => {
   const bureau = new SandboxCreditBureau();
   it.each([
@@ -151,8 +190,10 @@ describe('sandbox adapters (documented magic values)', () => {
     ['22222222227', 'good', 'B'],
     ['22222222220', 'good', 'A'],
     ['22222222228', 'good', 'A'],
-  ])('the bureau reports BVN %s as %s (band %s)', async (bvn, outcome, riskBand) => {
-    expect(await bureau.report({ bvn, mode: 'test' })).toMatchObject({ outcome, riskBand });
+  ])('the bureau reports BVN %s as facts the policy grades %s (band %s)', async (bvn, outcome, riskBand) => {
+    const report = await bureau.report({ bvn, mode: 'test' });
+    expect(report).toMatchObject({ provider: 'sandbox', reference: expect.stringMatching(/^SBX-/) });
+    expect(gradeBureauFacts(report.facts)).toEqual({ outcome, riskBand });
   });
 
   it('live mode has no bureau and no identity provider: they refuse rather than invent', async () => {

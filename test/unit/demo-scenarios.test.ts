@@ -89,10 +89,10 @@ describe('demo captions', () => {
     expect(captionFor(run('managed', 'kyc_required'), '40000000000').text).toContain('40000000000');
   });
 
-  it('promises no webhook the API does not send: a rejection is shown as the loan\'s new state', () => {
+  it('promises no webhook the API does not send: a rejection is told by the review\'s close', () => {
     const rejected = captionFor(run('aml', 'rejected'), '40000000000');
     expect(rejected.title).toBe('Rejected by compliance');
-    expect(rejected.text).toContain('no webhook for a rejection');
+    expect(rejected.text).toContain('“review.closed”');
     expect(captionFor(run('delegated', 'completed', true), '40000000000').text).not.toMatch(/every step a webhook/i);
   });
 

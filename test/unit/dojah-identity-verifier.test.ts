@@ -96,14 +96,14 @@ describe('DojahIdentityVerifier (managed-tier KYC)', () => {
     await expect(adapter.verify(request())).resolves.toEqual({ outcome: 'pending', documents: [{ type: 'bvn', status: 'pending' }] });
   });
 
-  it('when the answer has no date-of-birth verdict, then pending', async () => {
+  it('when the answer has no date-of-birth verdict, then undecided (a person decides; asking again would not change it)', async () => {
     fake.failNext(1, 200, { entity: { bvn: { value: BVN, status: true } } });
     const { adapter } = verifier();
-    await expect(adapter.verify(request())).resolves.toMatchObject({ outcome: 'pending' });
+    await expect(adapter.verify(request())).resolves.toMatchObject({ outcome: 'undecided', documents: [{ type: 'bvn', status: 'undecided' }] });
   });
 
-  it('when one document failed and another is pending, then failed wins', async () => {
-    // The unknown BVN fails; the NIN record's date is in a format that cannot be compared, so the NIN is pending.
+  it('when one document failed and another is undecided, then failed wins', async () => {
+    // The unknown BVN fails; the NIN record's date is in a format that cannot be compared, so the NIN is undecided.
     fake.seedNin('70222222222', { firstName: 'TUNDE', lastName: 'BAKARE', dob: '01-Jul-1988' });
     const { adapter } = verifier();
     const result = await adapter.verify(request({ bvn: '22000000000', nin: '70222222222' }));
@@ -111,7 +111,7 @@ describe('DojahIdentityVerifier (managed-tier KYC)', () => {
       outcome: 'failed',
       documents: [
         { type: 'bvn', status: 'failed' },
-        { type: 'nin', status: 'pending' },
+        { type: 'nin', status: 'undecided' },
       ],
     });
   });

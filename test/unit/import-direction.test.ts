@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Dependencies point down (issue 17): routes → domain → db; the domain declares its ports and
+ * Dependencies point down: routes → domain → db; the domain declares its ports and
  * `server/integrations` implements them; one composition root wires them; the widget imports only
  * `server/shared`. This reads every import (static, re-export, dynamic) of the source tree and
  * fails on any that runs the wrong way.

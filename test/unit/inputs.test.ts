@@ -3,8 +3,8 @@ import { cleanInput, digits, phoneNumber } from '../../widget/inputs';
 
 describe('paste-tolerant inputs (clean first, then the length limit)', () => {
   it.each([
-    ['0123 456 785', 10, '0123456785'], // the account number: nothing dropped
-    ['477 707', 6, '477707'], // the code
+    ['0123 456 785', 10, '0123456785'], // a pasted account number with spaces: nothing dropped
+    ['477 707', 6, '477707'], // a pasted code with a space
     ['0123-456-785', 10, '0123456785'],
     ['0123\u00a0456\u2013785', 10, '0123456785'], // a no-break space and an en dash from a chat app
     ['2222 2222 222', 11, '22222222222'],

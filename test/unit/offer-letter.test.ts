@@ -297,6 +297,80 @@ describe('renderOfferLetter', () => {
     expect(info.Title).toBe('Loan offer and key facts statement');
   });
 
+  describe('layout and wording in every language', () => {
+    const LOCALES = ['en', 'pcm', 'yo', 'ha', 'ig'] as const;
+    const A4_HEIGHT = 841.89;
+    /** Lines of each page, top to bottom, without the footer (8 pt, under the bottom margin). */
+    async function pageLines(pdf: Buffer) {
+      const { items } = await extractTextItems(await getDocumentProxy(new Uint8Array(pdf)));
+      return items.map((page) => page.filter((item) => item.str.trim() && item.y > 40).sort((a, b) => b.y - a.y));
+    }
+    const footers = async (pdf: Buffer) => (await extractTextItems(await getDocumentProxy(new Uint8Array(pdf)))).items.map((page) => page.filter((item) => item.y <= 40).map((item) => item.str).join('').replace(/\s+/g, ' '));
+    const letters = () =>
+      LOCALES.flatMap((locale) =>
+        [3, 6, 12].flatMap((instalments) => [false, true].map((signed) => ({ locale, instalments, signed }))),
+      );
+
+    it('when a letter is rendered in any language, signed or not, then no page but the last is under half full and no page ends on a heading', async () => {
+      for (const { locale, instalments, signed } of letters()) {
+        const data = offerLetterData({ locale, schedule: scheduleOf(instalments), lender: { name: 'Kudi Finance Ltd', complaintsEmail: 'complaints@lending.example' } });
+        const pages = await pageLines(await renderOfferLetter(signed ? { ...data, signature: { ...signature, documentReference: data.documentReference } } : data));
+        pages.forEach((lines, index) => {
+          const what = `${locale}, ${instalments} instalments, ${signed ? 'signed' : 'offer'}, page ${index + 1} of ${pages.length}`;
+          const last = lines[lines.length - 1]!;
+          expect(last.fontSize, `${what} ends on the heading "${last.str}"`).not.toBe(12);
+          if (index < pages.length - 1) expect(last.y, `${what} is almost empty`).toBeLessThan(A4_HEIGHT / 2);
+        });
+      }
+    });
+
+    it('when a letter is rendered in any language, then no sentence is printed twice', async () => {
+      for (const locale of LOCALES) {
+        const data = offerLetterData({ locale });
+        const text = bodyOf(await textOf(await renderOfferLetter({ ...data, signature: { ...signature, documentReference: data.documentReference } })));
+        const sentences = text.split(/(?<=[.;])\s+/).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 40);
+        const repeated = sentences.filter((sentence, index) => sentences.indexOf(sentence) !== index);
+        expect(repeated, locale).toEqual([]);
+      }
+    });
+
+    it.each([
+      ['yo', '05/03/2025', 'Nọ́mbà ìwé', 'Ojú-ìwé 1 nínú'],
+      ['ha', '05/03/2025', 'Lambar takarda', 'Shafi 1 cikin'],
+      ['ig', '05/03/2025', 'Nọmba akwụkwọ', "Peeji 1 n'ime"],
+      ['pcm', '5 March 2025', 'Document reference', 'Page 1 out of'],
+    ] as const)('in %s: the translated page dates itself and signs its footer in that language; the English pages stay English', async (locale, date, reference, page) => {
+      const data = offerLetterData({ locale });
+      const pdf = await renderOfferLetter(data);
+      const [first, ...rest] = (await pagesOf(pdf)).map((text) => text.normalize('NFC'));
+      const [firstFooter, ...restFooters] = await footers(pdf);
+
+      expect(first).toContain(date);
+      if (locale !== 'pcm') expect(first).not.toMatch(/\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/);
+      expect(firstFooter!.normalize('NFC')).toContain(`${reference.normalize('NFC')} ${data.documentReference}`);
+      expect(firstFooter!.normalize('NFC')).toContain(page.normalize('NFC'));
+      expect(firstFooter).not.toContain('Page 1 of');
+      expect(rest.join(' ')).toContain('Issued: 5 March 2025');
+      restFooters.forEach((footer, index) => expect(footer).toContain(`Document reference ${data.documentReference} | Page ${index + 2} of ${restFooters.length + 1}`));
+    });
+
+    it.each([
+      ['en', 2_400, '2.00% a month'],
+      ['en', 2_500, '2.08% a month'],
+      ['ig', 2_400, '2.00% kwa ọnwa'],
+      ['yo', 2_400, '2.00% lóṣù'],
+      ['ha', 2_400, '2.00% a wata'],
+      ['pcm', 2_400, '2.00% every month'],
+    ] as const)('in %s, when the product quotes the rate a month (%i bps a year), then the letter says %s as the checkout does, in both texts', async (locale, annualRateBps, expected) => {
+      const base = offerLetterData({ locale });
+      const text = (await textOf(await renderOfferLetter({ ...base, loan: { ...base.loan, annualRateBps, rateDisplay: 'monthly' } }))).normalize('NFC');
+
+      expect(text).toContain(expected.normalize('NFC'));
+      expect(text).toContain(`Interest rate ${expected.replace(/ (kwa ọnwa|lóṣù|a wata|every month)$/u, ' a month')}`.normalize('NFC'));
+      expect(text).not.toMatch(/\d\.\d\d% per year(?!, the yearly cost)/);
+    });
+  });
+
   it('refuses a currency other than NGN and amounts that are not whole kobo', async () => {
     await expect(renderOfferLetter(offerLetterData({ loan: { ...offerLetterData().loan, currency: 'USD' } }))).rejects.toThrow(RangeError);
     await expect(renderOfferLetter(offerLetterData({ costs: { ...offerLetterData().costs, processingFeeKobo: 10.5 } }))).rejects.toThrow(

@@ -10,7 +10,7 @@ const record: ConsultationRecord = {
   prescriptions: [{ prescribedDrugs: [{ drugName: 'Paracetamol', dosage: '1 g', frequency: 'twice daily', duration: '3 days' }], additionalNotes: '' }],
 };
 
-describe('the patient summary in the patient\'s language (issue 21)', () => {
+describe('the patient summary in the patient\'s language', () => {
   it.each([
     ['yo', 'Ẹ n lẹ́ o Adébáyọ̀, àkótán ìpàdé fídíò yín pẹ̀lú Tunde Bakare nìyí.', 'Àyẹ̀wò dókítà: uncomplicated malaria.'],
     ['ha', 'Sannu Adébáyọ̀, ga taƙaitaccen bayanin ganawarku ta bidiyo da Tunde Bakare.', 'Abin da likita ya gano: uncomplicated malaria.'],

@@ -59,8 +59,12 @@ describe('SMS texts', () => {
     ['otp', { en: 1, pcm: 1, yo: 2, ha: 2, ig: 2 }],
     ['offerReady', { en: 2, pcm: 2, yo: 3, ha: 3, ig: 3 }],
     ['renewedLink', { en: 2, pcm: 2, yo: 3, ha: 3, ig: 3 }],
-    ['receipt', { en: 1, pcm: 1, yo: 2, ha: 1, ig: 2 }],
-    ['receiptWithDebit', { en: 2, pcm: 2, yo: 4, ha: 4, ig: 4 }],
+    ['receipt', { en: 2, pcm: 2, yo: 3, ha: 2, ig: 3 }],
+    ['receiptWithDebit', { en: 2, pcm: 2, yo: 5, ha: 5, ig: 5 }],
+    ['mandateExpired', { en: 2, pcm: 2, yo: 3, ha: 3, ig: 3 }],
+    ['mandateExpiredNoLink', { en: 1, pcm: 1, yo: 2, ha: 2, ig: 2 }],
+    ['debitReminder', { en: 1, pcm: 1, yo: 2, ha: 2, ig: 2 }],
+    ['debitFailed', { en: 1, pcm: 1, yo: 2, ha: 1, ig: 2 }],
   ] as const)('%s costs the parts the README states in each language', (text, parts) => {
     const rows = smsSegmentReport().filter((row) => row.text === text);
     expect(Object.fromEntries(rows.map((row) => [row.locale, row.segments]))).toEqual(parts);

@@ -45,7 +45,7 @@ describe('npm start rebuilds a bundle only when its inputs changed', () => {
 
   it('knows every bundle npm start serves, each with an npm script that exists', () => {
     const scripts = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
-    expect(BUNDLES.map((b) => b.name).sort()).toEqual(['checkout-server', 'dashboard', 'demo', 'meeting', 'server', 'widget']);
+    expect(BUNDLES.map((b) => b.name).sort()).toEqual(['checkout-server', 'dashboard', 'demo', 'meeting', 'my-loan', 'ops', 'server', 'widget']);
     for (const b of BUNDLES) expect(scripts[b.script], b.script).toBeDefined();
     expect(scripts.start).toBe('node --enable-source-maps scripts/build-changed.mjs --then dist/server/main.js');
     expect(scripts.prestart).toBeUndefined();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPublicAddress, refusedRange } from '../../server/integrations/webhooks/send-webhook';
+import { refusedName } from '../../server/shared/address-policy';
 import { MAX_ATTEMPTS, parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from '../../server/platform/domain/webhooks/retry-schedule';
 import { endpointWants } from '../../server/platform/domain/webhooks/fan-out';
 
@@ -22,6 +23,33 @@ describe('SSRF guard with WEBHOOK_ALLOW_LOOPBACK (development)', () => {
 
   it.each(['10.0.0.1', '169.254.169.254', '::', '::7f00:1', 'fd00::1', '100.64.0.1'])('still refuses %s', (address) => {
     expect(refusedRange(address, { allowLoopback: true })).toBeDefined();
+  });
+});
+
+describe('SSRF guard: which host names may be registered', () => {
+  it.each([
+    ['localhost', 'a loopback name'],
+    ['LOCALHOST.', 'a loopback name'],
+    ['a.b.localhost', 'a loopback name'],
+    ['printer.local', 'a special-use name (.local)'],
+    ['metadata.google.internal..', 'a special-use name (.internal)'],
+    ['nas.home.arpa', 'a special-use name (.arpa)'],
+    ['x.invalid', 'a special-use name (.invalid)'],
+    ['app.TEST', 'a special-use name (.test)'],
+    ['x.onion', 'a special-use name (.onion)'],
+    ['x.alt', 'a special-use name (.alt)'],
+    ['metadata', 'not a fully qualified domain name'],
+    ['metadata.', 'not a fully qualified domain name'],
+  ])('refuses %s: %s', (name, why) => expect(refusedName(name, { allowLoopback: false })).toBe(why));
+
+  it.each(['hooks.partner.com', 'partner.example', 'example.com', 'local.partner.com', 'internal.partner.ng', 'hooks.partner.com.'])('allows %s (resolved and checked again at delivery)', (name) =>
+    expect(refusedName(name, { allowLoopback: false })).toBeUndefined(),
+  );
+
+  it('lets localhost through only with WEBHOOK_ALLOW_LOOPBACK, and nothing else internal', () => {
+    expect(refusedName('localhost', { allowLoopback: true })).toBeUndefined();
+    expect(refusedName('dev.localhost.', { allowLoopback: true })).toBeUndefined();
+    expect(refusedName('metadata.google.internal', { allowLoopback: true })).toBe('a special-use name (.internal)');
   });
 });
 

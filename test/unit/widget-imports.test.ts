@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The widget's import direction (issue 17): the browser code reaches the server only through the
+ * The widget's import direction: the browser code reaches the server only through the
  * contract modules of `server/shared/` (types and pure functions), never the domain, the
  * integrations or the HTTP layer, and what it reaches there reaches nothing else of the server.
  */

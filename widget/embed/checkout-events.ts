@@ -161,7 +161,7 @@ export class CheckoutEvents implements ReactiveController {
       case 'lc-mandate-redirect':
         return this.emit('mandate_redirect', { mandateId: String(detail?.mandateId ?? ''), authorizationUrl: String(detail?.authorizationUrl ?? '') });
       case 'lc-mandate-active':
-        return this.emit('mandate_active', { mandateId: state?.mandate?.id ?? String(detail?.mandateId ?? '') });
+        return this.emit('mandate_active', { mandateId: String(detail?.mandateId ?? state?.mandate?.id ?? '') });
     }
   }
 

@@ -1,15 +1,25 @@
+import { enMandate } from './en-mandate.ts';
+import { enSteps } from './en-steps.ts';
+import { enMyLoan } from './en-my-loan.ts';
+import { enTestHints } from './en-test-hints.ts';
+import { enChangeBank } from './change-bank.ts';
+
 /**
  * The checkout's English texts: the source every other table translates and the fallback of every
  * chain. Keys are `area.meaning`; `{name}` marks a value filled in at render time. Keep keys stable:
  * partners' translation overrides and the coverage report refer to them.
+ *
+ * `enCommon` is what the script-tag bundle carries (the shell and the common path); the texts of the
+ * on-demand steps are `enSteps` (`en-steps.ts`), those of the mandate step `enMandate`
+ * (`en-mandate.ts`) and those of test mode's hints `enTestHints` (`en-test-hints.ts`), which travel in their on-demand files and are added when those load. `en` is all
+ * of them: the source for the other tables, the build's checks and the tests.
  */
-export const en = {
+export const enCommon = {
   // The shell (lc-checkout)
   'page.title': 'Complete your loan',
   'checkout.language': 'Language',
   'checkout.loading': 'Loading your loan checkout…',
   'checkout.progress': 'Step {n} of {m}',
-  'checkout.notAvailable.title': 'This checkout is not available',
   'checkout.ended.expired': 'This link has expired: links stop working after a while, to keep your loan safe.',
   'checkout.ended.revoked': 'This link has been withdrawn. Ask the lender who sent it for a new one.',
   'checkout.ended.missing': 'Open the link the lender sent you to continue.',
@@ -47,41 +57,11 @@ export const en = {
   'otp.sending': 'Sending…',
   'otp.label': 'Code sent to {phone}',
   'otp.help': '6 digits. The code is valid for 5 minutes.',
+  'otp.expired': 'This code has expired. Send a new code.',
   'otp.verify': 'Verify',
   'otp.checking': 'Checking…',
   'otp.resendIn': 'Send a new code in {seconds} s',
   'otp.resend': 'Send a new code',
-
-  // Identity (lc-kyc)
-  'kyc.bvn': 'BVN (Bank Verification Number)',
-  'kyc.bvnHelp': '11 digits. Dial *565*0# from your bank-registered phone to get it.',
-  'kyc.bvnInvalid': 'Your BVN is exactly 11 digits.',
-  'kyc.nin': 'NIN (optional)',
-  'kyc.dob': 'Date of birth (optional)',
-  'kyc.address': 'Home address (optional)',
-  'kyc.submit': 'Verify my identity',
-  'kyc.checking': 'Checking…',
-  'kyc.failed':
-    'We could not verify your identity with these details. Check your BVN and try again; if it still fails, the lender will contact you about other ways to verify.',
-  'kyc.pending': 'Your details are still being checked. Submit them again in a moment to see the result.',
-
-  // Guarantors (lc-guarantors)
-  'guarantors.needed.one': 'This loan needs {count} guarantor: {confirmed} of {count} confirmed.',
-  'guarantors.needed.other': 'This loan needs {count} guarantors: {confirmed} of {count} confirmed.',
-  'guarantors.confirmed': 'confirmed',
-  'guarantors.waiting': 'waiting for their code',
-  'guarantors.name': "Guarantor's full name",
-  'guarantors.phone': "Guarantor's phone number",
-  'guarantors.relationship': 'Relationship to you',
-  'guarantors.relationshipHelp': 'For example sibling, employer or friend.',
-  'guarantors.send': 'Text them a code',
-  'guarantors.sending': 'Texting them…',
-  'guarantors.resent': 'We texted {name} a new code.',
-  'guarantors.codeLabel': 'Code {name} received',
-  'guarantors.codeHelp': 'Ask {name} for the 6-digit code we texted them: giving it to you confirms they agree to guarantee this loan.',
-  'guarantors.confirm': 'Confirm guarantor',
-  'guarantors.checking': 'Checking…',
-  'guarantors.resend': 'Text the code again',
 
   // The offer (lc-offer)
   'offer.receive': 'You receive',
@@ -115,34 +95,8 @@ export const en = {
   'offer.sign': 'Sign and accept',
   'offer.signing': 'Signing…',
 
-  // Settlement catalog (lc-catalog)
-  'catalog.intro': 'Choose the pharmacy or laboratory that should receive the money. We pay them directly; you do not receive it yourself.',
-  'catalog.search': 'Search by name or area',
-  'catalog.looking': 'Looking for merchants…',
-  'catalog.noMatch': 'No merchant matches “{query}”. Try another name or area.',
-  'catalog.none': 'There are no merchants to choose from yet. Please contact the lender.',
-  'catalog.count.one': '{count} merchant.',
-  'catalog.count.other': '{count} merchants.',
-  'catalog.countMatching.one': '{count} merchant matching “{query}”.',
-  'catalog.countMatching.other': '{count} merchants matching “{query}”.',
-  'catalog.legend': 'Merchants',
-  'catalog.more': 'Show more',
-  'catalog.loadingMore': 'Loading…',
-  'catalog.choose': 'Pay this merchant',
-  'catalog.saving': 'Saving…',
-  'catalog.kind.laboratory': 'Laboratory',
-  'catalog.kind.pharmacy': 'Pharmacy',
-  'catalog.kind.laboratory_pharmacy': 'Laboratory and pharmacy',
   // Passkeys (lc-passkey after the OTP, and the passkey signature in lc-offer): always optional
   'passkey.offer.title': 'Use a passkey to sign faster',
-  'passkey.offer.body': 'Sign with your fingerprint, face or screen lock as well as your typed name. It is optional: you can always sign with your typed name alone.',
-  'passkey.create': 'Create a passkey',
-  'passkey.creating': 'Creating passkey…',
-  'passkey.prompt': 'Follow the prompt on your device…',
-  'passkey.retry': 'Try again',
-  'passkey.skip': 'Not now',
-  'passkey.saved': 'Passkey saved on this device. You can use it to sign your offer.',
-  'passkey.continue': 'Continue',
   'passkey.sign': 'Sign with passkey',
   'passkey.sign.pending': 'Waiting for your passkey…',
 
@@ -159,28 +113,6 @@ export const en = {
   'financing.reason.amount_above_risk_limit': 'This amount is above what we can lend you at the moment.',
   'financing.reason.outside_policy': 'This amount is outside what we finance.',
   'financing.reason.other': 'This application is closed.',
-  'identity.applying': 'You are applying to finance {amount}.',
-  'identity.intro': 'We check your identity with your BVN and run a credit check; nothing is shared with your clinic but the outcome.',
-  'identity.fullName': 'Full name (as on your BVN)',
-  'identity.dob': 'Date of birth',
-  'identity.income': 'Monthly income (₦)',
-  'identity.incomeHelp': 'What you earn in a month, before expenses. It decides which repayment plans you can afford.',
-  'identity.email': 'E-mail (optional)',
-  'identity.emailHelp': 'Your bank\'s direct-debit confirmation goes here.',
-  'identity.checking': 'Checking…',
-  'identity.submit': 'Check my eligibility',
-  'identity.error.fullName': 'Write your first and last name as on your BVN.',
-  'identity.error.bvn': 'Your BVN is exactly 11 digits.',
-  'identity.error.dateOfBirth': 'Enter your date of birth.',
-  'identity.error.income': 'Enter your monthly income in naira, e.g. 250,000.',
-  'decision.approved': 'Good news: you are approved to finance {amount} for {treatment}.',
-  'decision.legend': 'Choose how long to repay',
-  'decision.option.one': '{count} month: up to {instalment} a month',
-  'decision.option.other': '{count} months: up to {instalment} a month',
-  'decision.facts': '{instalments} instalments, {total} in total (cost of credit {cost}, APR {apr})',
-  'decision.missing': 'Choose a repayment plan.',
-  'decision.preparing': 'Preparing your offer…',
-  'decision.submit': 'See my offer',
 
   // Bank account (lc-bank)
   'bank.intro': 'Repayments are collected from this account by direct debit.',
@@ -205,22 +137,12 @@ export const en = {
   'offer.namePartial': 'Only part of this matches the name on your loan ({name}). Type your full name, or tick the box to confirm it is you.',
   'offer.nameConfirm': 'This is my name: I am {name}',
 
-  // Direct debit (lc-mandate)
-  'mandate.intro': "You will approve a direct debit on your bank's page, then come back here.",
-  'mandate.confirming': 'Confirming your direct debit with your bank… This usually takes a few seconds.',
-  'mandate.stalled': 'Your bank has not confirmed yet. You can close this page; we will finish when it does.',
-  'mandate.continue': 'Continue to your bank',
-  'mandate.continueNewTab': 'Continue to your bank (opens a new tab)',
-  'mandate.checkAgain': 'Check again',
-  'mandate.setUp': 'Set up direct debit',
-  'mandate.preparing': 'Preparing…',
-  'mandate.email': 'Your e-mail address',
-  'mandate.emailHelp': 'Your bank sends the direct-debit confirmation here.',
-  'mandate.emailInvalid': 'Enter an e-mail address like name@example.com.',
 
   // Errors the server names by code (anything else shows the server's own message)
   'error.network_error': 'We could not reach the server. Check your connection and try again.',
   'error.unexpected_error': 'Something went wrong. Please try again.',
+  'error.field': 'Check “{field}” and try again.',
+  'error.fields': 'Check what you typed and try again.',
   'error.otp_incorrect': 'That code is not correct. Check the text message and try again.',
   'error.otp_expired': 'That code has expired. Ask for a new one.',
   'error.otp_locked': 'Too many wrong codes. Ask for a new code.',
@@ -239,17 +161,13 @@ export const en = {
 
   // Embedding (EMBED): the checkout server refused the page's origin
   'error.origin_not_allowed': "This checkout can't open on this website yet. Go back to the lender's app or website, or contact them for help.",
-  // Sessions (SESSIONS area): the OTP restored after a reload, ended links, "text me a new link"
+  // Sessions: the OTP restored after a reload, ended links, "text me a new link"
   'otp.alreadySent': 'A code was already sent to {phone}. Type it below, or ask for a new one when the timer ends.',
   'otp.attemptsLeft': 'Attempts left: {n}',
   'otp.noAttemptsLeft': 'No attempts left. Ask for a new code.',
   'error.otp_superseded': 'That code is from an earlier text. A newer code was sent: use the code in the latest text message.',
   'checkout.ended.unknown': 'We do not recognise this link. Check that you opened the whole link from the text message, or ask the lender to send it again.',
-  'renew.button': 'Text me a new link',
-  'renew.sent': "We've texted a new link to {phone}. Open it to carry on.",
-  'renew.later': 'You can ask for another new link in {minutes} min. If you need help sooner, contact the lender.',
-  'renew.contact': 'Questions? Contact {name}.',
-  // Design (issue 15): the shell's header and footer, the receipt, the offer's headline and plain words
+  // Checkout design: the shell's header and footer, the receipt, the offer's headline and plain words
   'page.titleDone': 'Loan confirmed',
   'checkout.testMode': 'Test mode',
   'checkout.securedBy': 'Secured by {platform}',
@@ -263,33 +181,26 @@ export const en = {
   'receipt.firstDebitValue': '{amount} on {date}',
   'receipt.reference': 'Reference',
   'receipt.texted': 'We have texted you a copy.',
+  'receipt.myLoan': 'See your loan any time, pay early or pay it off',
+  'payout.pending': 'The money will be paid to {to} once {lender} releases your loan.',
+  'payout.released': '{lender} released your loan on {date}: the money is paid to {to}.',
+  'payout.toBank': 'your bank account',
+  'payout.toWallet': 'your {lender} wallet',
   'offer.youRepay': 'You repay',
   'offer.headline.monthly': '{amount} a month for {count} months',
   'offer.headline.weekly': '{amount} a week for {count} weeks',
   'offer.headline.biweekly': '{amount} every two weeks, {count} times',
   'offer.headline.daily': '{amount} a day for {count} days',
-  'offer.headline.once': '{amount}, once',
+  'offer.headline.once': 'One payment of {amount}',
   'offer.headline.varies': '{count} payments, the first {amount}',
   'offer.firstDue': 'First payment on {date}',
+  'offer.dueOn': 'Due on {date}',
   'offer.length': 'Loan length',
   'offer.lengthValue': '{days} days',
   'offer.modelLabel': 'Interest type',
   'offer.rateMonthly': '{rate} a month',
   'offer.aprNote': 'APR: the yearly cost of the loan with interest and all fees, to compare offers.',
-  // MANDATE area (issue 15): mandate summary, error ways forward, step history
-  'mandate.summary.title': 'What will be debited',
-  'mandate.summary.account': 'From',
-  'mandate.summary.instalment': 'Each repayment',
-  'mandate.summary.lastAmount': 'Last repayment',
-  'mandate.summary.count': 'Number of repayments',
-  'mandate.summary.first': 'First debit',
-  'mandate.summary.last': 'Last debit',
-  'mandate.failed.declined': 'You declined the direct debit at your bank. Nothing will be taken from your account.',
-  'mandate.failed.failed': 'Your bank could not set up the direct debit. Nothing was taken from your account.',
-  'mandate.failed.expired': 'The request expired before you approved it. Nothing was taken from your account.',
-  'mandate.tryAgain': 'Try again',
-  'mandate.changeBank': 'Use another bank account',
-  'mandate.contact': 'Rather not use a direct debit? Talk to {organisation}.',
+  // Step history
   'error.rail_unavailable': 'We cannot reach the direct-debit service right now. Try again in a moment.',
   'history.leave.title': 'Leave the checkout?',
   'history.leave.body': 'Your progress is saved; the same link brings you back. Press Back again to leave.',
@@ -299,6 +210,11 @@ export const en = {
   'history.review.offerSigned': 'You have signed this offer; it cannot be changed.',
   'history.review.bankNow': 'Repayments come from {account}. You can give another account below.',
   'history.review.keep': 'Keep this account',
+  // Refused e-mail (lc-offer's signer e-mail, lc-mandate's): the offer step can show it before the mandate file loads
+  'mandate.emailInvalid': 'Enter an e-mail address like name@example.com.',
 } as const;
+
+/** Every English text (pure: a bundle that reads only `enCommon` carries none of the on-demand files' tables). */
+export const en: typeof enCommon & typeof enSteps & typeof enMandate & typeof enTestHints & typeof enMyLoan & typeof enChangeBank = /* @__PURE__ */ Object.assign({}, enCommon, enSteps, enMandate, enTestHints, enMyLoan, enChangeBank);
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { en, type MessageKey } from './en.ts';
+import { enCommon, type MessageKey } from './en.ts';
 
 /**
  * Every string the borrower reads goes through `t(key)`. English is built in (it is the source and
@@ -32,13 +32,18 @@ export function resolveLocale(requested: string | readonly string[] | undefined 
 
 let active: Locale = 'en';
 let table: Messages = {};
+/** English: the common texts built in, the on-demand steps' own added when their file loads (`addEnglish`). */
+const english: Messages = { ...enCommon };
+
+/** Adds the on-demand steps' English texts (`steps-english.ts`): they travel in the steps file, not in the bundle. */
+export const addEnglish = (messages: Messages): void => void Object.assign(english, messages);
 const listeners = new Set<() => void>();
 
 export const currentLocale = (): Locale => active;
 
 /** `{name}` placeholders are replaced by `params.name`; a missing parameter stays visible. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
-  const text = table[key] ?? en[key];
+  const text = table[key] ?? english[key] ?? key;
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
@@ -52,10 +57,46 @@ export function tp(base: PluralBase, count: number, params?: Record<string, stri
   return t(`${base}.${form}` as MessageKey, { count, ...params });
 }
 
-/** The text for a server error: ours when the code is one we name, else the server's message. */
-export function errorText(error: { code: string; message: string }): string {
+/**
+ * A refused field of the checkout's requests (the API's name, as the server's message or `data.field` names it) →
+ * the words the borrower reads: the step's own message about it, or (in `LABELLED`) its label in "Check “…”".
+ * `fullName` (the guarantor's or the applicant's) and fields the borrower never types get "Check what you typed".
+ */
+const FIELD_TEXT: Record<string, MessageKey> = {
+  code: 'error.otp_incorrect',
+  accountNumber: 'error.account_number_invalid',
+  bankCode: 'bank.bank',
+  bvn: 'identity.error.bvn',
+  nin: 'kyc.nin',
+  dateOfBirth: 'identity.error.dateOfBirth',
+  address: 'kyc.address',
+  phone: 'guarantors.phone',
+  relationship: 'guarantors.relationship',
+  signatureFullName: 'offer.name',
+  email: 'mandate.emailInvalid',
+  signatureEmail: 'mandate.emailInvalid',
+  declaredMonthlyIncomeKobo: 'identity.error.income',
+};
+const LABELLED = ['bankCode', 'nin', 'address', 'phone', 'relationship', 'signatureFullName'];
+
+/** The API field a refusal is about (`data.field`, or the message's leading `body.email:`), or ''. */
+export function refusedField(error: { message: string; data?: unknown }): string {
+  const named = (error.data as { field?: unknown } | undefined)?.field;
+  return (typeof named === 'string' ? named : /^(?:body\.)?([A-Za-z]\w*)[.:]/.exec(error.message)?.[1]) ?? '';
+}
+
+/**
+ * The text for a server error, always the checkout's own: ours when the code is one we name; for a refused field,
+ * the field in the borrower's words (never the server's `body.bvn: …`); the server's message only when it names
+ * no field or code (a code name, a `body.` path or a snake_case code gets "Check what you typed" instead).
+ */
+export function errorText(error: { code: string; message: string; data?: unknown }): string {
   const key = `error.${error.code}`;
-  return key in en ? t(key as MessageKey) : error.message;
+  if (key in english) return t(key as MessageKey);
+  const field = refusedField(error);
+  const text = FIELD_TEXT[field];
+  if (text) return LABELLED.includes(field) ? t('error.field', { field: t(text) }) : t(text);
+  return /\b[a-z]+[A-Z]\w*|\b(?:body|query)\.|\b[a-z]+_[a-z_]+\b/.test(error.message) || error.code === 'validation_failed' ? t('error.fields') : error.message;
 }
 
 /** Installs a table (English when `messages` is empty) and re-renders every connected component. */

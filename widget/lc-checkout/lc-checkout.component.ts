@@ -8,11 +8,11 @@ import { devicePasskeysAvailable } from '../passkeys';
 import '../lc-otp/lc-otp';
 import '../lc-offer/lc-offer';
 import '../lc-bank/lc-bank';
-import '../lc-mandate/lc-mandate';
 import { SessionLiveness } from '../session-liveness';
 import { whenStepDefined } from '../steps-loader';
 import { checkoutStyles } from './lc-checkout.styles';
 import { formatDate, formatKobo } from '../format';
+import { loanReference } from '../../server/shared/loan-reference';
 import { CheckoutEvents } from '../embed/checkout-events';
 import type { CheckoutPosition } from '../embed/events';
 import { LEAVE_GUARD, StepHistory } from './step-history';
@@ -294,6 +294,7 @@ export class LcCheckout extends LitElement {
 
   private async refresh() {
     await this.load.run((signal) => this.api.state(signal));
+    if (this.load.status === 'done') this.liveness.expiresIn(this.load.value?.session.expiresInSeconds);
     const error = this.load.status === 'error' ? this.load.error : undefined;
     if (error && SESSION_ENDED[error.code]) this.sessionEnded(error.code);
     else if (error) this.events.failed(error.code, error.status);
@@ -307,7 +308,8 @@ export class LcCheckout extends LitElement {
     const brand = this.load.value?.branding?.brandColor;
     if (changed.has('theme') || brand !== this.brandApplied) {
       this.brandApplied = brand;
-      applyTheme(this, { ...(brand ? { brandColor: brand } : {}), ...this.theme });
+      // An embed passes its theme with every key, set or not: a key it left undefined keeps the saved colour.
+      applyTheme(this, { ...this.theme, brandColor: this.theme?.brandColor ?? brand ?? undefined });
     }
     this.updateTitle();
     const step = this.events.hasExited
@@ -462,17 +464,32 @@ export class LcCheckout extends LitElement {
   private renderReceipt(state: CheckoutState, body: string) {
     const first = state.offer?.schedule[0];
     const row = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value}</dd>`;
-    return html`<div class="lc-done">${CHECK}<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${body}</p></div>
+    return html`<div class="lc-done">${CHECK}<h2 tabindex="-1">${t('checkout.complete.title')}</h2><p role="status">${body} ${this.payoutText(state)}</p></div>
       ${state.loan
         ? html`<dl class="lc-receipt">
             ${row(t('receipt.amount'), formatKobo(state.offer?.principalKobo ?? state.loan.principalKobo))}
             ${state.bank ? row(t('receipt.account'), `${state.bank.bankName} ••••${state.bank.accountNumberLast4}`) : nothing}
             ${first ? row(t('receipt.firstDebit'), t('receipt.firstDebitValue', { amount: formatKobo(first.totalKobo), date: formatDate(first.dueDate) })) : nothing}
-            ${row(t('receipt.reference'), html`<span class="lc-ref">${state.loan.id}</span>`)}
+            ${row(t('receipt.reference'), html`<span class="lc-ref">${loanReference(state.loan.id)}</span>`)}
           </dl>
-          ${state.loan.receiptSentAt ? html`<p>${t('receipt.texted')}</p>` : nothing}`
+          ${state.loan.receiptSentAt ? html`<p>${t('receipt.texted')}</p>` : nothing}
+          <p><a href=${this.myLoanHref(state)}>${t('receipt.myLoan')}</a></p>`
         : nothing}
       <p>${t('checkout.complete.body')}</p>`;
+  }
+
+  /** The borrower's own loan page beside this checkout server's endpoints (`<mount>/my-loan/`): see the loan, pay early, pay off. */
+  private myLoanHref(state: CheckoutState) {
+    return `${new URL('../my-loan/', new URL(`${this.apiBase}/`, location.href))}${state.mode === 'test' ? '?mode=test' : ''}`;
+  }
+
+  /** When and where the money goes, as far as the platform knows (`payout`): released on a date, or once the lender releases it. */
+  private payoutText(state: CheckoutState) {
+    const payout = state.payout;
+    const lender = this.lenderName(state);
+    if (!payout || payout.to === 'lender' || (payout.to === 'merchant' && !payout.merchantName)) return '';
+    const to = payout.to === 'merchant' ? payout.merchantName! : t(payout.to === 'wallet' ? 'payout.toWallet' : 'payout.toBank', { lender });
+    return payout.releasedAt ? t('payout.released', { lender, to, date: formatDate(payout.releasedAt) }) : t('payout.pending', { lender, to });
   }
 
   private leave() {
@@ -541,7 +558,17 @@ export class LcCheckout extends LitElement {
                   .organisation=${state.organisationName} ?new-tab=${this.events.railInNewTab} @lc-mandate-active=${this.refresh}
                   @lc-mandate-failed=${this.refresh} @lc-mandate-change-bank=${() => this.review('bank')}></lc-mandate>`
               : html`<p role="status">${t('checkout.stepElsewhere')}</p>`;
-    return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${this.onDemand(`lc-${step}`, body)}`;
+    // The mandate step comes on demand: fetched ahead while the borrower reads the offer or gives the account.
+    if (step === 'offer' || step === 'bank') whenStepDefined('lc-mandate', this.apiBase)?.catch(() => undefined);
+    return html`<h2 tabindex="-1">${stepTitle(step)}</h2>${this.onDemand(`lc-${step}`, body)}${state.mode === 'test' && (step === 'otp' || step === 'bank') ? this.testHints(step, state.sandboxInbox) : nothing}`;
+  }
+
+  /** Test mode only: where the code is, the sandbox's account numbers (`lc-test-hints`, in the on-demand steps file: nothing more to download in live mode). */
+  private testHints(step: string, inbox: string | null | undefined) {
+    const loading = whenStepDefined('lc-test-hints', this.apiBase);
+    if (!loading) return html`<lc-test-hints step=${step} inbox=${inbox ?? ''}></lc-test-hints>`;
+    loading.then(() => this.requestUpdate(), () => undefined);
+    return nothing;
   }
 
   /** The script-tag bundle loads the rarer steps on first need (`steps-loader.ts`): until then a status line, and a way forward if the load fails. */

@@ -11,7 +11,7 @@ export type EndedReason = 'expired' | 'revoked' | 'unknown' | 'missing' | 'unava
 /**
  * The page when the checkout cannot go on, always with a way forward. An expired link offers
  * "Text me a new link" (sent by the platform to the phone on record, rate-limited; the page then
- * says where it went) and the lender's contact. A made-up or cut-short link says it is not
+ * says where it went) and the lender's contact; a withdrawn one names the lender and its contact too. A made-up or cut-short link says it is not
  * recognised, distinct from expired and withdrawn. Nothing of the loan is shown.
  *
  * A step of `<lc-checkout>` (it renders and wires it); not meant to be used on its own. Its events stop
@@ -50,7 +50,8 @@ export class LcEnded extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.reason === 'expired') void this.info.run((signal) => this.api.expiredSession(signal));
+    // A withdrawn link's answer names the lender too (the refusal's data): both pages say whom to ask.
+    if (this.reason === 'expired' || this.reason === 'revoked') void this.info.run((signal) => this.api.expiredSession(signal));
   }
 
   private async textNewLink() {
@@ -87,6 +88,6 @@ export class LcEnded extends LitElement {
   override render() {
     return html`<h2 tabindex="-1">${t('checkout.notAvailable.title')}</h2>
       <p role="status">${t(`checkout.ended.${this.reason}` as MessageKey)}</p>
-      ${this.reason === 'expired' ? this.renderRenewal() : nothing}`;
+      ${this.reason === 'expired' ? this.renderRenewal() : this.reason === 'revoked' ? this.renderContact((this.info.error?.data as { lender?: LenderContact } | undefined)?.lender) : nothing}`;
   }
 }

@@ -3,9 +3,12 @@ import { AsyncAction } from '../async-action';
 import { emit } from '../step-events';
 import type { CheckoutApi, Guarantor, OtpSent } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
-import { errorText, LocaleController, t, tp } from '../i18n/i18n';
+import { errorText, LocaleController, refusedField, t, tp } from '../i18n/i18n';
 import { cleanInput, digits, phoneNumber } from '../inputs';
 import { guarantorStyles } from './lc-guarantors.styles';
+
+/** The platform's names of the fields the add form sends → the form's own (`lc-g-<name>`). */
+const FIELDS: Record<string, string> = { fullName: 'name', phone: 'phone', relationship: 'relationship' };
 
 /**
  * Guarantors, when the product asks for them: the borrower names each one (name, phone,
@@ -95,17 +98,26 @@ export class LcGuarantors extends LitElement {
   }
 
   private renderAdd() {
-    const error = this.add.status === 'error' ? errorText(this.add.error!) : '';
+    const failed = this.add.status === 'error' ? this.add.error! : undefined;
+    const error = failed ? errorText(failed) : '';
+    // A refusal of one field shows under that field (its own words); any other refusal under the form.
+    const at = failed ? (failed.code === 'guarantor_phone_invalid' ? 'phone' : FIELDS[refusedField(failed)]) : undefined;
+    const field = (name: string, label: string, input: (invalid: string, describedBy: string) => unknown, help = '') => {
+      const text = at === name ? error : '';
+      const ids = [help && `lc-g-${name}-help`, text && `lc-g-${name}-error`].filter(Boolean).join(' ');
+      return html`<div class="lc-field">
+        <label part="label" for="lc-g-${name}">${label}</label>
+        ${input(text ? 'true' : 'false', ids)}
+        ${help ? html`<span id="lc-g-${name}-help">${help}</span>` : nothing}
+        ${text ? html`<span id="lc-g-${name}-error" class="lc-error" part="error" role="alert">${text}</span>` : nothing}
+      </div>`;
+    };
     return html`
       <form @submit=${this.addGuarantor} novalidate>
-        <div class="lc-field"><label part="label" for="lc-g-name">${t('guarantors.name')}</label><input part="input" id="lc-g-name" autocomplete="off" maxlength="200" /></div>
-        <div class="lc-field"><label part="label" for="lc-g-phone">${t('guarantors.phone')}</label><input part="input" id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" @input=${cleanInput(phoneNumber)} /></div>
-        <div class="lc-field">
-          <label part="label" for="lc-g-relationship">${t('guarantors.relationship')}</label>
-          <input part="input" id="lc-g-relationship" autocomplete="off" maxlength="60" aria-describedby="lc-g-relationship-help" />
-          <span id="lc-g-relationship-help">${t('guarantors.relationshipHelp')}</span>
-        </div>
-        ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
+        ${field('name', t('guarantors.name'), (invalid, ids) => html`<input part="input" id="lc-g-name" autocomplete="off" maxlength="200" aria-invalid=${invalid} aria-describedby=${ids || nothing} />`)}
+        ${field('phone', t('guarantors.phone'), (invalid, ids) => html`<input part="input" id="lc-g-phone" type="tel" inputmode="tel" autocomplete="off" @input=${cleanInput(phoneNumber)} aria-invalid=${invalid} aria-describedby=${ids || nothing} />`)}
+        ${field('relationship', t('guarantors.relationship'), (invalid, ids) => html`<input part="input" id="lc-g-relationship" autocomplete="off" maxlength="60" aria-invalid=${invalid} aria-describedby=${ids} />`, t('guarantors.relationshipHelp'))}
+        ${error && !at ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
         <button part="button primary" type="submit" ?disabled=${this.add.status === 'pending'}>${this.add.status === 'pending' ? t('guarantors.sending') : t('guarantors.send')}</button>
       </form>
     `;

@@ -3,12 +3,15 @@ import { AsyncAction } from '../async-action';
 import { emit } from '../step-events';
 import type { CheckoutApi } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
-import { errorText, LocaleController, t } from '../i18n/i18n';
+import { errorText, LocaleController, refusedField, t } from '../i18n/i18n';
 import { cleanInput, digits } from '../inputs';
 import { kycStyles } from './lc-kyc.styles';
 
 type KycResult = { outcome: 'verified' | 'failed' | 'pending'; loanStatus: string };
 
+
+/** The platform's names of the fields this form sends → the form's own (`lc-kyc-<name>`). */
+const FIELDS: Record<string, string> = { bvn: 'bvn', nin: 'nin', dateOfBirth: 'dob', address: 'address' };
 
 /**
  * Identity (managed-tier loans): BVN (exactly 11 digits), NIN, date of birth and address, sent to
@@ -79,30 +82,29 @@ export class LcKyc extends LitElement {
   override render() {
     const result = this.submit.status === 'done' ? this.submit.value : undefined;
     const note = result && result.outcome !== 'verified' ? t(result.outcome === 'failed' ? 'kyc.failed' : 'kyc.pending') : '';
-    const error = this.submit.status === 'error' ? errorText(this.submit.error!) : '';
+    const failed = this.submit.status === 'error' ? this.submit.error! : undefined;
+    const error = failed ? errorText(failed) : '';
+    // A refusal of one field shows under that field (its own words); any other refusal under the form.
+    const at = failed ? FIELDS[refusedField(failed)] : undefined;
+    const problem = (name: string) => (name === 'bvn' && this.invalidBvn ? t('kyc.bvnInvalid') : at === name ? error : '');
+    const field = (name: string, label: string, input: (invalid: string, describedBy: string) => unknown, help = '') => {
+      const text = problem(name);
+      const ids = [help && `lc-kyc-${name}-help`, text && `lc-kyc-${name}-error`].filter(Boolean).join(' ');
+      return html`<div class="lc-field">
+        <label part="label" for="lc-kyc-${name}">${label}</label>
+        ${input(text ? 'true' : 'false', ids)}
+        ${help ? html`<span id="lc-kyc-${name}-help">${help}</span>` : nothing}
+        ${text ? html`<span id="lc-kyc-${name}-error" class="lc-error" part="error" role="alert">${text}</span>` : nothing}
+      </div>`;
+    };
     return html`
       <form @submit=${this.send} novalidate>
-        <div class="lc-field">
-          <label part="label" for="lc-kyc-bvn">${t('kyc.bvn')}</label>
-          <input part="input" id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 11))} aria-invalid=${this.invalidBvn ? 'true' : 'false'}
-            aria-describedby="lc-kyc-bvn-help${this.invalidBvn ? ' lc-kyc-bvn-error' : ''}" />
-          <span id="lc-kyc-bvn-help">${t('kyc.bvnHelp')}</span>
-          ${this.invalidBvn ? html`<span id="lc-kyc-bvn-error" class="lc-error" part="error">${t('kyc.bvnInvalid')}</span>` : nothing}
-        </div>
-        <div class="lc-field">
-          <label part="label" for="lc-kyc-nin">${t('kyc.nin')}</label>
-          <input part="input" id="lc-kyc-nin" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 11))} />
-        </div>
-        <div class="lc-field">
-          <label part="label" for="lc-kyc-dob">${t('kyc.dob')}</label>
-          <input part="input" id="lc-kyc-dob" type="date" autocomplete="bday" />
-        </div>
-        <div class="lc-field">
-          <label part="label" for="lc-kyc-address">${t('kyc.address')}</label>
-          <input part="input" id="lc-kyc-address" type="text" autocomplete="street-address" maxlength="300" />
-        </div>
+        ${field('bvn', t('kyc.bvn'), (invalid, ids) => html`<input part="input" id="lc-kyc-bvn" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 11))} aria-invalid=${invalid} aria-describedby=${ids} />`, t('kyc.bvnHelp'))}
+        ${field('nin', t('kyc.nin'), (invalid, ids) => html`<input part="input" id="lc-kyc-nin" inputmode="numeric" autocomplete="off" @input=${cleanInput((v) => digits(v, 11))} aria-invalid=${invalid} aria-describedby=${ids || nothing} />`)}
+        ${field('dob', t('kyc.dob'), (invalid, ids) => html`<input part="input" id="lc-kyc-dob" type="date" autocomplete="bday" aria-invalid=${invalid} aria-describedby=${ids || nothing} />`)}
+        ${field('address', t('kyc.address'), (invalid, ids) => html`<input part="input" id="lc-kyc-address" type="text" autocomplete="street-address" maxlength="300" aria-invalid=${invalid} aria-describedby=${ids || nothing} />`)}
         ${note ? html`<p role="status">${note}</p>` : nothing}
-        ${error ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
+        ${error && !at ? html`<p class="lc-error" part="error" role="alert">${error}</p>` : nothing}
         <button part="button primary" type="submit" ?disabled=${this.submit.status === 'pending'}>${this.submit.status === 'pending' ? t('kyc.checking') : t('kyc.submit')}</button>
       </form>
     `;

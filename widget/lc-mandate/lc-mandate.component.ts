@@ -4,7 +4,7 @@ import { emit } from '../step-events';
 import type { CheckoutApi, CheckoutApiError, CheckoutState, Mandate, MandateFailure, OfferFacts } from '../checkout-api';
 import { formatDate, formatKobo } from '../format';
 import { stepBaseStyles } from '../step-styles';
-import { LocaleController, t, type MessageKey } from '../i18n/i18n';
+import { LocaleController, refusedField, t, type MessageKey } from '../i18n/i18n';
 import { mandateStyles } from './lc-mandate.styles';
 
 /** How often, and how long, a returning borrower's page asks the rail whether it has confirmed. */
@@ -31,7 +31,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * words and offers "Try again" (a fresh mandate), "Use another bank account" and the lender's name.
  *
  * Events: `lc-mandate-redirect` (detail `{mandateId, authorizationUrl}`) as the borrower leaves for
- * the rail, `lc-mandate-active`, `lc-mandate-failed` (detail `{reason}`: the rail refused, failed
+ * the rail, `lc-mandate-active` (detail `{mandateId}`), `lc-mandate-failed` (detail `{reason}`: the rail refused, failed
  * or let it expire) and `lc-mandate-change-bank` (the borrower wants another account).
  *
  * With `newTab` (embedded on a partner page, or in a partner app's webview) the rail's page opens in
@@ -43,7 +43,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  *
  * @summary The direct debit: what will be debited, then the rail's authorisation page, confirmed on return.
  * @fires {CustomEvent<{mandateId: string; authorizationUrl: string}>} lc-mandate-redirect - the borrower leaves for the rail (the public `lc-mandate-redirect`).
- * @fires lc-mandate-active - the mandate is active (the public `lc-mandate-active`).
+ * @fires {CustomEvent<{mandateId: string}>} lc-mandate-active - the mandate is active (the public `lc-mandate-active`).
  * @fires {CustomEvent<{reason: MandateFailure}>} lc-mandate-failed - the rail refused, failed or let the mandate expire; `detail.reason`.
  * @fires lc-mandate-change-bank - the borrower wants to use another account.
  * @csspart button - every button (with `primary` or `secondary`)
@@ -144,10 +144,15 @@ export class LcMandate extends LitElement {
     }
     this.confirm.reset();
     const mandate = await this.create.run((signal) => this.api.createMandate(email, signal));
+    // The server refused the e-mail: say so under the field, in the checkout's words.
+    if (this.create.error && refusedField(this.create.error) === 'email') {
+      this.create.reset();
+      this.invalidEmail = true;
+    }
     if (!mandate) return;
     this.failure = null;
     this.mandate = mandate;
-    if (mandate.status === 'active') return this.done();
+    if (mandate.status === 'active') return this.done(mandate);
     if (!mandate.authorizationUrl) return this.startConfirming();
     if (this.newTab) {
       // Rendered as a link to the rail: the borrower's own tap opens the tab.
@@ -177,7 +182,7 @@ export class LcMandate extends LitElement {
 
   private async poll() {
     const mandate = await this.confirm.run((signal) => this.api.activateMandate(signal));
-    if (mandate?.status === 'active') return this.done();
+    if (mandate?.status === 'active') return this.done(mandate);
     const failure = this.confirm.status === 'error' ? FAILURE_CODES[this.confirm.error!.code] : undefined;
     if (failure) {
       this.failure = failure;
@@ -191,9 +196,9 @@ export class LcMandate extends LitElement {
     else this.waiting = false;
   }
 
-  private done() {
+  private done(mandate: Mandate) {
     this.waiting = false;
-    emit(this, 'lc-mandate-active');
+    emit(this, 'lc-mandate-active', { mandateId: mandate.id });
   }
 
   private changeBank() {
@@ -262,7 +267,7 @@ export class LcMandate extends LitElement {
         ? nothing
         : html`<div class="lc-field">
             <label part="label" for="lc-mandate-email">${t('mandate.email')}</label>
-            <input part="input" id="lc-mandate-email" name="email" type="email" autocomplete="email" inputmode="email" maxlength="150"
+            <input part="input" id="lc-mandate-email" name="email" type="email" autocomplete="email" inputmode="email" maxlength="150" required
               aria-invalid=${this.invalidEmail ? 'true' : 'false'}
               aria-describedby="lc-mandate-email-help${this.invalidEmail ? ' lc-mandate-email-error' : ''}" />
             <span id="lc-mandate-email-help">${t('mandate.emailHelp')}</span>

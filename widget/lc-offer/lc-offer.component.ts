@@ -4,7 +4,7 @@ import { emit } from '../step-events';
 import type { CheckoutApi, OfferFacts } from '../checkout-api';
 import { stepBaseStyles } from '../step-styles';
 import { formatBps, formatDate, formatKobo, formatKoboShort } from '../format';
-import { errorText, LocaleController, t } from '../i18n/i18n';
+import { errorText, LocaleController, refusedField, t } from '../i18n/i18n';
 import { browserSupportsWebAuthn, passkeyCeremonies } from '../passkeys';
 import { offerStyles } from './lc-offer.styles';
 
@@ -16,7 +16,7 @@ const modelText = (model: string) =>
 /**
  * The headline: the repayment per instalment ("₦43,750 a month for 3 months"), with the amount set
  * large. Equal instalments (the last may differ by the rounding remainder, at most 1%) read as a
- * rate; a single one as "once"; anything else as "n payments, the first ₦…".
+ * rate; a single one as one payment (on its date, below); anything else as "n payments, the first ₦…".
  */
 function headline(o: OfferFacts) {
   const rows = o.schedule;
@@ -123,6 +123,21 @@ export class LcOffer extends LitElement {
   }
 
 
+  /**
+   * The letter's signed link lives minutes while the page may stay open far longer: a tap opens the tab at once (no popup
+   * blocker), then points it at a link read fresh from the server. Where no tab can open (some webviews), this page goes there.
+   */
+  private async openLetter(event: Event) {
+    event.preventDefault();
+    const tab = window.open('', '_blank');
+    const url = (await this.api.state().catch(() => undefined))?.offer?.offerLetter.url;
+    if (!url) return tab?.close();
+    if (tab) {
+      tab.opener = null;
+      tab.location.href = url;
+    } else window.location.assign(url);
+  }
+
   private value(id: string): string {
     return (this.renderRoot.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`)?.value ?? '').trim();
   }
@@ -191,14 +206,17 @@ export class LcOffer extends LitElement {
   override render() {
     const o = this.offer;
     const pending = this.submit.status === 'pending';
-    const error = this.submit.status === 'error' && !this.nameCheck ? errorText(this.submit.error!) : '';
+    const refused = this.submit.status === 'error' && !this.nameCheck ? errorText(this.submit.error!) : '';
+    // The server's refusal of the copy's e-mail sits under that field; any other in the form's alert.
+    const emailError = refused && refusedField(this.submit.error!) === 'signatureEmail' ? refused : '';
+    const error = emailError ? '' : refused;
     const nameError = this.missing.name ? t('offer.nameMissing') : this.nameCheck === 'mismatch' ? t('offer.nameMismatch', { name: this.borrowerName }) : this.nameCheck ? t('offer.namePartial', { name: this.borrowerName }) : '';
     const rate = formatBps(o.rateDisplay === 'monthly' ? o.interestRateBps / 12 : o.interestRateBps);
     return html`
       <section class="lc-hero" part="headline">
         <p class="lc-hero-label">${t('offer.youRepay')}</p>
         <p class="lc-hero-amount">${headline(o)}</p>
-        ${o.schedule[0] ? html`<p class="lc-hero-sub">${t('offer.firstDue', { date: formatDate(o.schedule[0].dueDate) })}</p>` : nothing}
+        ${o.schedule[0] ? html`<p class="lc-hero-sub">${t(o.schedule.length > 1 ? 'offer.firstDue' : 'offer.dueOn', { date: formatDate(o.schedule[0].dueDate) })}</p>` : nothing}
       </section>
       <dl>
         <dt>${t('offer.receive')}</dt><dd>${formatKobo(o.principalKobo)}</dd>
@@ -221,7 +239,7 @@ export class LcOffer extends LitElement {
           ${o.schedule.map((row) => html`<tr><td>${formatDate(row.dueDate)}</td><td>${formatKobo(row.totalKobo)}</td></tr>`)}
         </tbody>
       </table>
-      <p><a part="link" href=${o.offerLetter.url} target="_blank" rel="noopener">${t('offer.letter')}</a></p>
+      <p><a part="link" href=${o.offerLetter.url} target="_blank" rel="noopener" @click=${this.openLetter}>${t('offer.letter')}</a></p>
       <form @submit=${this.declining ? this.decline : this.sign} novalidate>
         <div class="lc-field">
           <label part="label" for="lc-offer-name">${t('offer.name')}</label>
@@ -243,7 +261,9 @@ export class LcOffer extends LitElement {
             </div>`
           : html`<div class="lc-field">
                 <label part="label" for="lc-offer-email">${t('offer.email')}</label>
-                <input part="input" id="lc-offer-email" type="email" autocomplete="email" />
+                <input part="input" id="lc-offer-email" type="email" autocomplete="email" aria-invalid=${emailError ? 'true' : 'false'}
+                  aria-describedby=${emailError ? 'lc-offer-email-error' : nothing} />
+                ${emailError ? html`<span id="lc-offer-email-error" class="lc-error" part="error" role="alert">${emailError}</span>` : nothing}
               </div>
               <div class="lc-check">
                 <input part="input" id="lc-offer-agree" type="checkbox" required aria-invalid=${this.missing.agreed ? 'true' : 'false'}

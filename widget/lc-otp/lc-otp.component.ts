@@ -65,6 +65,8 @@ export class LcOtp extends LitElement {
   private ticker: ReturnType<typeof setInterval> | undefined;
   /** When "Send a new code" opens, on this page's clock (from the server's seconds, so a phone clock that is off does not matter). */
   private resendAt = 0;
+  /** When the code in the box stops working, on this page's clock (the server's own difference between expiry and resend). */
+  private expiresAt = 0;
   private readonly locale = new LocaleController(this);
 
   constructor() {
@@ -83,7 +85,7 @@ export class LcOtp extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.sent && this.now < this.resendAt) this.startCountdown();
+    if (this.sent && this.now < this.expiresAt) this.startCountdown();
   }
 
   override disconnectedCallback(): void {
@@ -100,6 +102,7 @@ export class LcOtp extends LitElement {
   private show(challenge: OtpChallenge) {
     this.sent = challenge;
     this.resendAt = Date.now() + challenge.resendInSeconds * 1000;
+    this.expiresAt = this.resendAt + Date.parse(challenge.expiresAt) - Date.parse(challenge.resendAvailableAt);
     this.startCountdown();
   }
 
@@ -108,7 +111,7 @@ export class LcOtp extends LitElement {
     this.now = Date.now();
     this.ticker = setInterval(() => {
       this.now = Date.now();
-      if (this.now >= this.resendAt) clearInterval(this.ticker);
+      if (this.now >= this.expiresAt) clearInterval(this.ticker);
     }, 1000);
   }
 
@@ -166,6 +169,8 @@ export class LcOtp extends LitElement {
     const wait = Math.max(0, Math.ceil((this.resendAt - this.now) / 1000));
     const error = this.verify.status === 'error' ? errorText(this.verify.error!) : this.send.status === 'error' ? errorText(this.send.error!) : '';
     const locked = sent.attemptsLeft <= 0;
+    // Past its five minutes the box says so, never "valid for 5 minutes".
+    const expired = this.now >= this.expiresAt || this.verify.error?.code === 'otp_expired';
     return html`
       ${this.notice ? html`<p class="lc-notice" role="status">${this.notice}</p>` : nothing}
       <form @submit=${this.submit} novalidate>
@@ -181,7 +186,7 @@ export class LcOtp extends LitElement {
             aria-invalid=${error ? 'true' : 'false'}
             aria-describedby="lc-otp-help lc-otp-attempts${error ? ' lc-otp-error' : ''}"
           />
-          <span id="lc-otp-help">${t('otp.help')}</span>
+          <span id="lc-otp-help" class=${expired ? 'lc-error' : ''}>${t(expired ? 'otp.expired' : 'otp.help')}</span>
           <span id="lc-otp-attempts" class=${locked ? 'lc-error' : 'lc-muted'}>${locked ? t('otp.noAttemptsLeft') : t('otp.attemptsLeft', { n: sent.attemptsLeft })}</span>
           ${error ? html`<span id="lc-otp-error" class="lc-error" role="alert">${error}</span>` : nothing}
         </div>

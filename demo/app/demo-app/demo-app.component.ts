@@ -6,6 +6,7 @@ import { formatKobo } from '../format';
 import { Poller } from '../poller';
 import { appStyles } from './demo-app.styles';
 import '../demo-feed/demo-feed';
+import '../demo-fills/demo-fills';
 import '../demo-inbox/demo-inbox';
 import '../demo-phone/demo-phone';
 
@@ -46,6 +47,7 @@ export class DemoApp extends LitElement {
     checkoutPath: { state: true },
     busy: { state: true },
     error: { state: true },
+    code: { state: true },
   };
 
   declare api: string;
@@ -55,6 +57,8 @@ export class DemoApp extends LitElement {
   declare private checkoutPath: string | null;
   declare private busy: 'start' | DemoAction | undefined;
   declare private error: string | undefined;
+  /** The newest one-time code in the borrower's inbox, for the code chip. */
+  declare private code: string | null;
   private client!: DemoApi;
   private bvnHint = sandboxBvnHint();
   private readonly poller = new Poller(this, (signal) => this.refresh(signal), POLL_MS);
@@ -65,6 +69,7 @@ export class DemoApp extends LitElement {
     this.scenarios = [];
     this.selected = 'delegated';
     this.checkoutPath = null;
+    this.code = null;
   }
 
   override connectedCallback(): void {
@@ -118,6 +123,9 @@ export class DemoApp extends LitElement {
       this.poller.now();
     }
   }
+
+  /** The checkout's document in the phone frame (same origin), for the one-tap fills. */
+  private readonly phoneDocument = () => this.renderRoot.querySelector('demo-phone')?.frameDocument() ?? null;
 
   private reset() {
     this.poller.stop();
@@ -175,6 +183,14 @@ export class DemoApp extends LitElement {
     return html`<p class="step">${caption.step} <span class="scenario-name">· ${run.title}</span></p>
       <h2 id="story-title" tabindex="-1">${caption.title}</h2>
       <p class="caption" aria-live="polite">${caption.text}</p>
+      ${this.checkoutPath
+        ? html`<demo-fills
+            .frame=${this.phoneDocument}
+            .code=${this.code}
+            signature=${run.borrower.name}
+            bvn=${run.scenario === 'managed' ? this.bvnHint : ''}
+          ></demo-fills>`
+        : nothing}
       ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : nothing}
       ${run.actions.length
         ? html`<div class="actions">
@@ -189,7 +205,7 @@ export class DemoApp extends LitElement {
         ? html`<p class="waiting" data-testid="waiting"><strong>Next: ${this.actionLabel(waiting.action)}</strong> — once ${waiting.needs}.</p>`
         : nothing}
       <dl aria-label="The run as the platform reports it">
-        <div>
+        <div class="state">
           <dt>${loan ? 'Loan' : 'Status'}</dt>
           <dd><span class="status" data-status=${status} data-testid="loan-status">${STATUS_LABELS[status] ?? status}</span></dd>
         </div>
@@ -229,6 +245,7 @@ export class DemoApp extends LitElement {
             .runId=${run?.id ?? null}
             .contacted=${run?.scenario !== 'aml' && run?.scenario !== 'decline'}
             phone=${run?.borrower.phone ?? ''}
+            @demo-code=${(e: CustomEvent<{ code: string | null }>) => (this.code = e.detail.code)}
           ></demo-inbox>
           <demo-feed .api=${this.client} .runId=${run?.id ?? null}></demo-feed>
         </section>

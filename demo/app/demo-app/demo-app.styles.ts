@@ -51,7 +51,9 @@ export const appStyles = css`
   dl div { padding: .3125rem 0; border-bottom: 1px solid #e4e8ee; }
   dt { font-size: .75rem; color: #4a5360; }
   dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
-  .status { display: inline-block; padding: 0 .5rem; border-radius: 999px; background: #e6ecf5; color: #0a3d5c; font-size: .8125rem; white-space: nowrap; }
+  /* The run's state tile takes a whole row: its pill ("Awaiting acceptance") is wider than a tile and would lie over its neighbour. */
+  dl div.state { grid-column: 1 / -1; }
+  .status { display: inline-block; box-sizing: border-box; max-width: 100%; padding: 0 .5rem; border-radius: 999px; background: #e6ecf5; color: #0a3d5c; font-size: .8125rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; vertical-align: top; }
   .status[data-status='completed'], .status[data-status='active'] { background: #e6f4ec; color: var(--brand); }
   .status[data-status='rejected'], .status[data-status='under_review'], .status[data-status='declined'], .status[data-status='terms_declined'] { background: #fdecec; color: #8a1c1c; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -11,6 +11,8 @@ const LABELS: Record<string, string> = {
   'preapproval.received': 'Credit decision received',
   'preapproval.expired': 'Decision lapsed',
   'loan.kyc.attested': 'AML screen',
+  'review.opened': 'Held for a person',
+  'review.closed': 'Review decided',
   'loan.approved': 'Loan approved',
   'loan.offer.issued': 'Offer issued',
   'loan.offer.accepted': 'Offer signed',
@@ -32,6 +34,10 @@ function summary(event: DemoEvent): string {
       return d.status === 'declined' ? 'recommendation: decline · no loan' : `${kobo(d.approvedAmountKobo)} approved for ${d.tenorDays} days`;
     case 'loan.kyc.attested':
       return `screen ${d.amlScreenStatus} · loan ${d.status}`;
+    case 'review.opened':
+      return `${String(d.openedReason).replace(/_/g, ' ')} · loan ${d.status}`;
+    case 'review.closed':
+      return `${String(d.closedReason)} · loan ${d.status}`;
     case 'loan.approved':
     case 'loan.offer.issued':
       return `${kobo(d.principalKobo)} · ${d.documentReference}`;

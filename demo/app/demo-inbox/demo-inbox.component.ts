@@ -7,10 +7,16 @@ import { inboxStyles } from './demo-inbox.styles';
 
 const POLL_MS = 1_500;
 
+/** The one-time code in a text, if it carries one. */
+export const codeIn = (body: string) => /^(\d{6}) is /.exec(body)?.[1];
+
 /**
- * The borrower's sandbox SMS inbox (newest first), so the one-time code can be read out and typed
+ * The borrower's sandbox SMS inbox (newest first), so the one-time code can be read out and put
  * into the phone. Polls the demo server, which reads the sandbox inbox (`GET /sandbox/sms`) for the
  * run's borrower: the phone number never goes into a URL of this page.
+ *
+ * @event demo-code - the newest text's one-time code changed (`detail.code`, null when there is none): the page's
+ *   code chip fills it into the phone
  */
 export class DemoInbox extends LitElement {
   static override styles = [panelStyles, inboxStyles];
@@ -32,14 +38,26 @@ export class DemoInbox extends LitElement {
     this.messages = [];
   }
 
+  private lastCode: string | null = null;
+
   private async load(signal: AbortSignal) {
     if (!this.runId) return;
     this.messages = (await this.api.sms(this.runId, signal)).messages;
+    this.announceCode();
+  }
+
+  /** The newest code among the texts (newest first), told to the page when it changes. */
+  private announceCode() {
+    const code = this.messages.map((m) => codeIn(m.body)).find((c) => c !== undefined) ?? null;
+    if (code === this.lastCode) return;
+    this.lastCode = code;
+    this.dispatchEvent(new CustomEvent('demo-code', { detail: { code }, bubbles: true, composed: true }));
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!changed.has('runId')) return;
     this.messages = [];
+    this.announceCode();
     if (this.runId) this.poller.start();
     else this.poller.stop();
   }
@@ -59,7 +77,7 @@ export class DemoInbox extends LitElement {
             </p>`
           : html`<ol aria-label="Texts, newest first">
               ${this.messages.map((m) => {
-                const code = /^(\d{6}) is /.exec(m.body)?.[1];
+                const code = codeIn(m.body);
                 return html`<li class="message">
                   <div class="meta"><span>From ${m.from}</span><time datetime=${m.sentAt}>${formatTime(m.sentAt)}</time></div>
                   <p class="text">${m.body}</p>

@@ -22,6 +22,11 @@ export class DemoPhone extends LitElement {
     this.placeholder = '';
   }
 
+  /** The checkout's document (same origin), for the page's one-tap fills; null while the phone shows no page. */
+  frameDocument(): Document | null {
+    return this.renderRoot.querySelector('iframe')?.contentDocument ?? null;
+  }
+
   /** Reloads the checkout (after a step taken outside it, such as the lender's approval). */
   reload(): void {
     this.renderRoot.querySelector('iframe')?.contentWindow?.location.reload();

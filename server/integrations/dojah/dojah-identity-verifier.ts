@@ -14,9 +14,10 @@ import { isDojahNotFound, isDojahUpstreamFailure, isoDate, type DojahClient } fr
  *   its `date_of_birth` only (zod drops the rest on parse) and that is compared here, then dropped.
  *
  * Per document: `verified` (exists, and the date of birth matches when one was given), `failed` (unknown
- * number, or another date of birth), `pending` (Dojah answered but could not check: its upstream registry
- * failed with 424, or the answer carries no date-of-birth verdict). Overall: any `failed` → failed, else any
- * `pending` → pending, else verified.
+ * number, or another date of birth), `pending` (Dojah's upstream registry failed with 424: asking again may
+ * answer), `undecided` (Dojah answered, but with nothing to compare the date of birth with: no verdict, or a
+ * record date that is not a date; asking again will not change that, so a person decides). Overall: any
+ * `failed` → failed, else any `pending` → pending, else any `undecided` → undecided, else verified.
  *
  * Outages — timeouts, 5xx, 429, an open circuit, unreadable answers, and refusals of our own call (401 wrong
  * keys, 402 balance, 400 bad parameters) — throw the `ProviderError` for the caller to map; they are never
@@ -40,7 +41,7 @@ export class DojahIdentityVerifier implements IdentityVerifier {
     const [bvn, nin] = await Promise.all([this.checkBvn(request.bvn, dob), request.nin ? this.checkNin(request.nin, dob) : undefined]);
     const documents = [{ type: 'bvn', status: bvn }, ...(nin ? [{ type: 'nin', status: nin }] : [])];
     const statuses = documents.map((d) => d.status);
-    const outcome: KycOutcome = statuses.includes('failed') ? 'failed' : statuses.includes('pending') ? 'pending' : 'verified';
+    const outcome: KycOutcome = statuses.includes('failed') ? 'failed' : statuses.includes('pending') ? 'pending' : statuses.includes('undecided') ? 'undecided' : 'verified';
     return { outcome, documents };
   }
 
@@ -49,7 +50,7 @@ export class DojahIdentityVerifier implements IdentityVerifier {
     if (typeof answer === 'string') return answer;
     if (!answer.entity.bvn.status) return 'failed';
     if (!dob) return 'verified';
-    if (!answer.entity.date_of_birth) return 'pending';
+    if (!answer.entity.date_of_birth) return 'undecided';
     return answer.entity.date_of_birth.status ? 'verified' : 'failed';
   }
 
@@ -58,7 +59,7 @@ export class DojahIdentityVerifier implements IdentityVerifier {
     if (typeof answer === 'string') return answer;
     if (!dob) return 'verified';
     const recorded = isoDate(answer.entity.date_of_birth);
-    if (!recorded) return 'pending';
+    if (!recorded) return 'undecided';
     return recorded === dob ? 'verified' : 'failed';
   }
 

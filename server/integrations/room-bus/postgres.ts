@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { RoomBus, RoomPresence } from '../../platform/domain/ports';
 import { Reassembler, splitPayload } from './chunks';
+
+/** `pg`, loaded when the first client connects (a process on SQLite never builds this bus). */
+const pgDriver = () => createRequire(import.meta.url)('pg') as typeof pg;
 
 interface Log {
   warn(object: object, message: string): void;
@@ -113,7 +117,7 @@ export class PostgresRoomBus implements RoomBus {
   private async run(text: string, values: unknown[]): Promise<pg.QueryResult> {
     if (this.closed) throw new Error('room bus closed');
     this.commands ??= (async () => {
-      const client = new pg.Client({ connectionString: this.connectionString });
+      const client = new (pgDriver().Client)({ connectionString: this.connectionString });
       const drop = (error?: Error) => {
         if (error) this.log.warn({ err: error }, 'meeting bus: command connection lost');
         if (this.commands === pending) this.commands = undefined;
@@ -138,7 +142,7 @@ export class PostgresRoomBus implements RoomBus {
   private listen(): Promise<pg.Client> {
     if (this.closed) return Promise.reject(new Error('room bus closed'));
     this.listening ??= (async () => {
-      const client = new pg.Client({ connectionString: this.connectionString });
+      const client = new (pgDriver().Client)({ connectionString: this.connectionString });
       client.on('notification', (n) => this.deliver(n.channel, n.payload ?? ''));
       client.on('error', (error) => this.lost(client, error));
       client.on('end', () => this.lost(client));

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { RoomBus, RoomPresence } from '../../platform/domain/ports';
 
 interface Log {
@@ -41,6 +42,8 @@ export class RedisRoomBus implements RoomBus {
   constructor(url: string, log: Log, options: { now?: () => number; connectionName?: string } = {}) {
     this.now = options.now ?? Date.now;
     const name = options.connectionName ?? 'meeting-bus';
+    // ioredis is loaded here, not when this module is: the bundle holds this module whether or not REDIS_URL is set.
+    const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
     this.commands = new Redis(url, { maxRetriesPerRequest: 2, connectionName: `${name}-commands` });
     this.subscriber = new Redis(url, { maxRetriesPerRequest: 2, connectionName: `${name}-subscriber` });
     this.commands.on('error', (error) => log.warn({ err: error }, 'meeting bus: redis unavailable'));

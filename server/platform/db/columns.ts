@@ -31,7 +31,7 @@ export const PREAPPROVAL_COLUMNS = allColumns<PreapprovalsTable>()([
   'id', 'organisationId', 'mode', 'borrowerId', 'assessmentId', 'clientReference', 'recommendation',
   'approvedAmountKobo', 'interestRateBps', 'tenorDays', 'repaymentFrequency', 'confidence', 'riskBand', 'trustScore',
   'status', 'expiresAt', 'loanId', 'providerOrgId', 'ninHash', 'legacyNin', 'decisionPayload', 'enrichedPayload',
-  'createdAt', 'updatedAt',
+  'contactPhone', 'borrowerMatch', 'createdAt', 'updatedAt',
 ]);
 
 export const LOAN_PRODUCT_COLUMNS = allColumns<LoanProductsTable>()([
@@ -39,8 +39,8 @@ export const LOAN_PRODUCT_COLUMNS = allColumns<LoanProductsTable>()([
   'interestModel', 'interestRateBps', 'lateFeeBps', 'processingFeeBps', 'processingFeeFlatKobo', 'minAmountKobo',
   'maxAmountKobo', 'minTenorDays', 'maxTenorDays', 'repaymentFrequency', 'insuranceMode', 'insurancePremiumBearer',
   'insurancePremiumBps', 'settlementDestination', 'settlementCatalogEnabled', 'capitalPoolCode', 'recoveryEnabled',
-  'recoveryPolicyId', 'recoveryDefaultAfterDaysOverdue', 'guarantorsRequired', 'rateDisplay', 'createdAt',
-  'updatedAt',
+  'recoveryPolicyId', 'recoveryDefaultAfterDaysOverdue', 'guarantorsRequired', 'rateDisplay', 'nameMismatchPolicy', 'earlySettlementInterest',
+  'earlySettlementFeeBps', 'remindersEnabled', 'reminderLeadDays', 'createdAt', 'updatedAt',
 ]);
 
 export const BORROWER_COLUMNS = allColumns<BorrowersTable>()([

@@ -3,10 +3,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema';
 import { BoundedMap } from '../../shared/bounded-map';
+import { ensurePrivateDirectory, makeFilesPrivate, PRIVATE_FILE_MODE } from '../../shared/private-files';
 import { pipelinedPool } from './pipelined-pool';
 import { SchemaScopedPostgresDialect } from './schema-introspector';
 
@@ -42,12 +43,23 @@ function toSafeNumber(text: string): number {
   return n;
 }
 
-// int8 and numeric come back from PostgreSQL as strings; money is int64 kobo, so turn them into
-// numbers and refuse anything that would lose precision. Timestamps become ISO strings, as on SQLite.
-pg.types.setTypeParser(20, toSafeNumber);
-pg.types.setTypeParser(1700, toSafeNumber);
-pg.types.setTypeParser(1184, (text) => new Date(text).toISOString());
-pg.types.setTypeParser(1114, (text) => new Date(`${text}Z`).toISOString());
+let pgModule: typeof pg | undefined;
+
+/**
+ * The `pg` driver, loaded on first use: a process on SQLite never loads it (it costs start-up time, see
+ * docs/scale/startup.md). Synchronous (`pg` is CommonJS), so `openDatabase` stays synchronous.
+ */
+export function loadPg(): typeof pg {
+  if (pgModule) return pgModule;
+  const loaded = createRequire(import.meta.url)('pg') as typeof pg;
+  // int8 and numeric come back from PostgreSQL as strings; money is int64 kobo, so turn them into
+  // numbers and refuse anything that would lose precision. Timestamps become ISO strings, as on SQLite.
+  loaded.types.setTypeParser(20, toSafeNumber);
+  loaded.types.setTypeParser(1700, toSafeNumber);
+  loaded.types.setTypeParser(1184, (text) => new Date(text).toISOString());
+  loaded.types.setTypeParser(1114, (text) => new Date(`${text}Z`).toISOString());
+  return (pgModule = loaded);
+}
 
 /**
  * better-sqlite3 binds only numbers, strings, bigints, buffers and null. Booleans and dates are
@@ -196,7 +208,8 @@ class BackgroundCheckpointer {
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const plugins = [new CamelCasePlugin()];
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const driver = loadPg();
+    const pool = new driver.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       // Statements are written without waiting for the answers before them where nobody waits for those (see pipelined-pool.ts).
@@ -211,7 +224,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) as unknown as pg.Pool }), plugins });
     const openForMigrations = () => {
-      const plain = new pg.Pool({ connectionString: options.databaseUrl, max: 1, ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}) });
+      const plain = new driver.Pool({ connectionString: options.databaseUrl, max: 1, ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}) });
       plain.on('error', () => undefined);
       // Its introspection looks at its own schema only (schema-introspector.ts).
       return new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: plain }), plugins });
@@ -219,7 +232,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return { db, dialect: 'postgres', openForMigrations, close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? ':memory:';
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // Owner-only before SQLite opens it: SQLite gives the -wal and -shm it creates later the
+    // database file's own mode, so they are born 0600 too.
+    ensurePrivateDirectory(path.dirname(file));
+    fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
+    makeFilesPrivate(file);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
@@ -229,6 +248,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   // memory instead of being read back from the WAL or the file with a system call each. It fills
   // only as pages are used.
   sqlite.pragma('cache_size = -65536');
+  // A database from before (or another tool's) may have left them wider.
+  if (file !== ':memory:') makeFilesPrivate(file, `${file}-wal`, `${file}-shm`, `${file}-journal`);
   const checkpointer = file === ':memory:' ? undefined : new BackgroundCheckpointer(sqlite, path.resolve(file));
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: wrapSqlite(sqlite, () => checkpointer?.onCommit()) as never }),

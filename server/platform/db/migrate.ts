@@ -36,6 +36,20 @@ import * as languages from './migrations/0037-languages';
 import * as financingBooks from './migrations/0038-financing-books';
 import * as guardedWrites from './migrations/0039-guarded-writes';
 import * as statisticsFreeLists from './migrations/0040-statistics-free-lists';
+import * as accountGates from './migrations/0041-account-gates';
+import * as keyScopes from './migrations/0042-key-scopes';
+import * as pushContact from './migrations/0044-push-contact';
+import * as loanReviews from './migrations/0048-loan-reviews';
+import * as reviewReasons from './migrations/0049-review-reasons';
+import * as borrowerSessions from './migrations/0055-borrower-sessions';
+import * as earlySettlement from './migrations/0056-early-settlement';
+import * as liveRefusal from './migrations/0057-live-refusal';
+import * as mandateReplacements from './migrations/0059-mandate-replacements';
+import * as staffAccounts from './migrations/0050-staff-accounts';
+import * as opsProposals from './migrations/0051-ops-proposals';
+import * as mandateExpiry from './migrations/0053-mandate-expiry';
+import * as insurancePolicyRecords from './migrations/0058-insurance-policy-records';
+import * as borrowerReminders from './migrations/0060-borrower-reminders';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -86,6 +100,20 @@ const migrations: Record<string, MigrationModule> = {
   '0038-financing-books': financingBooks,
   '0039-guarded-writes': guardedWrites,
   '0040-statistics-free-lists': statisticsFreeLists,
+  '0041-account-gates': accountGates,
+  '0042-key-scopes': keyScopes,
+  '0044-push-contact': pushContact,
+  '0048-loan-reviews': loanReviews,
+  '0049-review-reasons': reviewReasons,
+  '0050-staff-accounts': staffAccounts,
+  '0051-ops-proposals': opsProposals,
+  '0053-mandate-expiry': mandateExpiry,
+  '0055-borrower-sessions': borrowerSessions,
+  '0056-early-settlement': earlySettlement,
+  '0057-live-refusal': liveRefusal,
+  '0059-mandate-replacements': mandateReplacements,
+  '0058-insurance-policy-records': insurancePolicyRecords,
+  '0060-borrower-reminders': borrowerReminders,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

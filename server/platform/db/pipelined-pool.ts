@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 /**
- * PostgreSQL round trips, fewer (issue 19).
+ * PostgreSQL round trips, fewer (docs/scale/performance.md).
  *
  * On a loaded machine every statement costs a round trip: the request's process writes it, waits
  * for the database's backend to be scheduled, run it and answer, and is scheduled again itself.

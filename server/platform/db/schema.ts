@@ -30,6 +30,16 @@ export interface OrganisationsTable {
   updatedAt: string;
   /** Whether the organisation's live keys work (migration 0029): false after self-serve sign-up until `admin org enable-live`. */
   liveEnabled: Bool;
+  /**
+   * Migration 0057: why the service's staff last refused live mode (shown on the partner's home page), and when. Null
+   * until a refusal; optional here so a new organisation's row need not name them.
+   */
+  liveRefusalReason?: string | null;
+  liveRefusedAt?: string | null;
+  /** Migration 0060: no borrower reminder is texted between `quietHoursStart` and `quietHoursEnd` (`HH:MM`) in `quietHoursTimeZone`. */
+  quietHoursStart: Generated<string>;
+  quietHoursEnd: Generated<string>;
+  quietHoursTimeZone: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -49,6 +59,8 @@ export interface ApiKeysTable {
   lastUsedAt: string | null;
   /** Migration 0030: the key that replaced this one when it was rolled. */
   rolledTo: string | null;
+  /** Migration 0042: the key's scopes, space-separated (`loans:read webhooks:write`); null is full access. */
+  scopes: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -108,6 +120,14 @@ export interface LoanProductsTable {
   guarantorsRequired: number;
   /** How the checkout quotes the interest rate: `annual` (default) or `monthly` (annual ÷ 12); the APR is always shown too. */
   rateDisplay: string;
+  /** Migration 0049: what a bank account in another name that the borrower confirmed does — `allow` | `review` | `refuse`. */
+  nameMismatchPolicy: string;
+  /** Early settlement (migration 0056): `to_date` | `scheduled` interest, and a fee in basis points of the unpaid principal. */
+  earlySettlementInterest: string;
+  earlySettlementFeeBps: number;
+  /** Reminders by text (migration 0060): a text `reminderLeadDays` (0–14) days before each direct debit, when enabled. */
+  remindersEnabled: Bool;
+  reminderLeadDays: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -196,7 +216,10 @@ export interface EventsTable {
   createdAt: string;
   /** Set once the dispatcher has written the event's deliveries (null = waiting). */
   fannedOutAt: string | null;
-  /** `lending` (the lending API's events) or `sdk` (the patient-financing API's); only endpoints of the same api receive it. */
+  /**
+   * `lending` (the lending API's events) or `sdk` (the patient-financing API's); only endpoints of the same api receive
+   * it. `staff`: recorded for the service's staff only (a financing loan's review), delivered to no endpoint.
+   */
   api: Generated<string>;
 }
 
@@ -239,6 +262,10 @@ export interface PreapprovalsTable {
   /** The pushed decision with the BVN and NIN removed; kept for audit, never echoed. */
   decisionPayload: Json;
   enrichedPayload: Json;
+  /** The phone this push gave when it differs from the borrower's on record: this loan's checkout texts it until verified. */
+  contactPhone: string | null;
+  /** The push answer's `borrowerMatch` (JSON). */
+  borrowerMatch: Json;
   createdAt: string;
   updatedAt: string;
 }
@@ -330,6 +357,124 @@ export interface LoanScheduleItemsTable {
   paidInterestKobo: Generated<number>;
   /** Fee payments, late fee included. */
   paidFeeKobo: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A reminder texted to a borrower, claimed before it goes out; at most one per instalment and kind (migration 0060). */
+export interface BorrowerRemindersTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  scheduleItemId: string;
+  /** `debit_upcoming` | `debit_failed`. */
+  kind: string;
+  /** `debit_failed`: the mandate charge that failed. */
+  repaymentId: string | null;
+  /** `sending` (claimed) → `sent` | `not_sent`. */
+  status: string;
+  locale: string | null;
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Borrower sign-in requests per client address and clock hour (migration 0060). */
+export interface BorrowerSignInIpWindowsTable {
+  ip: string;
+  /** `send` | `verify`. */
+  action: string;
+  windowStart: string;
+  requestCount: number;
+}
+
+/** A borrower's own credential for their loans with one lender (migration 0055). */
+export interface BorrowerSessionsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  /** Normalised (+234…): the session reaches the loans of the borrowers with this phone, at this lender and mode. */
+  phone: string;
+  /** The loan the partner minted it for; null for a sign-in. */
+  loanId: string | null;
+  tokenHash: string;
+  source: 'partner' | 'sign_in';
+  expiresAt: string;
+  maxExpiresAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A one-time code texted for a borrower's sign-in (keyed hash only; migration 0055). */
+export interface BorrowerSignInCodesTable {
+  id: string;
+  mode: Mode;
+  phone: string;
+  /** The lender asked for; null: every lender the phone has loans with. */
+  organisationId: string | null;
+  codeHash: string;
+  attempts: number;
+  expiresAt: string;
+  verifiedAt: string | null;
+  createdAt: string;
+}
+
+/** The last sign-in code sent per mode and phone (the resend cool-down). */
+export interface BorrowerSignInPhonesTable {
+  mode: Mode;
+  phone: string;
+  lastSentAt: string;
+}
+
+/** A borrower's change of debit account: a new mandate that takes over from the loan's active one once active (migration 0059). */
+export interface MandateReplacementsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  sessionId: string | null;
+  mandateId: string;
+  previousMandateId: string;
+  status: 'pending' | 'active' | 'failed' | 'cancelled';
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+  /** How the account's name compared with the borrower's (`match` | `partial`). */
+  nameMatch: string;
+  failureReason: string | null;
+  /** The mandate the rail must still be told to cancel; null once it has taken it. */
+  cancelAtRail: string | null;
+  replacedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An early-settlement quote, stored so it is paid exactly (migration 0056). */
+export interface SettlementQuotesTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  sessionId: string | null;
+  interestRule: string;
+  feeBps: number;
+  totalKobo: number;
+  principalKobo: number;
+  interestKobo: number;
+  feeKobo: number;
+  settlementFeeKobo: number;
+  waivedKobo: number;
+  /** The loan's amountPaidKobo when quoted: a payment since makes the quote stale. */
+  amountPaidKobo: number;
+  /** JSON: the InstalmentBalance[] paying the quote settles. */
+  settledInstalments: Json;
+  validUntil: string;
+  status: 'open' | 'paying' | 'paid';
+  repaymentId: string | null;
+  paidAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -475,6 +620,29 @@ export interface SettlementStatementsTable {
   updatedAt: string;
 }
 
+/** A loan waiting for a person's decision (migration 0048). */
+export interface LoanReviewsTable {
+  id: string;
+  organisationId: string;
+  mode: Mode;
+  loanId: string;
+  decidedBy: 'partner' | 'service';
+  openedReason: string;
+  evidence: Json;
+  /**
+   * What clearing does: issue the offer, or move the loan to this status (0049: `kyc_completed`, and back to where a name
+   * review parked it; `pending`: a patient-financing decision waited, and the application follows the loan back).
+   */
+  resumeWith: 'issue_offer' | 'attested' | 'kyc_completed' | 'awaiting_acceptance' | 'terms_accepted' | 'pending';
+  status: 'open' | 'closed';
+  closedReason: 'cleared' | 'rejected' | 'cancelled' | null;
+  closedBy: string | null;
+  note: string | null;
+  openedAt: string;
+  closedAt: string | null;
+  updatedAt: string;
+}
+
 export interface KycAttestationsTable {
   id: string;
   organisationId: string;
@@ -498,6 +666,8 @@ export interface KycSubmissionsTable {
   id: string;
   loanId: string;
   bvnHash: string;
+  /** Migration 0049: the NIN's keyed hash, when one was given. */
+  ninHash: string | null;
   outcome: string;
   documents: Json;
   createdAt: string;
@@ -529,7 +699,7 @@ export interface OfferLettersTable {
   id: string;
   loanId: string;
   documentReference: string;
-  /** `offer`/`signed` in English; `offer:yo`, `signed:yo`… for a letter in another language (issue 21). */
+  /** `offer`/`signed` in English; `offer:yo`, `signed:yo`… for a letter in another language. */
   variant: string;
   pdf: Buffer;
   createdAt: string;
@@ -546,10 +716,16 @@ export interface LoanInsurancePoliciesTable {
   premiumBearer: string;
   premiumKobo: number;
   commissionKobo: number;
+  /** The insurer's policy number (a live policy bound by hand: recorded by staff, migration 0058). */
   policyReference: string | null;
   errorMessage: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The policy document in file storage, its size and SHA-256 (hex); null until recorded (migration 0058). */
+  documentKey: string | null;
+  documentBytes: number | null;
+  documentSha256: string | null;
+  activatedAt: string | null;
 }
 
 export interface Database {
@@ -558,10 +734,17 @@ export interface Database {
   dashboardSessions: DashboardSessionsTable;
   dashboardEmailTokens: DashboardEmailTokensTable;
   dashboardLoginFailures: DashboardLoginFailuresTable;
+  dashboardRequestHits: DashboardRequestHitsTable;
   dashboardAuditLog: DashboardAuditLogTable;
   dashboardInvitations: DashboardInvitationsTable;
   dashboardPasskeys: DashboardPasskeysTable;
   dashboardWebauthnChallenges: DashboardWebauthnChallengesTable;
+  staffAccounts: StaffAccountsTable;
+  staffInvitations: StaffInvitationsTable;
+  staffSessions: StaffSessionsTable;
+  staffPasskeys: DashboardPasskeysTable;
+  staffAuditLog: StaffAuditLogTable;
+  opsProposals: OpsProposalsTable;
   poolFundingNotices: PoolFundingNoticesTable;
   organisations: OrganisationsTable;
   apiKeys: ApiKeysTable;
@@ -581,6 +764,14 @@ export interface Database {
   pricingSnapshots: PricingSnapshotsTable;
   loanScheduleItems: LoanScheduleItemsTable;
   kycAttestations: KycAttestationsTable;
+  loanReviews: LoanReviewsTable;
+  borrowerSessions: BorrowerSessionsTable;
+  borrowerSignInCodes: BorrowerSignInCodesTable;
+  borrowerSignInPhones: BorrowerSignInPhonesTable;
+  settlementQuotes: SettlementQuotesTable;
+  mandateReplacements: MandateReplacementsTable;
+  borrowerReminders: BorrowerRemindersTable;
+  borrowerSignInIpWindows: BorrowerSignInIpWindowsTable;
   kycSubmissions: KycSubmissionsTable;
   loanConsents: LoanConsentsTable;
   offerLetters: OfferLettersTable;
@@ -1014,6 +1205,8 @@ export interface DashboardSessionsTable {
   revokedAt: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** When a passkey was verified for this session; required while the user asks a passkey after the password. */
+  passkeyVerifiedAt: string | null;
 }
 
 export type DashboardEmailTokenPurpose = 'verify_email' | 'reset_password';
@@ -1032,6 +1225,14 @@ export interface DashboardLoginFailuresTable {
   id: string;
   email: string;
   ip: string;
+  at: string;
+}
+
+/** One counted unauthenticated account request (password-reset request, sign-up), for limits across processes. */
+export interface DashboardRequestHitsTable {
+  id: string;
+  bucket: string;
+  key: string;
   at: string;
 }
 
@@ -1079,7 +1280,8 @@ export interface DashboardPasskeysTable {
   lastUsedAt: string | null;
 }
 
-export type DashboardChallengePurpose = 'registration' | 'sign_in' | 'second_factor';
+/** The staff console's ceremonies use the same table under `staff_…` purposes (migration 0050). */
+export type DashboardChallengePurpose = 'registration' | 'sign_in' | 'second_factor' | 'staff_registration' | 'staff_sign_in' | 'staff_second_factor';
 
 export interface DashboardWebauthnChallengesTable {
   /** SHA-256 (hex) of the challenge. */
@@ -1109,4 +1311,76 @@ export interface PoolFundingNoticesTable {
   requestedBy: string | null;
   createdAt: string;
   confirmedAt: string | null;
+}
+
+// ── Staff of the service: the operations console (migrations 0050, 0051) ───────────────────────
+
+export type StaffRole = 'compliance' | 'finance' | 'support' | 'admin';
+
+export interface StaffAccountsTable {
+  id: string;
+  /** Normalised: trimmed, lower case. */
+  email: string;
+  role: StaffRole;
+  /** argon2id PHC string; null until the invitation is accepted. */
+  passwordHash: string | null;
+  /** Set when the invitation (a link to the mailbox) is accepted. */
+  emailVerifiedAt: string | null;
+  requirePasskey: Generated<Bool>;
+  invitedBy: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+}
+
+export interface StaffInvitationsTable {
+  id: string;
+  tokenHash: string;
+  email: string;
+  role: StaffRole;
+  /** A staff account id, or `cli` for the operator's shell. */
+  invitedBy: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+/** As `DashboardSessionsTable`, without an organisation. */
+export interface StaffSessionsTable {
+  id: string;
+  userId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  passkeyVerifiedAt: string | null;
+}
+
+export interface StaffAuditLogTable {
+  id: string;
+  staffId: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  at: string;
+}
+
+export type OpsProposalKind = 'payout_settle' | 'pool_funding_confirm' | 'loan_write_off' | 'live_enable' | 'mandate_charge_apply' | 'insurance_policy_record';
+
+export interface OpsProposalsTable {
+  id: string;
+  kind: OpsProposalKind;
+  subject: string;
+  organisationId: string | null;
+  payload: Json;
+  status: 'open' | 'approved' | 'refused';
+  proposedBy: string;
+  proposedAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+  result: Json | null;
 }

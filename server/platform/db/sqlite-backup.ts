@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { makeFilesPrivate, PRIVATE_FILE_MODE } from '../../shared/private-files';
 
 export interface SqliteBackupResult {
   /** Absolute path of the backup. */
@@ -56,6 +57,10 @@ const ATTEMPTS = 3;
  */
 async function copyOnce(source: string, partial: string, busyTimeoutMs: number): Promise<{ pages: number; startedAt: Date; finishedAt: Date } | undefined> {
   for (const leftover of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) fs.rmSync(leftover, { force: true });
+  // The copy holds everything the database does: owner-only from its first byte (SQLite keeps an
+  // existing file's mode, and gives its journal the same).
+  fs.closeSync(fs.openSync(partial, 'wx', PRIVATE_FILE_MODE));
+  makeFilesPrivate(partial);
   const database = new SQLite(source, { fileMustExist: true });
   let pages: number;
   let startedAt: Date;
@@ -68,7 +73,7 @@ async function copyOnce(source: string, partial: string, busyTimeoutMs: number):
   } finally {
     database.close();
   }
-  if (pages === 0 || !fs.existsSync(partial)) return undefined;
+  if (pages === 0 || !fs.statSync(partial, { throwIfNoEntry: false })?.size) return undefined;
   const copy = new SQLite(partial, { fileMustExist: true });
   try {
     if (copy.pragma('page_count', { simple: true }) !== pages) return undefined;
@@ -126,6 +131,7 @@ export async function backupSqlite(sourceFile: string, targetFile: string, optio
       }
     }
     const { pages, startedAt, finishedAt } = copied;
+    makeFilesPrivate(partial);
     fsync(partial);
     if (options.force) {
       fs.renameSync(partial, target);

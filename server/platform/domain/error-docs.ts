@@ -21,9 +21,11 @@ export const ERROR_AREAS = [
   'Pushed decisions',
   'Webhooks',
   'Checkout',
+  'Borrower loans',
   'Telemedicine',
   'Patient financing',
   'Dashboard',
+  'Operations console',
   'Sales demo',
   'Provider webhooks',
   'Service',
@@ -85,6 +87,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     meaning: 'A live key called a sandbox helper route (`/v1/test/…`).',
     action: 'Call sandbox helpers with test keys (`pk_test_…`/`sk_test_…`) only.',
   },
+  sandbox_inbox_loopback_only: {
+    area: 'Requests and credentials',
+    meaning: 'The sandbox inbox page (`/sandbox/mail`, development only) was opened from another machine, or through a proxy (a forwarding header). Its e-mails hold working sign-up, reset and invitation links, so it answers only a browser on the server\'s own machine.',
+    action: 'Open it on the machine the server runs on, or through a tunnel that ends on its loopback (`ssh -L 3000:127.0.0.1:3000 host`), or read the JSON files in `MAIL_DIR`.',
+  },
   NOT_FOUND: {
     area: 'Requests and credentials',
     meaning: 'No such record or route for this organisation and mode (another organisation\'s record, or a test record read with a live key, answers the same).',
@@ -104,6 +111,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     area: 'Requests and credentials',
     meaning: 'The credential is of the wrong kind for this route: a checkout-session token on a partner route, or an API key on a checkout-session route.',
     action: 'Call partner routes with your key pair, and the Checkout routes with `Authorization: CheckoutSession <token>`.',
+  },
+  insufficient_scope: {
+    area: 'Requests and credentials',
+    meaning: 'The key pair is a restricted key whose scopes do not include the one this route needs (`data.requiredScope`, e.g. `loans:write`); nothing was read or changed.',
+    action: 'Call it with a key that has that scope (a `write` scope includes its `read`), or a full-access key; an owner or admin of your organisation can make one on the dashboard\'s API keys page.',
   },
   LIVE_MODE_NOT_ENABLED: {
     area: 'Requests and credentials',
@@ -129,6 +141,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     area: 'Checkout',
     meaning: 'The checkout server got no checkout session: no `Authorization: CheckoutSession <token>` header and no session cookie of the hosted page.',
     action: 'Embedded: pass the token your server minted as `session` to `mount`. Hosted: open the loan\'s `applicationUrl` or the session\'s `url` again.',
+  },
+  borrower_session_missing: {
+    area: 'Borrower loans',
+    meaning: 'The checkout server\'s loan page (`/my-loan/api/*`) got no borrower session: the browser has not signed in (or signed out), or the `X-Borrower-Session` handle names none of its sessions.',
+    action: 'Sign in on the page with the phone number and its code, or open the `/my-loan/s/<token>` link of a session your backend minted.',
   },
   origin_not_allowed: {
     area: 'Checkout',
@@ -187,6 +204,26 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     area: 'Lending',
     meaning: 'The loan\'s approval mode does not allow this approval path.',
     action: 'Approve the loan through the path of its product\'s approval mode.',
+  },
+  borrower_conflict: {
+    area: 'Lending',
+    meaning: 'The pushed BVN belongs to a borrower you pushed before under another name (not a spelling or form of it), so the push was not recorded.',
+    action: 'Check the BVN and the borrower\'s name in your records, then push again. `data.borrowerId` is the borrower on record.',
+  },
+  review_closed: {
+    area: 'Lending',
+    meaning: 'The review was decided already, the other way, or it closed when its loan was cancelled or rejected.',
+    action: 'Read the review and its loan again; a loan that needs another decision has a new open review.',
+  },
+  aml_screen_required: {
+    area: 'Lending',
+    meaning: 'In live mode a loan is offered only after its borrower\'s AML screen came back clear, or a person cleared its review.',
+    action: 'Approve the loan (it screens the borrower); a loan `under_review` waits for the review\'s decision.',
+  },
+  guarantors_required: {
+    area: 'Lending',
+    meaning: 'The loan\'s product asks for guarantors, and fewer than that have confirmed their phone.',
+    action: 'Send the borrower to the checkout (`applicationUrl`): they name the guarantors there, who confirm by a code; then accept the terms.',
   },
   invalid_preapproval_state: {
     area: 'Lending',
@@ -322,8 +359,8 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
   },
   webhook_url_not_allowed: {
     area: 'Webhooks',
-    meaning: 'The URL\'s host is an IP address that may not receive webhooks (private, loopback, link-local, …).',
-    action: 'Register a public https URL.',
+    meaning: 'The URL\'s host is an IP address that may not receive webhooks (private, loopback, link-local, …) or a special-use or internal name (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, a single-label name, …); in a rehearsal of live mode (`npm run rehearse`), a host that is not this machine.',
+    action: 'Register a public https URL (in a rehearsal: a receiver on this machine, `http://127.0.0.1:<port>/…`).',
   },
   webhook_secret_not_applicable: {
     area: 'Webhooks',
@@ -416,6 +453,52 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     meaning: 'Too many wrong codes.',
     action: 'Send a new code (subject to the send limit).',
   },
+  borrower_session_ended: {
+    area: 'Borrower loans',
+    meaning: 'The borrower session was revoked by the lender or the borrower, or it has expired.',
+    action: 'Sign the borrower in again (`POST /v1/borrower/sign-in/send`, then `/verify`), or mint a new session from your backend.',
+  },
+  borrower_sign_in_rate_limited: {
+    area: 'Borrower loans',
+    meaning:
+      'Too many `POST /v1/borrower/sign-in/send` (20) or `/verify` (60) requests from this client address in this clock hour (`BORROWER_SIGN_IN_SENDS_PER_IP_PER_HOUR`, `BORROWER_SIGN_IN_VERIFIES_PER_IP_PER_HOUR`); nothing was sent or checked. The per-phone code rules apply as well.',
+    action: 'Wait the seconds in `Retry-After` (the end of the hour). A page that forwards every borrower from one server address should ask for higher limits.',
+  },
+  payment_amount_out_of_range: {
+    area: 'Borrower loans',
+    meaning: 'The amount is below the minimum payment (₦100, or the whole outstanding when that is less) or above what the loan still owes; `data.minKobo` and `data.maxKobo` give the range.',
+    action: 'Offer an amount within the range; to close the loan, ask for a settlement quote instead.',
+  },
+  payment_in_progress: {
+    area: 'Borrower loans',
+    meaning: 'A payment on this loan is still being collected (from another tab or device, or a scheduled debit); nothing was charged.',
+    action: 'Wait for it to finish (re-read the loan), then pay again if something is still owed.',
+  },
+  payment_refused: {
+    area: 'Borrower loans',
+    meaning: 'The bank or the payment rail refused the debit (`data.reason`: e.g. `insufficient_funds`). Nothing was taken and the loan is unchanged.',
+    action: 'Let the borrower fund the account and try again, try a smaller amount, or contact the lender (`data.lender`) to pay another way.',
+  },
+  settlement_quote_expired: {
+    area: 'Borrower loans',
+    meaning: 'A settlement quote holds until the end of the day it was made (Lagos time); this one\'s day is over.',
+    action: 'Ask for a new quote (`POST /v1/borrower/loans/{id}/settlement-quotes`) and pay that one.',
+  },
+  settlement_quote_stale: {
+    area: 'Borrower loans',
+    meaning: 'The loan changed since the quote was made (a payment was applied, or the quote was paid already), so its amount no longer settles the loan exactly.',
+    action: 'Re-read the loan and ask for a new quote.',
+  },
+  bank_account_unchanged: {
+    area: 'Borrower loans',
+    meaning: 'The borrower asked to move the direct debit to the account it already comes from; nothing was set up.',
+    action: 'Give another account, or leave the debit as it is.',
+  },
+  mandate_replacement_pending: {
+    area: 'Borrower loans',
+    meaning: 'Two changes of debit account for one loan were started at the same moment (another tab or device); this one was not set up.',
+    action: 'Re-read the loan (`mandateReplacement`) and continue with the pending change, or start again with the account wanted.',
+  },
   borrower_phone_invalid: {
     area: 'Checkout',
     meaning: 'The borrower\'s phone on record cannot receive an OTP (not a valid number).',
@@ -459,7 +542,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
   account_name_mismatch: {
     area: 'Checkout',
     meaning: 'The bank\'s name for the account does not match the borrower\'s name.',
-    action: 'Ask the borrower to confirm the account is theirs (`confirmNameMismatch`) or give another account.',
+    action: 'Ask the borrower to confirm the account is theirs (`confirmNameMismatch`) or give another account; with `data.policy: refuse` (the product\'s `nameMismatchPolicy`) only another account in the borrower\'s own name is taken.',
   },
   signature_name_mismatch: {
     area: 'Checkout',
@@ -624,6 +707,66 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     meaning: 'The signed-in member\'s role may not do this (`data.action`, `data.role`); nothing was read or changed.',
     action: 'Ask an owner or admin of your organisation.',
   },
+  staff_permission_denied: {
+    area: 'Operations console',
+    meaning: 'The signed-in staff member\'s role may not do this (`data.action`, `data.role`); nothing was read or changed.',
+    action: 'Ask a staff member whose role may (finance for money, compliance for reviews, admin for live enablement).',
+  },
+  four_eyes_required: {
+    area: 'Operations console',
+    meaning: 'Live money (a payout settled, a funding transfer confirmed, a write-off) and live enablement need two different staff members: the proposer may not approve.',
+    action: 'Ask another staff member to approve the proposal.',
+  },
+  proposal_closed: {
+    area: 'Operations console',
+    meaning: 'The proposal was approved or refused already; nothing was changed.',
+    action: 'Re-read the proposals queue.',
+  },
+  proposal_pending: {
+    area: 'Operations console',
+    meaning: 'An open proposal for this action on this record exists already (`data.proposalId`); nothing was changed.',
+    action: 'Approve or refuse the open proposal.',
+  },
+  charge_not_collected: {
+    area: 'Operations console',
+    meaning: 'Applying a mandate charge by hand: the rail does not say it succeeded (`data.railStatus`), or it is no longer waiting; nothing was applied.',
+    action: 'Look the charge up at the rail again; release it if it took no money.',
+  },
+  charge_collected: {
+    area: 'Operations console',
+    meaning: 'Releasing a mandate charge: the rail took it or may still take it, or its outcome is not unknown; nothing changed.',
+    action: 'Apply the charge once the rail says it succeeded.',
+  },
+  charge_rail_unavailable: {
+    area: 'Operations console',
+    meaning: "The charge's payment rail is not configured for its mode, or did not answer the look-up; nothing changed.",
+    action: 'Try again shortly; check the rail configuration for that mode.',
+  },
+  settlement_retry_failed: {
+    area: 'Operations console',
+    meaning: 'Retrying a failed settlement failed again: the new reason is recorded on the failed statement and nothing was swept.',
+    action: 'Read the reason, fix its cause, then retry; the daily run also tries again.',
+  },
+  insurance_policy_not_pending: {
+    area: 'Operations console',
+    meaning: 'Recording an insurance policy: the loan\'s policy is not `pending` (`data.status`): it was recorded already (`active`) or the insurer refused it (`failed`); nothing changed.',
+    action: 'Re-read the queue of insurance policies to record.',
+  },
+  policy_document_not_pdf: {
+    area: 'Operations console',
+    meaning: 'Recording an insurance policy: the document sent is not a PDF (it does not start with `%PDF-`); nothing was stored or changed.',
+    action: 'Attach the policy document the insurer issued, as a PDF.',
+  },
+  policy_document_size: {
+    area: 'Operations console',
+    meaning: 'Recording an insurance policy: the document is empty or larger than the limit (`data.maxBytes`); nothing was stored or changed.',
+    action: 'Attach the policy document as a PDF under the limit (ask the insurer for a smaller scan if needed).',
+  },
+  staff_exists: {
+    area: 'Operations console',
+    meaning: 'The e-mail already has an active staff account; no invitation was made.',
+    action: 'Nothing to do, or disable the account first.',
+  },
   invalid_credentials: {
     area: 'Dashboard',
     meaning: 'The e-mail and password do not match an account.',
@@ -633,6 +776,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     area: 'Dashboard',
     meaning: 'Too many wrong passwords for this e-mail or from this address.',
     action: 'Wait the seconds in `Retry-After`, or reset the password.',
+  },
+  too_many_account_requests: {
+    area: 'Dashboard',
+    meaning: 'Too many password-reset e-mails or sign-ups were asked for this e-mail or from this address in the last hour.',
+    action: 'Wait the seconds in `Retry-After`; a link sent earlier still works.',
   },
   email_not_verified: {
     area: 'Dashboard',
@@ -653,6 +801,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     area: 'Dashboard',
     meaning: 'Only an active key can be rolled; this one is revoked, expiring or expired (`data.status`).',
     action: 'Roll its replacement instead.',
+  },
+  scope_not_permitted: {
+    area: 'Dashboard',
+    meaning: 'Your role may not put these scopes on a key (`data.scopes`, `data.role`): a key never reaches further than its maker may act on the dashboard, and a full-access key carries every scope. Nothing was created.',
+    action: 'Choose only scopes your role may grant, or ask an owner or admin to make the key.',
   },
   last_owner: {
     area: 'Dashboard',
@@ -743,9 +896,19 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: ErrorDoc } = {
     action:
       'Check that `PAYSTACK_SECRET_KEY` is the key of the Paystack integration that sends the notifications (live vs test), and that no proxy rewrites the body.',
   },
+  mono_webhook_secret_missing: {
+    area: 'Provider webhooks',
+    meaning: 'A request to `/webhooks/mono` has no `mono-webhook-secret` header, so it cannot have come from Mono. Nothing was read.',
+    action: 'Nothing, if it was not Mono. Mono sends the header with every notification: check that the proxy in front of the platform passes it on.',
+  },
+  mono_webhook_secret_invalid: {
+    area: 'Provider webhooks',
+    meaning: 'The `mono-webhook-secret` header is not the secret this platform holds for Mono\'s webhooks. Nothing was read.',
+    action: 'Check that `MONO_WEBHOOK_SECRET` is the secret Mono\'s dashboard shows for the webhook URL of this app (live vs test).',
+  },
   invalid_notification: {
     area: 'Provider webhooks',
-    meaning: 'The notification is correctly signed but its body is not a Paystack event (not JSON, or without an `event`). Nothing was read.',
+    meaning: 'The notification is correctly signed (Paystack) or carries the right secret (Mono) but its body is not the provider\'s event (not JSON, or without an `event`). Nothing was read.',
     action: 'Sending the same body again gets the same answer. Paystack retries it for up to 72 hours; report a persistent one to Paystack with its body.',
   },
   INTERNAL_ERROR: {

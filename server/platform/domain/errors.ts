@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   LINK_INVALID: 403,
   /** A live key called a sandbox (`/v1/test/*`) route. */
   SANDBOX_ONLY: 403,
+  /** The sandbox inbox page (`/sandbox/mail`) was asked from another machine or through a proxy: its e-mails hold sign-in links. */
+  sandbox_inbox_loopback_only: 403,
   /** Record does not exist or belongs to another tenant or mode. */
   NOT_FOUND: 404,
   /** The idempotency key was used with another method, path or body. */
@@ -40,6 +42,14 @@ export const ERROR_STATUS = {
   wrong_kyc_tier: 400,
   /** The loan's approval mode does not allow this approval path. */
   approval_mode_mismatch: 409,
+  /** Live mode: the loan cannot be offered before its borrower's AML screen came back clear (or a person cleared its review). */
+  aml_screen_required: 409,
+  /** The loan's product asks for guarantors and fewer are confirmed; the borrower adds them in the checkout. */
+  guarantors_required: 409,
+  /** A push's BVN belongs to a borrower on record under another name; nothing was recorded. `data.differs`, `data.borrowerId`. */
+  borrower_conflict: 409,
+  /** The review was decided already (the other way, or it closed when its loan was cancelled or rejected); re-read its loan. */
+  review_closed: 409,
   /** The pre-approval is not in a state that allows this (declined or expired). */
   invalid_preapproval_state: 409,
   /** The repayment method is not available for this loan (not yet built, or not for this rail). */
@@ -109,6 +119,8 @@ export const ERROR_STATUS = {
   provider_not_found: 422,
   /** The credential is not accepted here: a checkout-session token on a partner route, or an API key on a checkout-session route. */
   credential_not_allowed: 403,
+  /** A restricted API key called a route its scopes do not reach; `data.requiredScope` names the scope needed. Nothing was changed. */
+  insufficient_scope: 403,
   /** The checkout-session token has passed its expiry (or its absolute lifetime); ask the lender for a new link. */
   checkout_session_expired: 401,
   /** The checkout-session token was revoked by the lender; ask the lender for a new link. */
@@ -143,6 +155,24 @@ export const ERROR_STATUS = {
   otp_expired: 422,
   /** OTP: too many wrong codes; send a new one (subject to the send limit). */
   otp_locked: 429,
+  /** A borrower session was revoked or has expired; the borrower signs in again. */
+  borrower_session_ended: 401,
+  /** Borrower sign-in: too many `send` or `verify` requests from this client address this clock hour; `Retry-After` says when the hour ends. */
+  borrower_sign_in_rate_limited: 429,
+  /** Pay now: the amount is below the minimum (₦100, or the whole outstanding when less) or above the outstanding. `data.minKobo`, `data.maxKobo`. */
+  payment_amount_out_of_range: 422,
+  /** A payment on this loan is still being collected (another tab, or a scheduled debit); nothing was charged. */
+  payment_in_progress: 409,
+  /** The bank or the rail refused the debit; nothing was taken and nothing changed. `data.reason`, `data.lender`. */
+  payment_refused: 422,
+  /** The settlement quote's day is over; ask for a new quote. */
+  settlement_quote_expired: 409,
+  /** The loan changed since the settlement quote was made (a payment, or the quote was paid); ask for a new quote. */
+  settlement_quote_stale: 409,
+  /** Change of debit account: the account given is the one the loan is already debited from. */
+  bank_account_unchanged: 409,
+  /** Change of debit account: another change for this loan was started at the same moment; re-read the loan and continue with that one. */
+  mandate_replacement_pending: 409,
   /** The borrower's phone on record cannot receive an OTP (not a valid number); the lender must correct it. */
   borrower_phone_invalid: 422,
   /** Checkout: the guarantor's phone is not a valid number, or is the borrower's own. */
@@ -226,12 +256,38 @@ export const ERROR_STATUS = {
   session_required: 401,
   /** Dashboard: a state-changing request without the session's `X-CSRF-Token` header (or with a wrong one). Nothing was changed. */
   csrf_token_invalid: 403,
-  /** Dashboard: the signed-in member's role may not do this (`data.action`, `data.role`); see the permission matrix in ARCHITECTURE.md. Nothing was read or changed. */
+  /** Dashboard: the signed-in member's role may not do this (`data.action`, `data.role`); see the permission matrix in `server/shared/dashboard-permissions.ts`. Nothing was read or changed. */
   dashboard_permission_denied: 403,
+  /** Operations console: the signed-in staff member's role may not do this (`data.action`, `data.role`); nothing was read or changed. */
+  staff_permission_denied: 403,
+  /** Operations console: live money needs two people; the staff member who proposed it may not approve it. Another staff member approves. */
+  four_eyes_required: 403,
+  /** Operations console: the proposal was approved or refused already; re-read it. */
+  proposal_closed: 409,
+  /** Operations console: an open proposal for this action and subject exists already (`data.proposalId`); approve or refuse it. */
+  proposal_pending: 409,
+  /** Operations console: the mandate charge took no money the rail confirms (`data.railStatus`); nothing was applied. */
+  charge_not_collected: 409,
+  /** Operations console: the rail took (or may still take) this mandate charge, or it is not an unknown outcome; it cannot be released. */
+  charge_collected: 409,
+  /** Operations console: the charge's rail is not configured for its mode, or did not answer; nothing changed. */
+  charge_rail_unavailable: 503,
+  /** Operations console: retrying a failed settlement failed again; the new reason is recorded and nothing was swept. */
+  settlement_retry_failed: 409,
+  /** Operations console: the loan's insurance policy is not `pending` (`data.status`): it was recorded already, or failed; nothing changed. */
+  insurance_policy_not_pending: 409,
+  /** Operations console: the policy document is not a PDF (it must start with `%PDF-`); nothing was stored. */
+  policy_document_not_pdf: 422,
+  /** Operations console: the policy document is empty or over the size limit (`data.maxBytes`); nothing was stored. */
+  policy_document_size: 413,
+  /** `admin staff invite`: the e-mail already has an active staff account. */
+  staff_exists: 409,
   /** Dashboard sign-in: the e-mail and password do not match an account (the same answer whether or not the e-mail is known). */
   invalid_credentials: 401,
   /** Dashboard sign-in: too many wrong passwords for this e-mail or from this address; honour `Retry-After`. */
   too_many_sign_in_attempts: 429,
+  /** Dashboard: too many password-reset requests or sign-ups for this e-mail or from this address; honour `Retry-After`. */
+  too_many_account_requests: 429,
   /** Dashboard sign-in: the password is right but the e-mail is not verified yet; follow the link in the verification e-mail. */
   email_not_verified: 403,
   /** Dashboard: the new password breaks the password rules (length, common/breached list); `data.problem` says which. */
@@ -240,6 +296,8 @@ export const ERROR_STATUS = {
   email_token_invalid: 400,
   /** Dashboard keys: only an active key can be rolled (this one is revoked, expiring or expired; `data.status`); roll its replacement. */
   key_not_active: 409,
+  /** Dashboard keys: the member's role may not grant these scopes (`data.scopes`; a full-access key carries every scope); nothing was created. */
+  scope_not_permitted: 403,
   /** Dashboard team: the change would leave the organisation without an owner (remove or demote the last owner); make another owner first. */
   last_owner: 409,
   /** Dashboard team: only an owner may make, unmake or remove an owner (or invite one). */
@@ -256,6 +314,8 @@ export const ERROR_STATUS = {
   checkout_preview_only: 403,
   /** Checkout server: no session token (neither the Authorization header nor the hosted page's cookie). */
   checkout_session_missing: 401,
+  /** Checkout server's loan page (`/my-loan`): not signed in (no borrower session in its cookie, or none for the session named). */
+  borrower_session_missing: 401,
   /** Checkout server: a page of an origin neither the organisation's settings nor the mounted server allow. */
   origin_not_allowed: 403,
   /** Checkout server: passkeys are off, or not possible on this page; sign with the typed name. */
@@ -286,7 +346,11 @@ export const ERROR_STATUS = {
   paystack_signature_missing: 401,
   /** Paystack webhook: the signature does not match the body signed with the integration's secret key. */
   paystack_signature_invalid: 401,
-  /** Paystack webhook: the signed body is not a Paystack event. */
+  /** Mono webhook: the `mono-webhook-secret` header is missing. */
+  mono_webhook_secret_missing: 401,
+  /** Mono webhook: the `mono-webhook-secret` header is not the platform's Mono webhook secret. */
+  mono_webhook_secret_invalid: 401,
+  /** Paystack or Mono webhook: the authenticated body is not the provider's event. */
   invalid_notification: 400,
   /** Per-key rate limit exceeded; honour `Retry-After`. */
   RATE_LIMITED: 429,

@@ -124,7 +124,8 @@ export interface AmlScreening extends AmlScreen {
 
 // ── Identity ───────────────────────────────────────────────────────────────────────────────────
 
-export type KycOutcome = 'verified' | 'failed' | 'pending';
+/** `undecided`: the provider answered but cannot decide without a person (the loan waits for a review). */
+export type KycOutcome = 'verified' | 'failed' | 'pending' | 'undecided';
 
 export interface KycCheckResult {
   outcome: KycOutcome;
@@ -152,18 +153,38 @@ export interface BvnIdentity {
 
 export type BureauOutcome = 'good' | 'thin_file' | 'delinquent';
 
-/** A credit report, reduced to what the credit policy reads. */
-export interface BureauReport {
-  outcome: BureauOutcome;
-  /** 300-850. */
-  score: number;
-  /** The policy's risk band; null for a delinquent file (declined). */
-  riskBand: 'A' | 'B' | 'C' | null;
-  /** A reference for the audit trail (the bureau's enquiry id). */
-  reference: string;
+/**
+ * A credit report reduced to the facts the credit policy reads, whichever bureau answered (the
+ * sandbox, or CRC and FirstCentral through Mono). Amounts are integer kobo. The raw report never
+ * leaves the adapter: only these facts and the reference are kept.
+ */
+export interface BureauFacts {
+  /** Facilities (loans, overdrafts, cards) the bureau holds at all, open or closed: 0 is a thin file. */
+  facilitiesReported: number;
+  openFacilities: number;
+  /** What the open facilities still owe, in kobo. */
+  totalOutstandingKobo: number;
+  /** The most days any facility was past due in the last 24 months (0: never late). */
+  worstDelinquencyDays24m: number;
+  /** Facilities written off (lost), at any time. */
+  writeOffs: number;
+  /** Credit enquiries in the last 12 months; null when the bureau does not report them. */
+  enquiries12m: number | null;
 }
 
-/** Credit bureau port (CRC, FirstCentral, CreditRegistry in production). Throws when it cannot answer (502 `bureau_unavailable`). */
+export interface BureauReport {
+  /** Who answered (`sandbox`, `mono:crc+xds`, …), for the audit trail. */
+  provider: string;
+  /** A reference for the audit trail (the bureau's enquiry id, or one built from it). */
+  reference: string;
+  facts: BureauFacts;
+}
+
+/**
+ * Credit bureau port (CRC, FirstCentral, CreditRegistry in production). Throws when it cannot answer
+ * (502 `bureau_unavailable`: nothing is recorded and the application waits for a retry); the
+ * financing credit policy grades the facts (`gradeBureauFacts`), never the adapter.
+ */
 export interface CreditBureau {
   report(request: { bvn: string; mode: Mode }): Promise<BureauReport>;
 }
@@ -222,7 +243,8 @@ export interface Mailer {
 // ── Insurance ──────────────────────────────────────────────────────────────────────────────────
 
 export interface InsurancePolicyResult {
-  status: 'active' | 'failed';
+  /** `pending`: the insurer binds the cover outside the platform; staff record the policy (`ops/insurance-policies.ts`). */
+  status: 'active' | 'pending' | 'failed';
   policyReference: string | null;
   errorMessage: string | null;
 }
@@ -273,7 +295,7 @@ export interface ConsultationRecord {
   prescriptions: Array<{ prescribedDrugs: Array<{ drugName: string; dosage: string; frequency: string; duration: string }>; additionalNotes: string }>;
   /** Present only when a speech-to-text adapter transcribed the recordings. */
   transcript?: string;
-  /** The patient's language for `patientSummary` (issue 21); `transcriptionSummary` is always English. */
+  /** The patient's language for `patientSummary`; `transcriptionSummary` is always English. */
   locale?: Locale;
 }
 
@@ -329,7 +351,8 @@ export interface RoomPresence {
 }
 
 /**
- * The meeting rooms' shared channel (issue 19): publish a JSON message to everyone subscribed to a room, in
+ * The meeting rooms' shared channel, so a meeting's participants may sit on different processes:
+ * publish a JSON message to everyone subscribed to a room, in
  * whichever process, and who is present. In-process on SQLite, PostgreSQL LISTEN/NOTIFY, or Redis pub/sub.
  * Messages of one publisher arrive in the order published; messages lost while a subscriber reconnects are not
  * replayed. Presence entries expire `ttlMs` after their last announcement (a crashed process's peers vanish).

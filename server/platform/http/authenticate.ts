@@ -8,8 +8,10 @@ import { SECRET_HASH_PURPOSE, findApiKeyByPublicKey, modeOfKey, recordKeyUse } f
 import { findOrganisation, type Organisation } from '../domain/organisations/organisation';
 import { safeEqual, type Secrets } from '../domain/secrets';
 import { resolveCheckoutToken, type CheckoutScope } from '../domain/checkout/checkout-session';
+import { resolveBorrowerToken, type BorrowerScope } from '../domain/borrower-loans/borrower-session';
 import { BoundedMap } from '../../shared/bounded-map';
 import { CredentialEpochWatch } from '../domain/api-keys/credential-epoch';
+import { reachOf, type ApiScope } from '../../shared/api-key-scopes';
 
 /** Who is calling, taken only from the credential. Every query of a tenant's data filters on both fields. */
 export interface AuthContext {
@@ -20,6 +22,11 @@ export interface AuthContext {
   apiKeyId: string;
   /** The public key; empty for a checkout session. */
   publicKey: string;
+  /**
+   * A restricted key's reach: every scope it may use, each `write` with its `read` (see `checkScope`). Absent for a
+   * full-access key, and for a checkout-session token (its routes take no scope).
+   */
+  scopes?: ReadonlySet<ApiScope>;
   /** Set when the credential is a checkout-session token: it reaches only `checkoutSession` routes, for this one loan. */
   checkoutSession?: CheckoutScope;
   /**
@@ -27,13 +34,16 @@ export interface AuthContext {
    * a new link); every other route answers 401 `checkout_session_expired` (see `checkAccess`).
    */
   checkoutSessionExpired?: boolean;
+  /** Set when the credential is a borrower-session token: it reaches only `borrowerSession` routes, for this phone's loans at this lender. */
+  borrowerSession?: BorrowerScope;
 }
 
 interface CacheEntry {
   expiresAt: number;
   /** The credential epoch this process knew before reading the entry; any other epoch makes it stale. */
   epoch: number;
-  key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string; expiresAtMs: number | null };
+  /** `scopes`: the key's reach, worked out once per entry (absent: full access). */
+  key?: { id: string; secretHash: string; revoked: boolean; mode: Mode; publicKey: string; expiresAtMs: number | null; scopes?: ReadonlySet<ApiScope> };
   organisation?: Organisation;
   /**
    * SHA-256 of the secret last verified against `key.secretHash` (never the secret): the same secret
@@ -98,6 +108,7 @@ export class Authenticator {
       mode: entry.key.mode,
       apiKeyId: entry.key.id,
       publicKey,
+      ...(entry.key.scopes ? { scopes: entry.key.scopes } : {}),
     };
   }
 
@@ -151,6 +162,21 @@ export class Authenticator {
     };
   }
 
+  /** Resolves a borrower-session token (never cached: revocation and expiry apply at once); the organisation's switches still apply. */
+  async authenticateBorrowerSession(token: string): Promise<AuthContext> {
+    const session = await resolveBorrowerToken(this.db, this.secrets, token, this.clock.now());
+    const organisation = await findOrganisation(this.db, session.organisationId);
+    if (!organisation) throw new AppError('UNAUTHENTICATED', 'Unknown borrower session.');
+    return {
+      organisation,
+      organisationId: organisation.id,
+      mode: session.mode,
+      apiKeyId: `borrower-session:${session.id}`,
+      publicKey: '',
+      borrowerSession: { sessionId: session.id, organisationId: session.organisationId, mode: session.mode, phone: session.phone },
+    };
+  }
+
   private async lookup(publicKey: string): Promise<CacheEntry> {
     // Without a cache there is nothing to invalidate: every call reads the key.
     const epoch = this.ttlMs > 0 ? await this.epochs.current() : 0;
@@ -174,6 +200,7 @@ export class Authenticator {
         mode: key.mode,
         publicKey: key.publicKey,
         expiresAtMs: key.expiresAt === null ? null : Date.parse(key.expiresAt),
+        ...(key.scopes ? { scopes: reachOf(key.scopes) } : {}),
       },
       organisation,
     };
@@ -187,6 +214,8 @@ export class Authenticator {
 const AUTHORIZATION = /^ApiKey\s+(\S+?):(\S+)$/i;
 /** `Authorization: CheckoutSession <token>`: the borrower-session credential (see `Access`). */
 const CHECKOUT_SESSION = /^CheckoutSession\s+(\S+)$/i;
+/** `Authorization: BorrowerSession <token>`: the borrower's own credential after checkout (see `Access`). */
+const BORROWER_SESSION = /^BorrowerSession\s+(\S+)$/i;
 
 /** Reads the key pair from `X-API-Public-Key` + `X-API-Secret-Key` or `Authorization: ApiKey pk:sk`. */
 export function readCredential(req: Request): { publicKey: string; secretKey: string } | undefined {
@@ -203,6 +232,11 @@ export function authenticateMiddleware(authenticator: Authenticator) {
     const session = CHECKOUT_SESSION.exec(req.get('authorization') ?? '');
     if (session) {
       res.locals.auth = await authenticator.authenticateCheckoutSession(session[1]!);
+      return next();
+    }
+    const borrower = BORROWER_SESSION.exec(req.get('authorization') ?? '');
+    if (borrower) {
+      res.locals.auth = await authenticator.authenticateBorrowerSession(borrower[1]!);
       return next();
     }
     const credential = readCredential(req);

@@ -21,6 +21,13 @@ export const CheckoutSessionSchema = z
   })
   .meta({ id: 'CheckoutSession', description: 'A borrower checkout session for one loan. Its token is shown once, when minted.' });
 
+const ExpiresInSeconds = z.number().int().min(0).meta({
+  description: 'Seconds from this answer until `expiresAt` (0 once past): the checkout refreshes the session well within it, whatever the browser\'s clock says.',
+});
+
+/** The session as `POST /v1/checkout/session/refresh` answers it. */
+export const RefreshedCheckoutSessionSchema = CheckoutSessionSchema.extend({ expiresInSeconds: ExpiresInSeconds }).meta({ id: 'RefreshedCheckoutSession' });
+
 export const MintedCheckoutSessionSchema = CheckoutSessionSchema.extend({
   token: z.string().meta({ description: '`cs_test_…`/`cs_live_…`: the borrower\'s credential for this loan (`Authorization: CheckoutSession <token>`). Shown once; only a keyed hash is stored.' }),
   url: z.string().meta({ format: 'uri', description: 'The hosted checkout page for this session (`…/checkout/c/<token>`); it moves the token into a cookie and out of the address bar.' }),
@@ -88,7 +95,7 @@ export const OtpChallengeSchema = z
 
 export const CheckoutStateSchema = z
   .object({
-    session: CheckoutSessionSchema.extend({ otpVerified: z.boolean() }),
+    session: CheckoutSessionSchema.extend({ otpVerified: z.boolean(), expiresInSeconds: ExpiresInSeconds }),
     organisationName: z.string(),
     mode: z.enum(['test', 'live']).meta({ description: 'The session\'s mode; the checkout shows a TEST MODE badge in test mode.' }),
     branding: CheckoutBrandingSchema.extend({
@@ -146,6 +153,19 @@ export const CheckoutStateSchema = z
     guarantors: z.array(GuarantorSchema).nullable(),
     settlementCatalog: z.boolean().meta({ description: 'Whether the loan has a `catalog` step: a `merchant_wallet` product with `settlementCatalogEnabled`.' }),
     settlementMerchant: SettlementMerchantChoiceSchema.nullable().meta({ description: 'The merchant the borrower chose to receive the funds (null until chosen, and before the OTP).' }),
+    payout: z
+      .object({
+        to: z.enum(['bank_account', 'wallet', 'merchant', 'lender']).meta({
+          description: 'Where the disbursement pays the money (the loan\'s settlement destination): `bank_account` (the borrower\'s, paid out by the lender), `wallet` (the borrower\'s wallet with the lender), `merchant`, `lender` (the lender\'s own wallet).',
+        }),
+        merchantName: z.string().nullable().meta({ description: '`merchant`: the merchant paid, when known.' }),
+        releasedAt: Timestamp.nullable().meta({ description: 'When the lender disbursed; null until it does (the platform never disburses an ordinary loan by itself).' }),
+      })
+      .nullable()
+      .meta({ description: 'What the done screen says about the money (null before the OTP).' }),
+    sandboxInbox: z.string().nullable().optional().meta({
+      description: 'Added by the checkout server in test mode only: the platform\'s sandbox inbox (`/sandbox/mail#texts`) when it serves the borrower\'s browser (same machine, no proxy), else null. Absent in live mode and from the platform itself.',
+    }),
     financing: FinancingViewSchema.nullable().meta({
       description: 'A patient-financing application (steps `identity`, then `decision`: choose a tenor); null for other loans and before the OTP.',
     }),

@@ -4,9 +4,8 @@ import { AppError } from '../domain/errors';
 import { findOrganisation } from '../domain/organisations/organisation';
 import { PASSWORD_MAX_LENGTH } from '../domain/dashboard/password-policy';
 import { requestPasswordReset, resetPassword } from '../domain/dashboard/reset-password';
-import { csrfTokenFor, SESSION_ABSOLUTE_MS } from '../domain/dashboard/sessions';
+import { csrfTokenFor } from '../domain/dashboard/sessions';
 import { signIn } from '../domain/dashboard/sign-in';
-import { DASHBOARD_PASSKEY_RULES, SECOND_FACTOR_COOKIE } from '../domain/dashboard/passkeys';
 import { signOut, signOutEverywhere } from '../domain/dashboard/sign-out';
 import { signUp } from '../domain/dashboard/sign-up';
 import { verifyEmail } from '../domain/dashboard/verify-email';
@@ -18,6 +17,7 @@ import { passkeysRoutes } from './dashboard/passkeys';
 import { productsRoutes } from './dashboard/products';
 import { poolRoutes } from './dashboard/pool';
 import { loansRoutes } from './dashboard/loans';
+import { reviewsRoutes } from './dashboard/reviews';
 import { webhooksRoutes } from './dashboard/webhooks';
 import { checkoutRoutes } from './dashboard/checkout';
 import { settlementsRoutes } from './dashboard/settlements';
@@ -26,6 +26,7 @@ import { appointmentsRoutes } from './dashboard/appointments';
 import { financingRoutes } from './dashboard/financing';
 import { auditRoutes } from './dashboard/audit';
 import { overviewRoutes } from './dashboard/overview';
+import { organisationRoutes } from './dashboard/organisation';
 
 const DASHBOARD_AREAS: DashboardArea[] = [
   keysRoutes,
@@ -34,6 +35,7 @@ const DASHBOARD_AREAS: DashboardArea[] = [
   productsRoutes,
   poolRoutes,
   loansRoutes,
+  reviewsRoutes,
   webhooksRoutes,
   checkoutRoutes,
   settlementsRoutes,
@@ -42,6 +44,7 @@ const DASHBOARD_AREAS: DashboardArea[] = [
   financingRoutes,
   auditRoutes,
   overviewRoutes,
+  organisationRoutes,
 ];
 
 export { DASHBOARD_COOKIE, CSRF_HEADER } from './dashboard/kit';
@@ -106,14 +109,8 @@ export function createDashboardRouter(platform: Platform): express.Router {
 
   router.post('/sign-in', async (req, res) => {
     const body = parse(z.object({ email: Email, password: Password }).strict(), req.body);
-    const signedIn = await signIn(platform, { ...body, origin: originOf(req) });
-    if ('secondFactor' in signedIn) {
-      // Password right, passkey still to come: no session cookie, only the pending step's (passkeys.ts).
-      res.cookie(SECOND_FACTOR_COOKIE, signedIn.pendingToken, { httpOnly: true, secure: secureCookie(req), sameSite: 'strict', path: '/dashboard', maxAge: DASHBOARD_PASSKEY_RULES.secondFactorLifetimeMs });
-      return ok(res, 200, 'Now confirm with your passkey.', { secondFactor: 'passkey', options: signedIn.options });
-    }
-    res.cookie(DASHBOARD_COOKIE, signedIn.token, { httpOnly: true, secure: secureCookie(req), sameSite: 'lax', path: '/dashboard', maxAge: SESSION_ABSOLUTE_MS });
-    ok(res, 200, 'Signed in.', { csrfToken: csrfTokenFor(signedIn.token), organisationId: signedIn.organisationId, expiresAt: signedIn.expiresAt });
+    // Password right and a passkey still to come: no session cookie, only the pending step's (passkeys.ts).
+    kit.signedIn(req, res, await signIn(platform, { ...body, origin: originOf(req) }), 'Signed in.');
   });
 
   router.post('/password-reset/request', async (req, res) => {

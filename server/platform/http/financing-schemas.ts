@@ -24,6 +24,6 @@ export const FinancingViewSchema = z
     expiresAt: Timestamp,
     options: z.array(TenorOptionSchema).nullable(),
     riskBand: z.string().nullable(),
-    rejectionReason: z.string().nullable().meta({ description: '`identity_mismatch`, `delinquent`, `amount_above_risk_limit`, `unaffordable` or `outside_policy`.' }),
+    rejectionReason: z.string().nullable().meta({ description: '`identity_mismatch`, `delinquent`, `amount_above_risk_limit`, `unaffordable`, `outside_policy`, or `declined_on_review` (the service\'s staff declined it after a check that needed a person).' }),
   })
   .meta({ id: 'FinancingApplicationView', description: 'A patient-financing application as the patient sees it (no BVN, no bureau report).' });

@@ -139,7 +139,9 @@ export const InsurancePolicySchema = z
     organisationId: Uuid,
     loanId: Uuid,
     provider: z.string(),
-    status: z.enum(['pending', 'active', 'failed']),
+    status: z.enum(['pending', 'active', 'failed']).meta({
+      description: '`pending`: live cover the insurer binds by hand; it becomes `active` (with `policyReference`, the insurer\'s policy number, and `loan.insurance.activated`) once the service\'s staff record the policy.',
+    }),
     triggeredBy: z.enum(['automatic', 'manual']),
     premiumBearer: z.enum(['borrower', 'tenant']),
     premiumKobo: KoboAmount,
@@ -148,6 +150,7 @@ export const InsurancePolicySchema = z
     errorMessage: z.string().nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    activatedAt: Timestamp.nullable().meta({ description: 'When the policy became `active`; null while `pending` or `failed`.' }),
   })
   .meta({ id: 'LoanInsurancePolicy' });
 

@@ -9,6 +9,8 @@ import { EVENT_CATALOGUE } from '../domain/events/catalogue';
 import { WEBHOOK_DELIVERY_DESCRIPTION, WebhookEnvelopeSchema } from './event-schemas';
 import { SDK_EVENT_CATALOGUE } from '../domain/financing/sdk-catalogue';
 import { SdkWebhookEnvelopeSchema } from './sdk-event-schemas';
+import { requiredScope } from './route-scopes';
+import { API_SCOPE_AREAS, API_SCOPE_AREA_LABELS } from '../../shared/api-key-scopes';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Products: 'Loan products: read-only over the API.',
@@ -19,6 +21,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Pre-approvals': 'Credit decisions pushed by the partner and the offers issued from them.',
   Loans: 'The loan lifecycle: approval, KYC, offer acceptance, disbursement, schedule, repayments.',
   Settlements: 'Statements of the fee and interest swept to the organisation wallet.',
+  Reviews:
+    'Loans waiting for a person: a review opens when an automatic check cannot pass a loan (no AML screen in live mode without a provider, a screen hit). ' +
+    'You are the lender, so you decide: clear it (the loan goes on as an automatic pass would have) or reject it (the loan is rejected), each with a reason. ' +
+    '`review.opened` and `review.closed` tell your webhooks.',
   Mandates: 'Direct-debit mandates on payment rails.',
   Payouts: 'Payouts of a borrower\'s ledger balance to a bank account, reserved at request time and settled off-platform.',
   Sandbox: 'Test-mode helpers (test keys only).',
@@ -57,6 +63,14 @@ The lending partner API: push credit decisions, issue offers, run loans on the s
 **Authentication.** Send the key pair as \`X-API-Public-Key\` + \`X-API-Secret-Key\`, or as \`Authorization: ApiKey <public>:<secret>\`.
 The key prefix sets the mode: \`pk_test_\`/\`sk_test_\` reach the sandbox, \`pk_live_\`/\`sk_live_\` the live stack. Test and live
 records never see each other. The organisation always comes from the credential: another organisation's record answers 404.
+
+**Restricted keys (scopes).** A key pair is either full access (the default, and every key made before scopes existed) or
+restricted to scopes, one per area and level: \`<area>:read\` reaches the area's GET operations, \`<area>:write\` every operation
+of the area (write includes read). The scopes belong to the pair: the public key is never a credential on its own, so both halves
+carry the same ones. Each operation names its scope in \`x-required-scope\` and in its description; a restricted key without it
+gets 403 \`insufficient_scope\` with \`data.requiredScope\`, before anything is read or changed (an \`Idempotency-Key\` sent with it is
+not used up). Keys and their scopes are made on the dashboard, where a member may grant only the scopes their role may act on.
+The Checkout routes take a checkout-session token, never a key, and need no scope. Areas: ${API_SCOPE_AREAS.map((area) => `\`${area}\` (${API_SCOPE_AREA_LABELS[area]})`).join(', ')}.
 
 **Checkout sessions.** \`POST /v1/loans/{id}/checkout-sessions\` mints a restricted borrower credential for one loan
 (\`cs_test_…\`/\`cs_live_…\`, shown once); one is also minted whenever an offer issues (the loan's \`applicationUrl\`). The checkout
@@ -140,7 +154,7 @@ function errorExample(code: ErrorCode, serverUrl: string) {
 const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed input; `message` names the field.',
   401: 'Missing, unknown or revoked key pair (checkout routes: unknown, expired or revoked session token).',
-  403: 'Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, or the wrong kind of credential for the route.',
+  403: 'Permission missing, organisation disabled, feature switched off, a live key on a sandbox route, the wrong kind of credential for the route, or a restricted key without the route\'s scope (`insufficient_scope`, `data.requiredScope`).',
   404: 'No such record for this organisation and mode.',
   409: 'Conflict with the current state, or an idempotency conflict.',
   413: 'Body too large.',
@@ -191,6 +205,14 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
       '`CheckoutSession <token>` (`cs_test_…`/`cs_live_…`): a borrower-session token minted for one loan. Accepted only on the Checkout routes; refused (403 `credential_not_allowed`) everywhere else.',
   });
 
+  const borrowerSession = registry.registerComponent('securitySchemes', 'BorrowerSession', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      '`BorrowerSession <token>` (`bs_test_…`/`bs_live_…`): a borrower\'s own credential for their loans with one lender, minted by the partner (`POST /v1/loans/{id}/borrower-sessions`) or by signing in with the phone (`POST /v1/borrower/sign-in/send`, `/verify`: no credential). Accepted only on the Borrower routes.',
+  });
+
   // Webhook bodies are not requests to this API; their schemas are published as components.
   for (const schema of [WebhookEnvelopeSchema, ...Object.values(EVENT_CATALOGUE), SdkWebhookEnvelopeSchema, ...Object.values(SDK_EVENT_CATALOGUE)]) {
     const json = JSON.stringify(z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'output' })).replaceAll('#/definitions/', '#/components/schemas/');
@@ -205,10 +227,11 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
       ),
     );
     const sessionRoute = route.access === 'checkoutSession' || route.access === 'expiredCheckoutSession';
-    if (route.access === 'preapproval' || route.access === 'sandbox' || sessionRoute) statuses.add(403);
-    if (sessionRoute) statuses.add(401);
+    const scope = requiredScope(route);
+    if (route.access === 'preapproval' || route.access === 'sandbox' || sessionRoute || route.access === 'borrowerSession' || scope) statuses.add(403);
+    if (sessionRoute || route.access === 'borrowerSession') statuses.add(401);
     if (route.body) statuses.add(413).add(415);
-    const candidates: ErrorCode[] = [...(route.errors ?? []), ...(sessionRoute ? SESSION_ERRORS : []), ...COMMON_ERRORS, ...FALLBACK_ERRORS];
+    const candidates: ErrorCode[] = [...(route.errors ?? []), ...(sessionRoute ? SESSION_ERRORS : []), ...(scope ? (['insufficient_scope'] as ErrorCode[]) : []), ...COMMON_ERRORS, ...FALLBACK_ERRORS];
     const errorResponses = Object.fromEntries(
       [...statuses]
         .sort()
@@ -229,11 +252,14 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
       operationId: route.operationId,
       tags: [route.tag],
       summary: route.summary,
-      description: route.description,
+      description: scope ? `${route.description ? `${route.description}\n\n` : ''}**Scope:** \`${scope}\` (a restricted key without it: 403 \`insufficient_scope\`).` : route.description,
+      ...(scope ? { 'x-required-scope': scope } : {}),
       security:
         sessionRoute
           ? [{ [checkoutSession.name]: [] }]
-          : [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
+          : route.access === 'borrowerSession'
+            ? [{ [borrowerSession.name]: [] }]
+            : [{ [publicKey.name]: [], [secretKey.name]: [] }, { [combined.name]: [] }],
       request: {
         params: route.params as never,
         query: route.query as never,

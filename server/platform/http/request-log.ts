@@ -20,7 +20,33 @@ export function requestLog(res: Response, base: Logger): Logger {
  * meeting keys and rail references travel in paths), status, duration. Headers and bodies are never
  * logged: they carry keys and personal data.
  */
-export function requestLogger(logger: Logger) {
+export type RequestLogMode = 'each' | 'summary';
+
+/**
+ * Which request log a process writes: `LOG_REQUESTS` when set; else a summary where a person reads the logs (pretty
+ * lines in the development profile: a terminal, where a line per poll of the demo would scroll the start-up links
+ * away), one line per request everywhere else (JSON lines for collectors, and always in production).
+ */
+export function requestLogMode(config: { APP_ENV: string; LOG_FORMAT?: 'json' | 'pretty'; LOG_REQUESTS?: RequestLogMode }, stdoutIsTerminal = Boolean(process.stdout.isTTY)): RequestLogMode {
+  if (config.LOG_REQUESTS) return config.LOG_REQUESTS;
+  const pretty = (config.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json')) === 'pretty';
+  return pretty && config.APP_ENV !== 'production' ? 'summary' : 'each';
+}
+
+export function requestLogger(logger: Logger, options: { mode?: RequestLogMode; summaryEveryMs?: number } = {}) {
+  const mode = options.mode ?? 'each';
+  // Summary mode: requests that went right are counted and written as one line per interval (none when idle).
+  let counted = 0;
+  let slowestMs = 0;
+  if (mode === 'summary') {
+    const everyMs = options.summaryEveryMs ?? 60_000;
+    setInterval(() => {
+      if (counted === 0) return;
+      logger.info({ requests: counted, slowestMs }, `${counted} ${counted === 1 ? 'request' : 'requests'} answered in the last ${Math.round(everyMs / 1000)} s (slowest ${slowestMs} ms); those that went wrong are logged one by one`);
+      counted = 0;
+      slowestMs = 0;
+    }, everyMs).unref();
+  }
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     const incoming = req.headers['x-request-id'];
@@ -35,6 +61,17 @@ export function requestLogger(logger: Logger) {
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
       };
+      if (mode === 'summary') {
+        // One readable line for what went wrong; the rest only in the count.
+        const said = `${line.method} ${line.path} → ${line.status} (${line.ms} ms)`;
+        if (res.statusCode >= 500) logger.error(line, `request failed: ${said}`);
+        else if (res.statusCode >= 400) logger.warn(line, `request refused: ${said}`);
+        else {
+          counted += 1;
+          slowestMs = Math.max(slowestMs, line.ms);
+        }
+        return;
+      }
       if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request completed');
     });

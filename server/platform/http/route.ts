@@ -13,6 +13,8 @@ import {
   releaseIdempotencyKey,
 } from './idempotency';
 import { isDatabaseUnavailable } from '../db/database';
+import type { ApiScope } from '../../shared/api-key-scopes';
+import { checkScope, requiredScope } from './route-scopes';
 
 /**
  * Who may call a route:
@@ -27,7 +29,8 @@ import { isDatabaseUnavailable } from '../db/database';
  *   or lab initiates financing without being a lender, so the Loan Tenant permission is not required.
  */
 /** `expiredCheckoutSession`: a checkout-session token whose session has expired (never revoked or unknown), for the "text me a new link" routes only. */
-export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'expiredCheckoutSession' | 'organisation' | 'financing';
+/** `borrowerSession`: a borrower's own route (`/v1/borrower/*`) that only a borrower-session token may call, for its phone's loans at its lender. */
+export type Access = 'tenant' | 'preapproval' | 'sandbox' | 'checkoutSession' | 'expiredCheckoutSession' | 'borrowerSession' | 'organisation' | 'financing';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -84,6 +87,11 @@ export interface RouteSpec<
   summary: string;
   description?: string;
   access: Access;
+  /**
+   * The scope a restricted API key needs for this route, when the rule of `route-scopes.ts` (the path's area; `read`
+   * for GET, `write` otherwise) would give the wrong one.
+   */
+  scope?: ApiScope;
   params?: P;
   query?: Q;
   body?: B;
@@ -119,6 +127,13 @@ function describeIssue(where: string, error: z.ZodError): string {
 }
 
 export function checkAccess(access: Access, auth: AuthContext): void {
+  const borrowerRoute = access === 'borrowerSession';
+  if (borrowerRoute !== Boolean(auth.borrowerSession)) {
+    throw new AppError(
+      'credential_not_allowed',
+      borrowerRoute ? 'Borrower routes take a borrower-session token (Authorization: BorrowerSession <token>).' : 'A borrower-session token only reaches the /v1/borrower routes.',
+    );
+  }
   const sessionRoute = access === 'checkoutSession' || access === 'expiredCheckoutSession';
   if (sessionRoute && !auth.checkoutSession) {
     throw new AppError('credential_not_allowed', 'Checkout routes take a checkout-session token (Authorization: CheckoutSession <token>), not an API key.');
@@ -179,9 +194,10 @@ function send(res: Response, status: number, body: string, replayed = false): vo
   res.status(status).type('application/json').send(body);
 }
 
-async function runRoute(route: RouteSpec, platform: Platform, req: Request, res: Response): Promise<void> {
+async function runRoute(route: RouteSpec, scope: ApiScope | undefined, platform: Platform, req: Request, res: Response): Promise<void> {
   const auth = authOf(res);
   checkAccess(route.access, auth);
+  checkScope(scope, auth);
   const input = parseInput(route, req);
   const now = platform.clock.now();
   const committed: Array<(services: Platform) => Promise<void>> = [];
@@ -276,6 +292,11 @@ export function mountRoutes(router: Router, prefix: string, routes: RouteSpec[],
   for (const route of routes) {
     if (!route.path.startsWith(`${prefix}/`)) throw new Error(`route ${route.path} is not under ${prefix}`);
     const local = expressPath(route.path.slice(prefix.length));
-    router[route.method](local, (req, res) => runRoute(route, platform, req, res));
+    const scope = requiredScope(route);
+    // A key route with no scope would be reachable by no restricted key, or by all of them: neither is a choice to make by accident.
+    if (!scope && route.access !== 'checkoutSession' && route.access !== 'expiredCheckoutSession' && route.access !== 'borrowerSession') {
+      throw new Error(`route ${route.method.toUpperCase()} ${route.path} has no API-key scope: add its area to route-scopes.ts or give it a scope`);
+    }
+    router[route.method](local, (req, res) => runRoute(route, scope, platform, req, res));
   }
 }

@@ -1,5 +1,7 @@
+import { EARLY_SETTLEMENT_INTEREST } from '../domain/repayments/settlement-quote';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { NAME_MISMATCH_POLICIES } from '../../shared/name-mismatch-policy';
 import {
   APPROVAL_MODES,
   INSURANCE_MODES,
@@ -40,6 +42,34 @@ export const limitParam = (fallback: number) =>
 export const queryBoolean = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
+
+/** The product's early-settlement rule (`repayments/settlement-quote.ts`), as the borrower's settlement quote applies it. */
+export const EarlySettlementRuleSchema = z
+  .object({
+    interest: z.enum(EARLY_SETTLEMENT_INTEREST).meta({
+      description:
+        '`to_date` (default): interest accrued to the day of the quote (whole days of the running period, pro rata) less interest paid; `scheduled`: the rest of the scheduled interest, as if the loan ran to term.',
+    }),
+    feeBps: z.number().int().min(0).max(10_000).meta({
+      description: 'A settlement fee in basis points of the unpaid principal (rounded down), never taking the quote above the scheduled outstanding. Default 0.',
+    }),
+  })
+  .meta({ id: 'EarlySettlementRule', description: 'What paying the loan off early costs. Unpaid principal and the fees of instalments already due are always owed; fees of instalments not yet due are not.' });
+
+/** The product's reminder texts (`borrower-loans/reminders.ts`). */
+export const ReminderRuleSchema = z
+  .object({
+    enabled: z.boolean().meta({ description: 'Whether the product\'s borrowers get reminders by text. Default true.' }),
+    leadDays: z.number().int().min(0).max(14).meta({
+      description:
+        'How many days before each direct debit the reminder goes out: from the start of that local day, outside the organisation\'s quiet hours (default 21:00–08:00 Africa/Lagos). 0 = on the day of the debit, before it. Default 3.',
+    }),
+  })
+  .meta({
+    id: 'ReminderRule',
+    description:
+      'Texts to the borrower in their language: one `leadDays` days before each direct debit, and one after a failed debit with the link to pay now (`/my-loan`). At most one of each per instalment.',
+  });
 
 export const LoanProductSchema = z
   .object({
@@ -90,6 +120,14 @@ export const LoanProductSchema = z
         'How the checkout quotes the interest rate to the borrower: `annual` (default: `interestRateBps` a year) or `monthly` ' +
         '(`interestRateBps` ÷ 12 a month, as Nigerian consumer lenders usually quote). Display only: pricing always uses the annual rate, and the APR is shown in both cases as the comparison figure.',
     }),
+    nameMismatchPolicy: z.enum(NAME_MISMATCH_POLICIES).meta({
+      description:
+        'What a bank account in another name that the borrower confirmed as theirs does in the checkout: `allow` (default: it is kept), `review` (it is kept and the loan waits ' +
+        '`under_review` for a person: a `name_mismatch` review with the names, the comparison\'s score and the confirmation; clearing returns the loan to where it was) or `refuse` ' +
+        '(409 `account_name_mismatch` even when confirmed: only an account in the borrower\'s own name).',
+    }),
+    earlySettlement: EarlySettlementRuleSchema,
+    reminders: ReminderRuleSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -171,6 +209,17 @@ export const UsageRollupSchema = z
 
 export const PREAPPROVAL_STATUS_VALUES = ['received', 'offer_issued', 'accepted', 'declined', 'expired', 'disbursed'] as const;
 
+export const BorrowerMatchSchema = z
+  .object({
+    borrower: z.enum(['new', 'existing']).meta({ description: '`existing`: the organisation already had a borrower with this BVN (in this mode).' }),
+    differs: z.array(z.enum(['name', 'phone'])).meta({ description: 'What this push says differently from the borrower on record. The name on record stays; a different name (not a spelling or form of it) is refused with 409 `borrower_conflict`.' }),
+    codesTo: z.enum(['phone_on_record', 'pushed_phone']).meta({
+      description:
+        'Where this pre-approval\'s checkout texts its codes and links. `pushed_phone`: the push gave another phone than the one on record; the checkout texts the pushed phone, and once the borrower verifies a code there it becomes the phone on record (the newest verified phone wins).',
+    }),
+  })
+  .meta({ id: 'BorrowerMatch', description: 'How the pushed borrower compared with the borrower on record for the same BVN.' });
+
 export const PreapprovalSchema = z
   .object({
     id: Uuid,
@@ -190,6 +239,7 @@ export const PreapprovalSchema = z
     expiresAt: Timestamp.nullable().meta({ description: 'When an unconsumed pre-approval lapses (tenant-configured); not set on declines.' }),
     loanId: Uuid.nullable(),
     providerOrgId: Uuid.nullable(),
+    borrowerMatch: BorrowerMatchSchema.nullable().meta({ description: 'Null for pushes recorded before the comparison was kept.' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -204,6 +254,7 @@ export const PreapprovalAckSchema = z
     approvedAmountKobo: KoboAmount,
     status: z.enum(PREAPPROVAL_STATUS_VALUES),
     expiresAt: Timestamp.nullable(),
+    borrowerMatch: BorrowerMatchSchema.nullable(),
   })
   .meta({ id: 'PreapprovalAck', description: 'Acknowledgement of a push, the same on a replay.' });
 

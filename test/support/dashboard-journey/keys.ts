@@ -5,7 +5,7 @@ import { main, openPage } from '../dashboard-browser';
 import type { KeyPair, TestApp } from '../harness';
 
 /**
- * Journey steps of the API keys and team pages, for the issue's one big journey. Each starts from a signed-in page
+ * Journey steps of the API keys and team pages, for the dashboard's one big journey. Each starts from a signed-in page
  * (except accepting an invitation, which starts signed out) and leaves the browser on the page it used.
  */
 

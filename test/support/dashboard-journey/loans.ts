@@ -10,7 +10,7 @@ import type { LendingTenant } from '../lifecycle';
 import { main, openPage } from '../dashboard-browser';
 
 /**
- * Journey steps for the dashboard's loans pages (issue 18), and the API set-up they need: an organisation that signed
+ * Journey steps for the dashboard's loans pages, and the API set-up they need: an organisation that signed
  * up on the dashboard made ready to lend in test mode (as `lendingTenant` does for a new one), so the lifecycle
  * helpers (`offeredLoan`, `acceptedLoan`, `operatorLoan`) make loans in given states that its dashboard then shows.
  */
@@ -75,6 +75,6 @@ export async function actOnLoanInBrowser(page: Page, action: 'Approve' | 'Reject
   const text = (await dialog.textContent()) ?? '';
   await dialog.getByRole('button', { name: new RegExp(`^${action} ₦`) }).click();
   await main(page).locator(`[data-loan-status="${expectedStatus}"]`).waitFor();
-  expect(await main(page).getByRole('status').textContent()).toMatch(/done|approved|rejected|cancelled|disbursed/i);
+  expect(await main(page).getByTestId('loan-action-status').textContent()).toMatch(/done|approved|rejected|cancelled|disbursed/i);
   return text;
 }

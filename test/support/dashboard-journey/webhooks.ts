@@ -5,7 +5,7 @@ import { main, openPage } from '../dashboard-browser';
 import type { TestApp } from '../harness';
 
 /**
- * Journey step (issue 18): on the webhooks page, adds a lending endpoint at `receiverUrl` (a loopback receiver: the
+ * Journey step: on the webhooks page, adds a lending endpoint at `receiverUrl` (a loopback receiver: the
  * test app runs with WEBHOOK_ALLOW_LOOPBACK=true, and test mode allows plain http to loopback), copies the signing
  * secret shown once, dismisses it, sends a test event and waits until the delivery log shows it delivered. A webhook
  * dispatcher runs for the step (the test app starts none), so the event goes through the normal engine. Answers the

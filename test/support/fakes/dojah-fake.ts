@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { close, FaultQueue, listen, readBody, sendJson } from './fault-queue';
+import { escapeHtml, fakePage, formOf, redirect, sendHtml } from './fake-pages';
 
 /**
  * A local Dojah (https://docs.dojah.io) on 127.0.0.1, port 0, for the adapters' tests. It implements the
@@ -12,6 +13,7 @@ import { close, FaultQueue, listen, readBody, sendJson } from './fault-queue';
  * - `POST /api/v1/aml/v2/screening` (AML v2): a result per seeded list entry whose name is similar enough to
  *   `properties.names` (the request's `match_threshold`); no `schema`/`properties.names` → 400.
  * Every call needs `AppId` and `Authorization: <secret key>`, else 401 `{ error }`. Unknown routes → 404.
+ * The control page GET /_fake (not recorded in `requests`) lists the BVNs and watch-list names and adds either.
  *
  * Name confidence is a Levenshtein similarity (0–100); the fake's own `status` verdict is `confidence >= 80`,
  * deliberately laxer than the adapter's 90 so tests can tell the two apart.
@@ -60,6 +62,7 @@ export async function startFakeDojah(options: { appId: string; secretKey: string
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const raw = await readBody(req);
+    if (url.pathname === '/_fake' || url.pathname.startsWith('/_fake/')) return control(req.method ?? 'GET', url.pathname, raw, res);
     let body: unknown;
     try {
       body = raw === '' ? undefined : JSON.parse(raw);
@@ -78,6 +81,36 @@ export async function startFakeDojah(options: { appId: string; secretKey: string
     if (req.method === 'POST' && url.pathname === '/api/v1/aml/v2/screening') return screen(res, body);
     sendJson(res, 404, { error: 'Route not found' });
   });
+
+  function control(method: string, path: string, raw: string, res: http.ServerResponse): void {
+    const form = formOf(raw);
+    if (method === 'POST' && path === '/_fake/bvn') {
+      const bvn = form.get('bvn') ?? '';
+      const record = { firstName: (form.get('first_name') ?? '').trim(), lastName: (form.get('last_name') ?? '').trim(), dob: form.get('dob') ?? '' };
+      if (/^\d{11}$/.test(bvn) && record.firstName && record.lastName && /^\d{4}-\d{2}-\d{2}$/.test(record.dob)) bvns.set(bvn, record);
+      return redirect(res, '/_fake');
+    }
+    if (method === 'POST' && path === '/_fake/sanction') {
+      const name = (form.get('name') ?? '').trim();
+      if (name) watchList.push({ name, sourceType: 'SANCTION', id: `WL${watchList.length + 1}` });
+      return redirect(res, '/_fake');
+    }
+    if (method !== 'GET' || path !== '/_fake') return sendHtml(res, 404, fakePage('Not found', ''));
+    const records = [...bvns.entries()].map(([bvn, r]) => `<li class="card"><code>${escapeHtml(bvn)}</code> · ${escapeHtml(r.firstName)} ${escapeHtml(r.lastName)} · born ${escapeHtml(r.dob)}</li>`).join('');
+    const listed = watchList.map((entry) => `<li class="card">${escapeHtml(entry.name)} · ${escapeHtml(entry.sourceType)}</li>`).join('');
+    sendHtml(
+      res,
+      200,
+      fakePage(
+        'Dojah (local fake)',
+        `<p class="note">Identity (BVN, NIN) and AML screening. A borrower whose name is on the watch list is held for a person's review.</p>
+<h2>BVN records</h2><ul>${records || '<li class="card">None yet.</li>'}</ul>
+<form method="post" action="/_fake/bvn"><label>BVN<input name="bvn" inputmode="numeric" maxlength="11"></label><label>First name<input name="first_name"></label><label>Last name<input name="last_name"></label><label>Date of birth<input name="dob" type="date"></label><button type="submit">Add this BVN</button></form>
+<h2>Watch list</h2><ul>${listed || '<li class="card">Empty: every screen is clear.</li>'}</ul>
+<form method="post" action="/_fake/sanction"><label>Name<input name="name"></label><button type="submit">Add to the watch list</button></form>`,
+      ),
+    );
+  }
 
   function validateBvn(res: http.ServerResponse, q: URLSearchParams): void {
     const bvn = q.get('bvn') ?? '';

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import { NIGERIAN_BANKS } from '../../../server/integrations/banks';
 import { PAYSTACK_SIGNATURE_HEADER, signPaystackPayload } from '../../../server/integrations/paystack/paystack-webhook';
+import { button, escapeHtml, fakePage, formOf, naira } from './fake-pages';
 
 /**
  * A local Paystack for tests: the endpoints the Paystack adapters use, with in-memory state, the
@@ -12,7 +13,8 @@ import { PAYSTACK_SIGNATURE_HEADER, signPaystackPayload } from '../../../server/
  * Endpoints: POST /customer/authorization/initialize, GET /customer/authorization/verify/:reference,
  * POST /customer/authorization/deactivate, POST /transaction/charge_authorization,
  * GET /transaction/verify/:reference, GET /bank/resolve; pages GET /authorize/:code,
- * POST /authorize/:code/approve, POST /authorize/:code/decline.
+ * POST /authorize/:code/approve, POST /authorize/:code/decline; the control page GET /_fake (mandates with their
+ * authorisation pages, charges: settle as paid or failed, fail the next charge, name an account).
  *
  * Assumptions where the docs are silent (kept in one place so they are easy to revisit):
  * - verify-authorisation answers carry `status` (`pending | active | revoked | declined`) beside the
@@ -88,6 +90,8 @@ export interface FakePaystack {
   activateAuthorisation(reference: string): Promise<void>;
   settleCharge(reference: string, outcome: 'success' | 'failed'): Promise<void>;
   sendWebhook(event: string, data: unknown, options?: { badSignature?: boolean }): Promise<number | null>;
+  /** The next `n` charges that settle by themselves (`autoSettleCharges`) settle as failed ("Insufficient Funds"). */
+  failNextCharges(n: number): void;
 }
 
 type Fault = { kind: 'fail'; status: number } | { kind: 'delay'; ms: number } | { kind: 'malformed' };
@@ -107,7 +111,9 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
   const faults: Fault[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let nextTransactionId = 5_000_000_000;
+  let chargesToFail = 0;
   let url = '';
+  const accounts: Record<string, string> = options.accounts ?? (options.accounts = {});
 
   const sendWebhook = async (event: string, data: unknown, sendOptions: { badSignature?: boolean } = {}): Promise<number | null> => {
     if (!options.webhookUrl) return null;
@@ -260,7 +266,11 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
         paidAt: null,
       };
       state.transactions.set(reference, transaction);
-      if (options.autoSettleCharges) setImmediate(() => void settle(transaction, 'success'));
+      if (options.autoSettleCharges) {
+        const outcome = chargesToFail > 0 ? 'failed' : 'success';
+        if (chargesToFail > 0) chargesToFail -= 1;
+        setImmediate(() => void settle(transaction, outcome));
+      }
       return ok('Charge attempted', { ...transactionData(transaction), transaction_date: transaction.createdAt });
     }
     if (method === 'GET' && (match = path.match(/^\/transaction\/verify\/([^/]+)$/))) {
@@ -274,7 +284,7 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
       const unresolved = refuse(422, 'Could not resolve account name. Check parameters or try again.', { type: 'validation_error' });
       if (!NIGERIAN_BANKS.some((bank) => bank.code === bankCode)) return refuse(400, `Unknown bank code: ${bankCode}`, { type: 'validation_error' });
       if (!/^\d{10}$/.test(accountNumber)) return unresolved;
-      const named = options.accounts?.[`${bankCode}:${accountNumber}`];
+      const named = accounts[`${bankCode}:${accountNumber}`];
       if (!named && accountNumber.startsWith('999999999')) return unresolved;
       return ok('Account number resolved', { account_number: accountNumber, account_name: named ?? `TEST HOLDER ${accountNumber.slice(-4)}`, bank_id: 9 });
     }
@@ -290,11 +300,13 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
       const account = authorisation.account ? `${bankName(authorisation.account.bank_code)} ••••${authorisation.account.number.slice(-4)}` : 'the account you choose';
       return {
         status: 200,
-        html: `<!doctype html><html><head><meta charset="utf-8"><title>Authorise direct debit</title></head><body>
-<h1>Authorise direct debit</h1><p>Allow this business to debit ${account}.</p><p>Status: <span id="status">${authorisation.status}</span></p>
+        html: fakePage(
+          'Authorise direct debit',
+          `<p>Allow this business to debit ${escapeHtml(account)}.</p><p>Status: <span id="status">${authorisation.status}</span></p>
 <form method="post" action="/authorize/${authorisation.accessCode}/approve"><button type="submit" name="decision" value="approve">Approve</button></form>
-<form method="post" action="/authorize/${authorisation.accessCode}/decline"><button type="submit" name="decision" value="decline">Decline</button></form>
-</body></html>`,
+<form method="post" action="/authorize/${authorisation.accessCode}/decline"><button type="submit" name="decision" value="decline" class="secondary">Decline</button></form>
+<p class="note">Paystack (local fake)</p>`,
+        ),
       };
     }
     if (method === 'POST' && match[2]) {
@@ -306,6 +318,49 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
       return { status: 303, location: location.toString() };
     }
     return { status: 405, html: '<!doctype html><title>Method not allowed</title>' };
+  };
+
+  /** The control page a person drives the fake with (`/_fake`); null for any other path. */
+  const control = async (method: string, path: string, raw: string): Promise<Answer | null> => {
+    if (path !== '/_fake' && !path.startsWith('/_fake/')) return null;
+    const back: Answer = { status: 303, location: '/_fake' };
+    const form = formOf(raw);
+    if (method === 'GET' && path === '/_fake') return { status: 200, html: controlPage() };
+    if (method !== 'POST') return { status: 405, html: fakePage('Method not allowed', '') };
+    if (path === '/_fake/fail-next-charge') {
+      chargesToFail += 1;
+      return back;
+    }
+    if (path === '/_fake/accounts') {
+      const bankCode = form.get('bank_code') ?? '';
+      const number = form.get('account_number') ?? '';
+      const name = (form.get('account_name') ?? '').trim().toUpperCase();
+      if (NIGERIAN_BANKS.some((bank) => bank.code === bankCode) && /^\d{10}$/.test(number) && name) accounts[`${bankCode}:${number}`] = name;
+      return back;
+    }
+    const settleMatch = path.match(/^\/_fake\/charges\/([^/]+)\/(success|failed)$/);
+    if (settleMatch) {
+      const transaction = state.transactions.get(decodeURIComponent(settleMatch[1]!));
+      if (transaction) await settle(transaction, settleMatch[2] as 'success' | 'failed');
+      return back;
+    }
+    return { status: 404, html: fakePage('Not found', '') };
+  };
+
+  const controlPage = () => {
+    const mandates = [...state.authorisations.values()].reverse().map((one) => `<li class="card"><code>${escapeHtml(one.reference)}</code> · ${escapeHtml(one.email)} · <strong>${one.status}</strong>${one.status === 'pending' ? ` · <a href="/authorize/${one.accessCode}">open its authorisation page (approve or decline)</a>` : ''}</li>`).join('');
+    const charges = [...state.transactions.values()].reverse().map((one) => `<li class="card"><code>${escapeHtml(one.reference)}</code> · ${naira(one.amount)} · <strong>${one.status}</strong>${
+      one.status === 'processing' ? ` ${button(`/_fake/charges/${encodeURIComponent(one.reference)}/success`, 'Settle as paid')}${button(`/_fake/charges/${encodeURIComponent(one.reference)}/failed`, 'Fail this debit', {}, true)}` : ''
+    }</li>`).join('');
+    const named = Object.entries(accounts).map(([key, name]) => `<li class="card"><code>${escapeHtml(key)}</code> · ${escapeHtml(name)}</li>`).join('');
+    return fakePage(
+      'Paystack (local fake)',
+      `<p class="note">Direct debit (rail_a) and bank-account names. Charges ${options.autoSettleCharges ? 'settle by themselves as paid' : 'wait for a person'}${chargesToFail ? `; the next ${chargesToFail} will fail` : ''}.</p>
+<h2>Debits</h2>${button('/_fake/fail-next-charge', 'Fail the next debit')}<ul>${charges || '<li class="card">No debit yet.</li>'}</ul>
+<h2>Mandates</h2><ul>${mandates || '<li class="card">No mandate yet.</li>'}</ul>
+<h2>Account names</h2><p class="note">Any other valid number resolves to TEST HOLDER and its last four digits; numbers starting 999999999 never resolve.</p><ul>${named}</ul>
+<form method="post" action="/_fake/accounts"><label>Bank code<input name="bank_code" value="058" inputmode="numeric"></label><label>Account number<input name="account_number" inputmode="numeric"></label><label>Name<input name="account_name"></label><button type="submit">Name this account</button></form>`,
+    );
   };
 
   const write = (res: http.ServerResponse, answer: Answer) => {
@@ -326,7 +381,7 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
         const target = new URL(req.url ?? '/', 'http://127.0.0.1');
         const method = req.method ?? 'GET';
         const raw = Buffer.concat(chunks).toString('utf8');
-        const pageAnswer = await page(method, target.pathname);
+        const pageAnswer = (await control(method, target.pathname, raw)) ?? (await page(method, target.pathname));
         if (pageAnswer) return write(res, pageAnswer);
 
         let body: Record<string, unknown> = {};
@@ -397,5 +452,8 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
       await settle(transaction, outcome);
     },
     sendWebhook,
+    failNextCharges: (n) => {
+      chargesToFail += n;
+    },
   };
 }

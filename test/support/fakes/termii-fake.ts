@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { close, FaultQueue, listen, readBody, sendJson } from './fault-queue';
+import { escapeHtml, fakePage, sendHtml } from './fake-pages';
 
 /**
  * A local Termii Messaging API (https://developers.termii.com/messaging-api) on 127.0.0.1, port 0:
@@ -11,7 +12,8 @@ import { close, FaultQueue, listen, readBody, sendJson } from './fault-queue';
  * - no balance left → 400 `{ message: "Insufficient balance" }`;
  * - `channel: "dnd"` on an account without the DND route → 400 `{ message: "You are not set up on this route" }`;
  * - missing or malformed fields → 400 `{ message }`.
- * Each accepted message costs one unit of `balance`.
+ * Each accepted message costs one unit of `balance`. GET /_fake (not counted) shows the accepted messages, newest first:
+ * the phone a person would hold.
  */
 export interface FakeTermiiMessage {
   to: string;
@@ -46,6 +48,10 @@ export async function startFakeTermii(options: { apiKey: string; senderIds?: str
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const raw = await readBody(req);
+    if (req.method === 'GET' && url.pathname === '/_fake') {
+      const list = [...messages].reverse().map((m) => `<li class="card"><strong>to +${escapeHtml(m.to)}</strong> from ${escapeHtml(m.from)}<br>${escapeHtml(m.sms)}</li>`).join('');
+      return sendHtml(res, 200, fakePage('Termii (local fake): texts sent', `<p class="note">Texts the platform sent (codes, links, receipts); balance ${balance} units.</p><ul>${list || '<li class="card">No text yet.</li>'}</ul>`));
+    }
     requestCount++;
     if (await faults.apply(res)) return;
     if (req.method !== 'POST' || url.pathname !== '/api/sms/send') return sendJson(res, 404, { message: 'Not Found' });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * The lender's public face in the checkout (issue 15, "a page people trust"):
+ * The lender's public face in the checkout, so the borrower can tell whom they are dealing with and trust the page:
  * - `checkout_settings` gains the branding the hosted page shows before the OTP (display name,
  *   logo, brand colour, support contact, privacy and terms links), all nullable;
  * - `loan_products.rate_display`: whether the checkout quotes the interest rate a year (the

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * NIN at rest (issue 16, security finding "NIN is stored in plaintext while BVN is a keyed hash"):
+ * NIN at rest (a security review found the NIN stored in plaintext while the BVN was a keyed hash):
  * - `borrowers.nin` and `preapprovals.nin` become `legacy_nin`: the clear values written before
  *   this migration, waiting to be hashed. Hashing needs the master key, which migrations do not
  *   have, so the platform converts them at start-up (`hashLegacyNins`: `nin_hash` set, `legacy_nin`

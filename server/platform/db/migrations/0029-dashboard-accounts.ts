@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * The organisation dashboard's accounts and sessions (issue 18):
+ * The organisation dashboard's accounts and sessions:
  * - `dashboard_users`: a person who signs in to the dashboard; `email` is stored normalised (trimmed, lower case),
  *   so its unique index is case-insensitive on both databases; `password_hash` is an argon2id PHC string (null until
  *   the user sets one, e.g. the sandbox owner before following the set-password link);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * API keys and team pages of the organisation dashboard (issue 18):
+ * API keys and team pages of the organisation dashboard:
  * - `api_keys.expires_at`: a scheduled end, set when a key is rolled with an overlap; the authenticator refuses the
  *   key from that instant on, in every process (it compares with its clock on every call, cached or not);
  * - `api_keys.last_used_at`: when the key last authenticated a request, written at most once a minute per key per

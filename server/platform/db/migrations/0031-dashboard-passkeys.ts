@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * Passkeys for dashboard users (issue 18):
+ * Passkeys for dashboard users:
  * - `dashboard_passkeys`: one WebAuthn credential of a dashboard user; `id` is the credential id (base64url),
  *   `public_key` the COSE public key (base64url), `counter` the last signature counter seen, `transports` a JSON array,
  *   `rp_id` the relying party it was made for (the host of the public base URL);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * The dashboard's products, capital pool and settlements pages (issue 18):
+ * The dashboard's products, capital pool and settlements pages:
  * - `pool_funding_notices`: a live-mode funding request from the dashboard. The partner transfers `amount_kobo` to our
  *   bank account quoting `reference` (unique, generated here); an operator confirms it with
  *   `admin pool confirm-funding --reference REF`, which credits the pool in the same transaction as the notice moves

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * Indexes for the dashboard's loans and pre-approvals lists (issue 18: fast at 100,000+ loans per organisation).
+ * Indexes for the dashboard's loans and pre-approvals lists (they must stay fast at 100,000+ loans per organisation).
  * Every list is keyset-paged newest first on `(created_at desc, id desc)`, so each index ends with those two columns
  * after the equality filters; a page is then a range read of `limit + 1` index entries, whatever the table holds:
  * - `loans_list_idx` is rebuilt with `id` last (the keyset's tie-break) in place of `(organisation_id, mode, created_at)`;

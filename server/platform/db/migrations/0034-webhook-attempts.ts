@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * The per-attempt webhook log the dashboard shows (issue 18): one row per recorded attempt of a delivery, with the
+ * The per-attempt webhook log the dashboard shows: one row per recorded attempt of a delivery, with the
  * request as it was sent (event, body — the patient-financing application URL redacted —, the signature headers) and
  * what came back (status, a bounded excerpt of the response body, duration, error). Written by `recordAttempts` in the
  * transaction that records the attempt on its delivery. `webhook_deliveries` keeps only the latest outcome.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * Keyset indexes for the dashboard's clinic lists (issue 18), newest first, `(at, id)` as the cursor:
+ * Keyset indexes for the dashboard's clinic lists, newest first, `(at, id)` as the cursor:
  * - `financing_applications (organisation_id, mode, created_at, id)`: the patient-financing applications page (a
  *   search by reference uses the id or the unique `(organisation_id, mode, client_reference)`);
  * - `appointments (organisation_id, mode, start_time, id)`: the appointments page (the `start_time` index of 0020

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * Who is in a meeting room, across processes (issue 19, `integrations/room-bus/postgres.ts`): one row per participant
+ * Who is in a meeting room, across processes, so a meeting needs no sticky routing
+ * (`integrations/room-bus/postgres.ts`): one row per participant
  * and room, refreshed by its process's heartbeats, gone after `expires_at`. On PostgreSQL the table is UNLOGGED: the
  * rows are short-lived and rebuilt by the next heartbeats, so they need no WAL (and are emptied by a crash of the
  * server, which is right: nobody is connected then). SQLite (one process, the in-process bus) gets the same table

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * The borrower's and the patient's language, kept server side (issue 21) so texts, e-mails and
+ * The borrower's and the patient's language, kept server side so texts, e-mails and
  * letters follow the borrower out of the browser. Every column is a language tag the platform
  * ships (`en`, `pcm`, `yo`, `ha`, `ig`) or null; `domain/languages/negotiate-locale.ts` decides.
  *

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * Issue 22: patient-financing loans on the service's books (docs/ledger.md). Before this, a financing loan's
+ * Patient-financing loans on the service's books (docs/ledger.md). Before this, a financing loan's
  * receivable, its collections and its interest and fee income were posted in the partner's scope, and the repaid
  * principal never went back to the service's `FINANCING` pool. Posted rows are never edited: this migration posts one
  * correcting transaction per disbursed financing loan (`REB-<loan id>`, kind `reattribution`) that moves
@@ -123,7 +123,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
         throw new Error(`0038: financing loan ${loan.id} has a ${g.method} repayment; re-attribute it by hand`);
       }
     }
-    await post(partner, reference, 'reattribution', `patient financing ${loan.id} re-attributed to the service's books (issue 22)`, legs);
+    await post(partner, reference, 'reattribution', `patient financing ${loan.id} re-attributed to the service's books, its lender`, legs);
   }
 
   const defaulted = (

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * Issue 19: a guarded write whose check travels with the commit (`guardedWriteBehind` in `db/precompiled.ts`). On
+ * A guarded write whose check travels with the commit, to save PostgreSQL round trips
+ * (`guardedWriteBehind` in `db/precompiled.ts`). On
  * PostgreSQL such a write is not waited for, so a condition that matched no row must fail the transaction inside the
  * database: the statement becomes `with guarded as (<write> returning 1) select lc_expect_one_row(count(*)) from
  * guarded`, and this function raises SQLSTATE `LCG01` unless exactly one row was written. PostgreSQL then aborts the

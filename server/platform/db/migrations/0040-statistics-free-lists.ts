@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../migrate';
 
 /**
- * Issue 19, the soak's finding: a list's first page must not depend on the planner's statistics. On a table PostgreSQL
+ * What the soak benchmark found: a list's first page must not depend on the planner's statistics. On a table PostgreSQL
  * has never analysed (a fresh deployment, autovacuum off) every index that starts with `(organisation_id, mode)`
  * looks like one row for the organisation, so the cheapest-looking one wins: `GET /v1/loans?limit=20` was planned on
  * the client-reference index (small while references are mostly empty) and sorted all the organisation's loans for

@@ -6,6 +6,7 @@ import { randomToken, type Secrets } from '../secrets';
 import { getOrganisation } from '../organisations/organisation';
 import { API_SECRET_SEAL_PURPOSE } from '../financing/sdk-webhooks';
 import { bumpCredentialEpoch, inTransaction } from './credential-epoch';
+import { isApiScope, normaliseScopes, type ApiScope } from '../../../shared/api-key-scopes';
 
 export const SECRET_HASH_PURPOSE = 'api-secret-key';
 
@@ -18,6 +19,8 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
   /** A rolled key's end (migration 0030): refused from this instant. */
   expiresAt: string | null;
+  /** What the key may call (migration 0042); null is full access. */
+  scopes: ApiScope[] | null;
 }
 
 export interface IssuedKeyPair {
@@ -27,7 +30,18 @@ export interface IssuedKeyPair {
   publicKey: string;
   /** Shown once, here; only its keyed hash is stored. */
   secretKey: string;
+  /** null: full access. */
+  scopes: ApiScope[] | null;
   createdAt: string;
+}
+
+/** The stored form of a key's scopes (space-separated, normalised), or null for full access. */
+export const storedScopes = (scopes: readonly ApiScope[] | null): string | null => (scopes === null ? null : normaliseScopes(scopes).join(' '));
+
+/** A key's scopes as stored; a name this code does not know grants nothing (a narrower key, never a wider one). */
+export function readStoredScopes(stored: string | null): ApiScope[] | null {
+  if (stored === null) return null;
+  return stored.split(' ').filter(isApiScope);
 }
 
 /** Mode is carried by the key itself: `pk_test_`/`sk_test_` reach the sandbox, `pk_live_`/`sk_live_` the live stack. */
@@ -45,7 +59,7 @@ export function maskPublicKey(publicKey: string): string {
 export async function createApiKey(
   db: Executor,
   secrets: Secrets,
-  options: { organisationId: string; mode: Mode; now: Date },
+  options: { organisationId: string; mode: Mode; now: Date; /** Omitted or null: full access. */ scopes?: readonly ApiScope[] | null },
 ): Promise<IssuedKeyPair> {
   await getOrganisation(db, options.organisationId);
   const publicKey = `pk_${options.mode}_${randomToken(24)}`;
@@ -61,9 +75,10 @@ export async function createApiKey(
     secretSealed: secrets.encrypt(API_SECRET_SEAL_PURPOSE, secretKey),
     revokedAt: null,
     createdAt: options.now.toISOString(),
+    scopes: storedScopes(options.scopes ?? null),
   };
   await db.insertInto('apiKeys').values(row).execute();
-  return { id: row.id, organisationId: row.organisationId, mode: row.mode, publicKey, secretKey, createdAt: row.createdAt };
+  return { id: row.id, organisationId: row.organisationId, mode: row.mode, publicKey, secretKey, scopes: readStoredScopes(row.scopes), createdAt: row.createdAt };
 }
 
 /** Revokes a key pair; every process stops accepting it within a second (the credential epoch moves with it). */
@@ -81,11 +96,12 @@ export async function revokeApiKey(db: Executor, publicKey: string, now: Date) {
 }
 
 export async function findApiKeyByPublicKey(db: Executor, publicKey: string): Promise<ApiKeyRecord | undefined> {
-  return db
+  const row = await db
     .selectFrom('apiKeys')
-    .select(['id', 'organisationId', 'mode', 'publicKey', 'secretHash', 'revokedAt', 'expiresAt'])
+    .select(['id', 'organisationId', 'mode', 'publicKey', 'secretHash', 'revokedAt', 'expiresAt', 'scopes'])
     .where('publicKey', '=', publicKey)
     .executeTakeFirst();
+  return row && { ...row, scopes: readStoredScopes(row.scopes) };
 }
 
 /** Stamps `last_used_at` (the authenticator calls it at most once a minute per key, off the request's path). */

@@ -4,11 +4,13 @@ import { AppError } from '../errors';
 import type { Secrets } from '../secrets';
 import { inUnitOfWork } from '../unit-of-work';
 import { writeAudit, type RequestOrigin } from '../dashboard/audit';
-import { createApiKey, type IssuedKeyPair } from './api-key';
+import { createApiKey, readStoredScopes, type IssuedKeyPair } from './api-key';
 import { bumpCredentialEpoch } from './credential-epoch';
+import { scopesBeyondRole, normaliseScopes, type ApiScope } from '../../../shared/api-key-scopes';
+import type { DashboardRole } from '../../../shared/dashboard-permissions';
 
 /**
- * The dashboard's API-key use cases (issue 18): list, generate, roll with an overlap, revoke. Every change writes its
+ * The dashboard's API-key use cases: list, generate, roll with an overlap, revoke. Every change writes its
  * audit row in the same transaction; every change that narrows a key's reach moves the credential epoch there too, so
  * each running process forgets its cached copy within CREDENTIAL_EPOCH_CHECK_MS. A rolled key's end is a scheduled
  * `expires_at` that the authenticator compares with its clock on every call: nothing has to run when it passes.
@@ -34,6 +36,8 @@ export interface KeySummary {
   revokedAt: string | null;
   /** The public key of the key that replaced it, when rolled. */
   rolledTo: string | null;
+  /** What the key may call; null is full access. */
+  scopes: ApiScope[] | null;
 }
 
 interface KeyRow {
@@ -46,6 +50,7 @@ interface KeyRow {
   expiresAt: string | null;
   revokedAt: string | null;
   rolledTo: string | null;
+  scopes: string | null;
 }
 
 export function keyStatus(key: { revokedAt: string | null; expiresAt: string | null }, now: Date): KeyStatus {
@@ -58,6 +63,8 @@ export interface KeyActor {
   userId: string;
   organisationId: string;
   mode: Mode;
+  /** Bounds the scopes the actor may put on a key (`scopesBeyondRole`). */
+  role: DashboardRole;
   origin: RequestOrigin;
 }
 
@@ -69,7 +76,7 @@ export async function listApiKeys(
   let select = db
     .selectFrom('apiKeys as k')
     .leftJoin('apiKeys as n', 'n.id', 'k.rolledTo')
-    .select(['k.id', 'k.publicKey', 'k.mode', 'k.secretLast4', 'k.createdAt', 'k.lastUsedAt', 'k.expiresAt', 'k.revokedAt', 'n.publicKey as rolledTo'])
+    .select(['k.id', 'k.publicKey', 'k.mode', 'k.secretLast4', 'k.createdAt', 'k.lastUsedAt', 'k.expiresAt', 'k.revokedAt', 'n.publicKey as rolledTo', 'k.scopes'])
     .where('k.organisationId', '=', options.organisationId)
     .where('k.mode', '=', options.mode);
   const after = options.after;
@@ -90,6 +97,7 @@ function summary(row: KeyRow, now: Date): KeySummary {
     expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
     rolledTo: row.rolledTo,
+    scopes: readStoredScopes(row.scopes),
   };
 }
 
@@ -97,7 +105,7 @@ function summary(row: KeyRow, now: Date): KeySummary {
 async function ownedKey(db: Executor, actor: Pick<KeyActor, 'organisationId' | 'mode'>, keyId: string) {
   const key = await db
     .selectFrom('apiKeys')
-    .select(['id', 'publicKey', 'mode', 'secretLast4', 'createdAt', 'lastUsedAt', 'expiresAt', 'revokedAt', 'rolledTo'])
+    .select(['id', 'publicKey', 'mode', 'secretLast4', 'createdAt', 'lastUsedAt', 'expiresAt', 'revokedAt', 'rolledTo', 'scopes'])
     .where('id', '=', keyId)
     .where('organisationId', '=', actor.organisationId)
     .where('mode', '=', actor.mode)
@@ -106,18 +114,53 @@ async function ownedKey(db: Executor, actor: Pick<KeyActor, 'organisationId' | '
   return key as KeyRow;
 }
 
-/** A new key pair of the actor's organisation and mode; the secret is in the answer and nowhere else. */
-export async function generateApiKey(services: { db: Db; secrets: Secrets; now: Date }, actor: KeyActor): Promise<IssuedKeyPair> {
+/**
+ * Refuses scopes the actor's role may not grant (403 `scope_not_permitted`, naming them), before anything is written:
+ * a key never reaches further than its maker may act on the dashboard. `null` is full access, which is every scope.
+ */
+function assertMayGrant(actor: KeyActor, scopes: readonly ApiScope[] | null): void {
+  const beyond = scopesBeyondRole(actor.role, scopes);
+  if (beyond.length === 0) return;
+  const what = scopes === null ? 'a full-access key (it carries every scope, including ' : 'a key with ';
+  throw new AppError('scope_not_permitted', `Your role (${actor.role}) may not create ${what}${beyond.join(', ')}${scopes === null ? ')' : ''}; choose only the scopes your role may grant.`, undefined, {
+    role: actor.role,
+    scopes: beyond,
+  });
+}
+
+/** How a key's scopes read in the audit log. */
+const auditScopes = (scopes: readonly ApiScope[] | null) => `scopes:${scopes === null ? 'full_access' : scopes.join(',')}`;
+
+/**
+ * A new key pair of the actor's organisation and mode; the secret is in the answer and nowhere else. `scopes` omitted
+ * or null makes a full-access key (owners and admins); a list makes a restricted key, within what the role may grant.
+ */
+export async function generateApiKey(
+  services: { db: Db; secrets: Secrets; now: Date },
+  actor: KeyActor,
+  options: { scopes?: readonly ApiScope[] | null } = {},
+): Promise<IssuedKeyPair> {
+  const scopes = options.scopes ? normaliseScopes(options.scopes) : null;
+  assertMayGrant(actor, scopes);
   return inUnitOfWork(services.db, async (tx) => {
-    const issued = await createApiKey(tx, services.secrets, { organisationId: actor.organisationId, mode: actor.mode, now: services.now });
-    await writeAudit(tx, { userId: actor.userId, organisationId: actor.organisationId, action: 'key_created', target: `api_key:${issued.publicKey}`, origin: actor.origin, now: services.now });
+    const issued = await createApiKey(tx, services.secrets, { organisationId: actor.organisationId, mode: actor.mode, now: services.now, scopes });
+    await writeAudit(tx, {
+      userId: actor.userId,
+      organisationId: actor.organisationId,
+      action: 'key_created',
+      target: `api_key:${issued.publicKey} ${auditScopes(issued.scopes)}`,
+      origin: actor.origin,
+      now: services.now,
+    });
     return issued;
   });
 }
 
 /**
- * Rolls an active key: a new pair now, and the old one keeps working until `now + overlap` (at once for `now`).
- * Only an active key rolls (409 `key_not_active` for a revoked, expiring or expired one: roll its replacement).
+ * Rolls an active key: a new pair now, with the old one's scopes, and the old one keeps working until `now + overlap`
+ * (at once for `now`). Only an active key rolls (409 `key_not_active` for a revoked, expiring or expired one: roll its
+ * replacement). Rolling hands the actor the new secret, so only a member who could have made the key may roll it
+ * (403 `scope_not_permitted`: a developer cannot roll an owner's full-access key into their own hands).
  * The conditional update makes two racing rolls produce one replacement.
  */
 export async function rollApiKey(
@@ -129,7 +172,9 @@ export async function rollApiKey(
   return inUnitOfWork(services.db, async (tx) => {
     const old = await ownedKey(tx, actor, options.keyId);
     if (keyStatus(old, now) !== 'active') throw notActive(old, now);
-    const issued = await createApiKey(tx, services.secrets, { organisationId: actor.organisationId, mode: actor.mode, now });
+    const scopes = readStoredScopes(old.scopes);
+    assertMayGrant(actor, scopes);
+    const issued = await createApiKey(tx, services.secrets, { organisationId: actor.organisationId, mode: actor.mode, now, scopes });
     const expiresAt = new Date(now.getTime() + ROLL_OVERLAPS[options.overlap]).toISOString();
     const updated = await tx
       .updateTable('apiKeys')
@@ -145,7 +190,7 @@ export async function rollApiKey(
       userId: actor.userId,
       organisationId: actor.organisationId,
       action: 'key_rolled',
-      target: `api_key:${old.publicKey}→${issued.publicKey} overlap:${options.overlap}`,
+      target: `api_key:${old.publicKey}→${issued.publicKey} overlap:${options.overlap} ${auditScopes(scopes)}`,
       origin: actor.origin,
       now,
     });

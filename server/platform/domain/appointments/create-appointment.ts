@@ -14,7 +14,7 @@ export interface NewParticipant {
   /** Already normalised to E.164 by the request schema. */
   phoneNumber?: string;
   role: ParticipantRole;
-  /** The participant's language (a patient's, issue 21). */
+  /** The participant's language (a patient's: their meeting page and summary use it). */
   locale?: Locale | null;
 }
 
@@ -26,7 +26,7 @@ export interface CreateAppointmentOptions {
   startTime: Date;
   endTime: Date;
   participants: NewParticipant[];
-  /** The patient's language for the meeting page and `patientSummary` (issue 21); English when absent. */
+  /** The patient's language for the meeting page and `patientSummary`; English when absent. */
   locale?: Locale | null;
 }
 

@@ -5,7 +5,7 @@ import { participantsOf, type AppointmentScope, type ParticipantRow } from './ap
 import { appointmentHeader } from './appointment-view';
 
 /**
- * The organisation dashboard's appointments (issue 18): the clinic's staff see when, who and what state — never the
+ * The organisation dashboard's appointments: the clinic's staff see when, who and what state — never the
  * medical content (doctor's notes, prescriptions, summaries, recordings) nor a participant's meeting key or link, which
  * stay with the partner API (`GET /api/v1/appointment/{id}`).
  */

@@ -7,7 +7,7 @@ import type { CheckoutState } from './checkout-state';
 const PREVIEW_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
- * Draft branding for the dashboard's live preview (issue 18), as the settings page sends it while the partner types:
+ * Draft branding for the dashboard's live preview, as the settings page sends it while the partner types:
  * every branding field, a value or null. Each value goes through the same check as a save (`checkBrandingValue`);
  * a value that would be refused is left out (the preview shows the field unset), and `rejected` names it, so the
  * preview never shows what a save would not keep.
@@ -39,7 +39,7 @@ export function previewCheckoutState(options: { organisationName: string; mode: 
   const now = options.now.getTime();
   const at = (ms: number) => new Date(now + ms).toISOString();
   return {
-    session: { id: PREVIEW_ID, loanId: PREVIEW_ID, source: 'partner', expiresAt: at(30 * 60_000), maxExpiresAt: at(24 * 3_600_000), revokedAt: null, createdAt: at(0), otpVerified: false },
+    session: { id: PREVIEW_ID, loanId: PREVIEW_ID, source: 'partner', expiresAt: at(30 * 60_000), maxExpiresAt: at(24 * 3_600_000), revokedAt: null, createdAt: at(0), otpVerified: false, expiresInSeconds: 30 * 60 },
     organisationName: options.organisationName,
     mode: options.mode,
     branding: { ...options.branding, securedBy: options.securedBy },
@@ -62,6 +62,7 @@ export function previewCheckoutState(options: { organisationName: string; mode: 
     guarantors: null,
     settlementCatalog: false,
     settlementMerchant: null,
+    payout: null,
     financing: null,
   };
 }

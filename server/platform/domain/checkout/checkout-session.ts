@@ -6,6 +6,7 @@ import { applicationTokenOf, sealApplicationToken, type Scope } from '../loans/l
 import { randomToken, type Secrets } from '../secrets';
 import { findOwned } from '../find-owned';
 import type { Locale } from '../../../shared/locales';
+import { lenderContact } from './lender-contact';
 import { writeBehind } from '../../db/precompiled';
 
 /** Keyed-hash purpose of session tokens (only the hash is stored). */
@@ -68,6 +69,12 @@ export const toCheckoutSession = (row: CheckoutSessionsTable): CheckoutSession =
   revokedAt: row.revokedAt,
   createdAt: row.createdAt,
 });
+
+/** Whole seconds from `now` until `expiresAt` (0 once past): what a page with a wrong clock can still count on. */
+export const secondsUntil = (expiresAt: string, now: Date): number => Math.max(0, Math.floor((new Date(expiresAt).getTime() - now.getTime()) / 1000));
+
+/** A session as a refresh answers it: with its remaining lifetime, by which the checkout schedules the next refresh. */
+export type RefreshedCheckoutSession = CheckoutSession & { expiresInSeconds: number };
 
 /** Where the hosted checkout page lives for a platform origin; the token is appended. */
 export const checkoutUrlPrefix = (baseUrl: string) => `${baseUrl}/checkout/c/`;
@@ -156,7 +163,11 @@ export async function resolveCheckoutToken(
     ? await db.selectFrom('checkoutSessions').selectAll().where('tokenHash', '=', hashCheckoutToken(secrets, token)).executeTakeFirst()
     : undefined;
   if (!row) throw new AppError('UNAUTHENTICATED', 'Unknown checkout session: the link is wrong or incomplete. Ask the lender for a new one.');
-  if (row.revokedAt) throw new AppError('checkout_session_revoked', 'This checkout link has been withdrawn by the lender. Ask them for a new one.');
+  if (row.revokedAt) {
+    // "Ask the lender for a new one" names the lender and how to reach it (its public face, as the page shows before the code).
+    const lender = await lenderContact(db, { organisationId: row.organisationId, mode: row.mode });
+    throw new AppError('checkout_session_revoked', 'This checkout link has been withdrawn by the lender. Ask them for a new one.', undefined, { lender });
+  }
   if (!options.allowExpired && row.expiresAt <= now.toISOString()) throw new AppError('checkout_session_expired', 'This checkout link has expired. Ask the lender for a new one.');
   return row;
 }
@@ -186,7 +197,7 @@ export async function getSessionRow(db: Executor, scope: Pick<CheckoutScope, 'se
  * Extends a live session by its lifetime from now, never past its absolute cap (set at minting).
  * One conditional UPDATE: a session revoked or expired meanwhile is not revived.
  */
-export async function refreshCheckoutSession(db: Executor, scope: CheckoutScope, lifetime: SessionLifetime, now: Date): Promise<CheckoutSession> {
+export async function refreshCheckoutSession(db: Executor, scope: CheckoutScope, lifetime: SessionLifetime, now: Date): Promise<RefreshedCheckoutSession> {
   const row = await getSessionRow(db, scope);
   const wanted = new Date(now.getTime() + lifetime.ttlMinutes * 60_000).toISOString();
   const capped = wanted < row.maxExpiresAt ? wanted : row.maxExpiresAt;
@@ -201,7 +212,7 @@ export async function refreshCheckoutSession(db: Executor, scope: CheckoutScope,
     .where('expiresAt', '>', at)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) throw new AppError('checkout_session_expired', 'This checkout link has expired. Ask the lender for a new one.');
-  return toCheckoutSession({ ...row, expiresAt, updatedAt: at });
+  return { ...toCheckoutSession({ ...row, expiresAt, updatedAt: at }), expiresInSeconds: secondsUntil(expiresAt, now) };
 }
 
 /** The lender withdraws a session. Revoking a revoked session changes nothing. */

@@ -1,18 +1,19 @@
 import type { Executor } from '../../db/database';
 import type { CheckoutSessionsTable, LoansTable } from '../../db/schema';
-import { mandateFailure, toMandate, type LoanMandate, type MandateFailure } from '../mandates/mandate';
+import { currentMandateRow, mandateFailure, toMandate, type LoanMandate, type MandateFailure } from '../mandates/mandate';
 import { signOfferLetterLink } from '../loans/offer-letter-link';
 import { loadSnapshot } from '../loans/pricing-snapshot';
 import type { LoanStatus } from '../loans/loan';
 import { DISBURSED_STATES } from '../loans/transitions';
 import type { Secrets } from '../secrets';
-import { maskPhone, normalisePhone } from '../users/phone';
+import { maskPhone } from '../users/phone';
 import { capturedBankAccount } from './bank-account';
-import { getSessionRow, toCheckoutSession, type CheckoutScope, type CheckoutSession } from './checkout-session';
+import { payoutFacts, type CheckoutPayout } from './payout-facts';
+import { getSessionRow, secondsUntil, toCheckoutSession, type CheckoutScope, type CheckoutSession } from './checkout-session';
 import { guarantorsRequired, listGuarantors, toGuarantor, type Guarantor } from './guarantors';
 import type { FinancingApplicationsTable } from '../../db/schema';
 import { financingView, type FinancingView } from '../financing/financing-view';
-import { currentOtpChallenge, type OtpChallengeView } from './otp';
+import { currentOtpChallenge, loanPhone, type OtpChallengeView } from './otp';
 import { chosenSettlementMerchant, settlementCatalogOffered, type SettlementMerchantChoice } from './settlement-catalog';
 import { getCheckoutSettings, type CheckoutBranding } from './checkout-settings';
 import type { Mode } from '../scope';
@@ -25,7 +26,8 @@ const ACCEPTED: readonly LoanStatus[] = ['terms_accepted', 'disbursed', 'active'
 const LIVE_MANDATE = ['initiated', 'pending', 'active'];
 
 export interface CheckoutState {
-  session: CheckoutSession & { otpVerified: boolean };
+  /** `expiresInSeconds`: the session's remaining lifetime as of this answer (the page schedules its keep-alive by it, whatever its own clock says). */
+  session: CheckoutSession & { otpVerified: boolean; expiresInSeconds: number };
   organisationName: string;
   /** The session's mode: the checkout shows a TEST MODE badge in test mode. */
   mode: Mode;
@@ -54,6 +56,8 @@ export interface CheckoutState {
   /** The product's requirement (0: no `guarantors` step) and the guarantors named so far. */
   guarantorsRequired: number;
   guarantors: Guarantor[] | null;
+  /** Where the lender's disbursement pays the money and whether it has (null before the OTP): what the done screen says. */
+  payout: CheckoutPayout | null;
   /** Whether the loan has a `catalog` step (a `merchant_wallet` product with `settlementCatalogEnabled`), and the merchant chosen so far. */
   settlementCatalog: boolean;
   settlementMerchant: SettlementMerchantChoice | null;
@@ -160,14 +164,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
   const session = await getSessionRow(db, scope);
   const loan = await db.selectFrom('loans').selectAll().where('id', '=', scope.loanId).executeTakeFirstOrThrow();
   const borrower = await db.selectFrom('borrowers').selectAll().where('id', '=', scope.borrowerId).executeTakeFirstOrThrow();
-  const mandateRow = await db
-    .selectFrom('loanMandates')
-    .selectAll()
-    .where('loanId', '=', loan.id)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const mandateRow = await currentMandateRow(db, loan.id);
   const bank = await capturedBankAccount(db, loan.id);
   const hasBank = bank !== undefined || (mandateRow !== undefined && LIVE_MANDATE.includes(mandateRow.status));
   const required = await guarantorsRequired(db, loan.id);
@@ -175,12 +172,12 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
   const catalog = await settlementCatalogOffered(db, loan.id);
   const financing = await db.selectFrom('financingApplications').selectAll().where('id', '=', loan.id).executeTakeFirst();
   const { steps, nextStep, status } = progress(session, loan, hasBank, { required, confirmed: guarantorRows.filter((g) => g.verifiedAt).length }, catalog, financing);
-  const phone = normalisePhone(borrower.phone);
+  const phone = await loanPhone(db, loan.id);
   const verified = session.otpVerifiedAt !== null;
   const mandate = mandateRow ? toMandate(mandateRow) : undefined;
   const { allowedOrigins: _origins, returnUrl: _returnUrl, updatedAt: _updatedAt, ...branding } = await getCheckoutSettings(db, scope);
   return {
-    session: { ...toCheckoutSession(session), otpVerified: verified },
+    session: { ...toCheckoutSession(session), otpVerified: verified, expiresInSeconds: secondsUntil(session.expiresAt, options.now) },
     organisationName: options.organisationName,
     mode: scope.mode,
     branding: { ...branding, securedBy: platform.settings.CHECKOUT_PLATFORM_NAME },
@@ -216,6 +213,7 @@ export async function getCheckoutState(db: Executor, platform: StatePlatform, sc
     guarantors: verified ? guarantorRows.map(toGuarantor) : null,
     settlementCatalog: catalog,
     settlementMerchant: verified && catalog ? await chosenSettlementMerchant(db, loan) : null,
+    payout: verified ? await payoutFacts(db, loan) : null,
     financing: verified && financing ? financingView(financing) : null,
   };
 }

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { maskPhone, normalisePhone } from '../users/phone';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
-import { checkCode, cooldownError, cooledDownBefore, deliverCode, type OtpPlatform, type OtpSent } from './otp';
+import { checkCode, cooldownError, cooledDownBefore, deliverCode, type OtpPlatform, type OtpSent, loanContact } from './otp';
 import { inUnitOfWork } from '../unit-of-work';
 
 /** A borrower may name a few more guarantors than required (one did not answer), never an open-ended list of numbers to text. */
@@ -79,8 +79,8 @@ export async function addGuarantor(
   if (required === 0) throw new AppError('guarantors_not_accepted', 'This loan does not take guarantors.');
   const phone = normalisePhone(input.phone);
   if (!phone) throw new AppError('guarantor_phone_invalid', 'That is not a phone number we can text; use the format 0801 234 5678.');
-  const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', scope.borrowerId).executeTakeFirstOrThrow();
-  if (normalisePhone(borrower.phone) === phone) throw new AppError('guarantor_phone_invalid', 'A guarantor must be someone else: use their phone number, not yours.');
+  const borrowerPhones = await loanContact(db, scope.loanId);
+  if ([borrowerPhones.phone, borrowerPhones.contactPhone].some((own) => own && normalisePhone(own) === phone)) throw new AppError('guarantor_phone_invalid', 'A guarantor must be someone else: use their phone number, not yours.');
   const existing = await listGuarantors(db, scope.loanId);
   let row = existing.find((g) => g.phone === phone);
   if (row?.verifiedAt) return { guarantor: toGuarantor(row), otp: null };

@@ -5,19 +5,19 @@ import { AppError, type ErrorCode } from '../errors';
 import { getLoanRow, type LoanStatus } from '../loans/loan';
 import { activateMandate, createMandate, type MandatePlatform } from '../mandates/manage-mandate';
 import { railFor } from '../mandates/rail-for';
-import { mandateFailure, toMandate, type LoanMandate, type MandateFailure } from '../mandates/mandate';
+import { currentMandateRow, mandateFailure, toMandate, type LoanMandate, type MandateFailure } from '../mandates/mandate';
 import { capturedBankAccount, type BankAccount } from './bank-account';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from './checkout-session';
 import { sendCheckoutReceipt, type ReceiptPlatform } from './send-checkout-receipt';
 import { disburseFinancingIfReady } from '../financing/disburse-financing';
 import type { Services } from '../services';
+import { bindReturnToLoan } from '../../../shared/mandate-return';
 
 const SIGNED: readonly LoanStatus[] = ['terms_accepted', 'disbursed', 'active'];
 const IN_PLAY = ['initiated', 'pending'];
 
-async function latestMandate(db: Db, loanId: string) {
-  return db.selectFrom('loanMandates').selectAll().where('loanId', '=', loanId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-}
+/** The loan's active mandate, else its latest (a borrower's pending change of account after lending is not the checkout's). */
+const latestMandate = (db: Db, loanId: string) => currentMandateRow(db, loanId);
 
 const mandateRow = (db: Db, id: string) => db.selectFrom('loanMandates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -37,8 +37,11 @@ function mandateEnded(row: LoanMandatesTable): AppError | undefined {
 
 const sameAccount = (row: LoanMandatesTable, bank: BankAccount) => row.accountNumber === bank.accountNumber && row.bankCode === bank.bankCode;
 
-/** The borrower gave another account while a mandate on the old one was still in play: that one is withdrawn at the rail and here. */
-async function withdraw(db: Db, platform: MandatePlatform, row: LoanMandatesTable, now: Date): Promise<void> {
+/**
+ * The borrower gave another account (or, for patient financing, the partner chose another rail) while a mandate was
+ * still in play: that one is withdrawn at the rail and here, so only one can turn active.
+ */
+export async function withdraw(db: Db, platform: MandatePlatform, row: LoanMandatesTable, now: Date): Promise<void> {
   if (row.providerReference && row.provider !== 'rail_c') {
     const rail = railFor(platform, row.mode, row.provider as RailName);
     try {
@@ -109,7 +112,15 @@ export async function createMandateViaCheckout(
     db,
     platform,
     scope,
-    { loanId: loan.id, email, accountNumber: bank.accountNumber, bankCode: bank.bankCode, callbackUrl: options.callbackUrl ?? null, provider: 'rail_a' },
+    {
+      loanId: loan.id,
+      email,
+      accountNumber: bank.accountNumber,
+      bankCode: bank.bankCode,
+      // The page the rail returns to shows this loan only (not whatever session the browser's cookie holds).
+      callbackUrl: options.callbackUrl ? bindReturnToLoan(options.callbackUrl, loan.id) : null,
+      provider: 'rail_a',
+    },
     now,
   );
   return { mandate, created: true };
@@ -126,7 +137,7 @@ export async function createMandateViaCheckout(
  */
 export async function activateMandateViaCheckout(
   db: Db,
-  platform: MandatePlatform & Pick<ReceiptPlatform, 'sms'> & Pick<Services, 'logger'>,
+  platform: MandatePlatform & Pick<ReceiptPlatform, 'sms' | 'baseUrl'> & Pick<Services, 'logger'>,
   scope: CheckoutScope,
   now: Date,
 ) {

@@ -3,7 +3,7 @@ import type { LoansTable } from '../../db/schema';
 import type { SmsSender } from '../ports';
 import { applicationUrlOf } from '../loans/loan';
 import type { Secrets } from '../secrets';
-import { normalisePhone } from '../users/phone';
+import { loanPhone } from './otp';
 import { loanBorrowerLanguage } from '../languages/borrower-locale';
 import { smsText } from '../languages/sms-texts';
 
@@ -26,8 +26,7 @@ export async function offerReadyText(
     .executeTakeFirst();
   const url = applicationUrlOf(loan, secrets);
   if (!waiting || !url) return null;
-  const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
-  const phone = normalisePhone(borrower.phone);
+  const phone = await loanPhone(db, loan.id);
   if (!phone) return null;
   const organisation = await db.selectFrom('organisations').select('name').where('id', '=', loan.organisationId).executeTakeFirstOrThrow();
   const { locale } = await loanBorrowerLanguage(db, loan);

@@ -41,18 +41,56 @@ export interface OtpVerified {
   borrower: { identityStatus: 'linked'; linkedAt: string; userId: string };
 }
 
-const codeHash = (secrets: Pick<Secrets, 'hmac'>, challengeId: string, code: string) => secrets.hmac(CODE_HASH_PURPOSE, `${challengeId}:${code}`);
+/** The keyed hash a code is stored as, bound to its challenge's id (the borrower's sign-in codes use it too). */
+export const codeHash = (secrets: Pick<Secrets, 'hmac'>, challengeId: string, code: string) => secrets.hmac(CODE_HASH_PURPOSE, `${challengeId}:${code}`);
 
-/** The borrower's phone on record, the only number codes and links are ever texted to. */
-export async function phoneOnRecord(db: Executor, borrowerId: string): Promise<string> {
-  const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', borrowerId).executeTakeFirstOrThrow();
-  const phone = normalisePhone(borrower.phone);
+/** A fresh code of `OTP_RULES.digits` digits. */
+export const newCode = () => String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
+
+/** The WebOTP last line (`@domain #code`), so Android browsers can offer the code. */
+export const withWebOtpLine = (text: string, baseUrl: string, code: string) => `${text}\n\n@${new URL(baseUrl).hostname} #${code}`;
+
+/**
+ * The phone a loan's codes and links are texted to, or null when it cannot receive them: the phone its push gave when
+ * that differs from the borrower's on record and the borrower has not verified it yet (`borrower-match.ts`), else the
+ * borrower's phone on record. Never a number from the browser.
+ */
+/** The borrower's phone on record and the phone the loan's push gave, if it differs and is not verified yet. */
+export function loanContact(db: Executor, loanId: string): Promise<{ phone: string; contactPhone: string | null }> {
+  return db
+    .selectFrom('loans as l')
+    .innerJoin('borrowers as b', 'b.id', 'l.borrowerId')
+    .leftJoin('preapprovals as p', 'p.id', 'l.preapprovalId')
+    .select(['b.phone', 'p.contactPhone'])
+    .where('l.id', '=', loanId)
+    .executeTakeFirstOrThrow();
+}
+
+export async function loanPhone(db: Executor, loanId: string): Promise<string | null> {
+  const row = await loanContact(db, loanId);
+  return normalisePhone(row.contactPhone ?? row.phone);
+}
+
+/** `loanPhone`, refused when there is no number to text. */
+export async function phoneForLoan(db: Executor, loanId: string): Promise<string> {
+  const phone = await loanPhone(db, loanId);
   if (!phone) throw new AppError('borrower_phone_invalid', 'The phone number on record for this loan cannot receive a code; ask the lender to correct it.');
   return phone;
 }
 
-/** One more send for this phone in the current clock hour, if the limit allows (one atomic upsert). */
-async function takeSendSlot(db: Db, scope: CheckoutScope, phone: string, now: Date): Promise<void> {
+/**
+ * A code verified on the phone a push gave makes it the borrower's phone on record (the newest verified phone wins);
+ * the pre-approvals that were waiting on that phone now text the record.
+ */
+async function adoptVerifiedPhone(db: Executor, scope: CheckoutScope, phone: string, now: Date): Promise<void> {
+  const loan = await loanContact(db, scope.loanId);
+  if (!loan.contactPhone || normalisePhone(loan.contactPhone) !== phone) return;
+  await db.updateTable('borrowers').set({ phone, updatedAt: now.toISOString() }).where('id', '=', scope.borrowerId).execute();
+  await db.updateTable('preapprovals').set({ contactPhone: null }).where('borrowerId', '=', scope.borrowerId).where('contactPhone', '=', loan.contactPhone).execute();
+}
+
+/** One more send for this phone in the current clock hour, if the limit allows (one atomic upsert). Shared by every code sent to a phone. */
+export async function takeSendSlot(db: Db, scope: Pick<CheckoutScope, 'mode'>, phone: string, now: Date): Promise<void> {
   const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
   const taken = await db
     .insertInto('otpSendWindows')
@@ -124,7 +162,7 @@ export const cooledDownBefore = (now: Date) => new Date(now.getTime() - OTP_RULE
 export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, target: CodeTarget, now: Date): Promise<OtpSent> {
   const sms = platform.sms.for(scope.mode);
   await takeSendSlot(platform.db, scope, target.phone, now);
-  const code = String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
+  const code = newCode();
   const id = newId();
   const expiresAt = new Date(now.getTime() + OTP_RULES.lifetimeMs).toISOString();
   await platform.db
@@ -142,8 +180,7 @@ export async function deliverCode(platform: OtpPlatform, scope: CheckoutScope, t
       createdAt: now.toISOString(),
     })
     .execute();
-  // The last line is the WebOTP format (`@domain #code`), so Android browsers can offer the code.
-  const body = `${target.text(code)}\n\n@${new URL(platform.baseUrl).hostname} #${code}`;
+  const body = withWebOtpLine(target.text(code), platform.baseUrl, code);
   try {
     await sms.send({ to: target.phone, body, mode: scope.mode });
   } catch (error) {
@@ -218,7 +255,7 @@ export async function sendOtp(
   platform.sms.for(scope.mode);
   const { db } = platform;
   const { now } = options;
-  const phone = await phoneOnRecord(db, scope.borrowerId);
+  const phone = await phoneForLoan(db, scope.loanId);
   const at = now.toISOString();
   const claimed = await db
     .updateTable('checkoutSessions')
@@ -252,6 +289,7 @@ export async function verifyOtp(platform: Pick<OtpPlatform, 'db' | 'secrets'>, s
     await trx.updateTable('otpChallenges').set({ verifiedAt: at }).where('id', '=', challenge.id).execute();
     await trx.updateTable('checkoutSessions').set({ otpVerifiedAt: at, updatedAt: at }).where('id', '=', scope.sessionId).execute();
     await claimBorrower(trx, { borrowerId: scope.borrowerId, mode: scope.mode, phone: challenge.phone, now });
+    await adoptVerifiedPhone(trx, scope, challenge.phone, now);
   });
   return { verified: true, borrower: await borrowerLink() };
 }

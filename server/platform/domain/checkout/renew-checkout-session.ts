@@ -9,7 +9,7 @@ import type { Secrets } from '../secrets';
 import { maskPhone } from '../users/phone';
 import { getSessionRow, hashCheckoutToken, mintCheckoutSession, sessionLifetime, takesCheckoutSessions, type CheckoutScope } from './checkout-session';
 import { lenderContact, type LenderContact } from './lender-contact';
-import { phoneOnRecord } from './otp';
+import { phoneForLoan } from './otp';
 import { inUnitOfWork } from '../unit-of-work';
 import { checkoutLanguage } from '../languages/borrower-locale';
 import { smsText } from '../languages/sms-texts';
@@ -136,7 +136,7 @@ export async function renewCheckoutSession(platform: RenewPlatform, scope: Check
   const { now } = options;
   // Live mode without an SMS provider: 503 before a new link is minted.
   const sms = platform.sms.for(scope.mode);
-  const phone = await phoneOnRecord(db, scope.borrowerId);
+  const phone = await phoneForLoan(db, scope.loanId);
   const minted = await inUnitOfWork(db, async (trx) => {
     const expired = await getSessionRow(trx, scope);
     const loan = await trx.selectFrom('loans').selectAll().where('id', '=', scope.loanId).executeTakeFirstOrThrow();

@@ -17,10 +17,10 @@ export interface CheckoutSignature {
   signatureEmail?: string | null;
   /** The offer the borrower read; must be the current one. */
   documentReference: string;
-  /** The borrower's IP and user agent as the checkout server saw them (see ARCHITECTURE.md, consent trust model). */
+  /** The borrower's IP and user agent as the checkout server saw them (see docs/checkout.md, consent trust model). */
   ipAddress: string;
   userAgent: string;
-  /** Optional: a passkey assertion over this offer (see ARCHITECTURE.md, passkeys); the typed name is still the signature. */
+  /** Optional: a passkey assertion over this offer (see docs/checkout.md, passkeys); the typed name is still the signature. */
   passkey?: PasskeySignature;
   /** The borrower confirmed a typed name that matches their name on record only in part (see `requireSignatureName`). */
   confirmSignatureName?: boolean;

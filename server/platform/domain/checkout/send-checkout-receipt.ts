@@ -3,20 +3,25 @@ import type { SmsSender } from '../ports';
 import type { PerMode } from '../per-mode';
 import type { Logger } from 'pino';
 import { formatDueDate, formatNairaPdf } from '../offer-letter/format-offer-letter';
-import { normalisePhone } from '../users/phone';
+import { loanPhone } from './otp';
 import { capturedBankAccount } from './bank-account';
 import type { CheckoutScope } from './checkout-session';
 import { getCheckoutSettings } from './checkout-settings';
 import { loanBorrowerLanguage } from '../languages/borrower-locale';
 import { smsText } from '../languages/sms-texts';
 import type { Locale } from '../../../shared/locales';
+import { loanReference } from '../../../shared/loan-reference';
+import { myLoanLink } from '../borrower-loans/reminders';
 
 export interface ReceiptPlatform {
   db: Db;
   sms: PerMode<SmsSender>;
   logger: Pick<Logger, 'warn'>;
   settings: { CHECKOUT_PLATFORM_NAME: string };
+  /** The platform's public URL: the receipt links to the borrower's loan page under its checkout (`/checkout/my-loan`). */
+  baseUrl: string;
 }
+
 
 /**
  * The receipt's text: what the done screen shows (no full account number, nothing secret), in the
@@ -31,7 +36,10 @@ export function receiptText(facts: {
   bank?: { bankName: string; accountNumber: string };
   loanId: string;
   locale?: Locale;
+  /** The borrower's loan page, where they sign in with their phone to see the loan and pay early (`receiptLink`). */
+  myLoanUrl?: string;
 }): string {
+  const link = facts.myLoanUrl ? smsText('receiptLink', facts.locale ?? 'en', { url: facts.myLoanUrl }) : '';
   if (facts.locale && facts.locale !== 'en') {
     const amount = formatNairaPdf(facts.principalKobo);
     const debit =
@@ -43,13 +51,13 @@ export function receiptText(facts: {
             last4: facts.bank.accountNumber.slice(-4),
           })
         : '';
-    return smsText('receipt', facts.locale, { lender: facts.lender, amount, debit, loanId: facts.loanId });
+    return smsText('receipt', facts.locale, { lender: facts.lender, amount, debit, loanId: loanReference(facts.loanId) }) + link;
   }
   const debit = facts.firstDue
     ? ` First repayment ${formatNairaPdf(facts.firstDue.totalKobo)} on ${formatDueDate(facts.firstDue.dueDate)}` +
       `${facts.bank ? ` by direct debit from your ${facts.bank.bankName} account ending ${facts.bank.accountNumber.slice(-4)}` : ''}.`
     : '';
-  return `${facts.lender}: your loan of ${formatNairaPdf(facts.principalKobo)} is confirmed.${debit} Ref ${facts.loanId}.`;
+  return `${facts.lender}: your loan of ${formatNairaPdf(facts.principalKobo)} is confirmed.${debit} Ref ${loanReference(facts.loanId)}.${link}`;
 }
 
 /**
@@ -71,7 +79,6 @@ export async function sendCheckoutReceipt(platform: ReceiptPlatform, scope: Chec
   if (Number(claimed.numUpdatedRows) !== 1) return false;
   try {
     const loan = await db.selectFrom('loans').select(['id', 'principalKobo', 'borrowerId']).where('id', '=', scope.loanId).executeTakeFirstOrThrow();
-    const borrower = await db.selectFrom('borrowers').select('phone').where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
     const organisation = await db.selectFrom('organisations').select('name').where('id', '=', scope.organisationId).executeTakeFirstOrThrow();
     const settings = await getCheckoutSettings(db, scope);
     const firstDue = await db
@@ -81,7 +88,7 @@ export async function sendCheckoutReceipt(platform: ReceiptPlatform, scope: Chec
       .orderBy('installmentNumber')
       .limit(1)
       .executeTakeFirst();
-    const phone = normalisePhone(borrower.phone);
+    const phone = await loanPhone(db, loan.id);
     if (!phone) throw new Error('the phone on record cannot receive texts');
     const body = receiptText({
       lender: settings.displayName ?? organisation.name,
@@ -90,6 +97,7 @@ export async function sendCheckoutReceipt(platform: ReceiptPlatform, scope: Chec
       bank: await capturedBankAccount(db, loan.id),
       loanId: loan.id,
       locale: (await loanBorrowerLanguage(db, loan)).locale,
+      myLoanUrl: myLoanLink(platform.baseUrl, scope.mode),
     });
     await platform.sms.for(scope.mode).send({ to: phone, body, mode: scope.mode });
     return true;

@@ -1,11 +1,9 @@
 import type { Executor } from '../../db/database';
 import { newId } from '../ids';
 
-/** Where a dashboard request came from, written with every audit row. */
-export interface RequestOrigin {
-  ip: string | null;
-  userAgent: string | null;
-}
+/** Where a dashboard request came from, written with every audit row (one type for both realms). */
+export type { RequestOrigin } from '../access/realm';
+import type { RequestOrigin } from '../access/realm';
 
 export type AuditAction =
   | 'sign_up'
@@ -42,6 +40,8 @@ export type AuditAction =
   | 'loan_rejected'
   | 'loan_cancelled'
   | 'loan_disbursed'
+  | 'review_cleared'
+  | 'review_rejected'
   | 'webhook_endpoint_created'
   | 'webhook_endpoint_updated'
   | 'webhook_endpoint_deleted'
@@ -50,6 +50,9 @@ export type AuditAction =
   | 'webhook_redelivered'
   | 'webhook_test_sent'
   | 'checkout_settings_updated'
+  | 'organisation_settings_updated'
+  | 'checkout_link_created'
+  | 'checkout_link_texted'
   | 'settlements_exported';
 
 /**

@@ -19,6 +19,13 @@ export async function issueEmailToken(db: Executor, userId: string, purpose: Das
   return token;
 }
 
+export const emailTokenInvalid = () => new AppError('email_token_invalid', 'This link is unknown, already used or expired. Ask for a new one.');
+
+/** Ends every unused link of this purpose of the user (a newer link was sent, or one was used). */
+export async function endEmailTokens(db: Executor, userId: string, purpose: DashboardEmailTokenPurpose, now: Date): Promise<void> {
+  await db.updateTable('dashboardEmailTokens').set({ usedAt: now.toISOString() }).where('userId', '=', userId).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+}
+
 /**
  * Marks the token used and answers its user, or refuses it (unknown, other purpose, used, expired). The conditional
  * update makes it single-use even when two requests race.
@@ -34,6 +41,6 @@ export async function consumeEmailToken(db: Executor, token: string, purpose: Da
     .where('expiresAt', '>', at)
     .returning(['userId'])
     .executeTakeFirst();
-  if (!row) throw new AppError('email_token_invalid', 'This link is unknown, already used or expired. Ask for a new one.');
+  if (!row) throw emailTokenInvalid();
   return row.userId;
 }

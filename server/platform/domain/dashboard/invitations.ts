@@ -8,17 +8,19 @@ import { dashboardLink, sendAfterCommit, type DashboardServices } from './dashbo
 import { hashPassword, verifyPassword } from './password-hash';
 import { checkPassword } from './password-policy';
 import { hashToken, newSecretToken, normaliseEmail } from './secret-token';
-import { createSession } from './sessions';
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from './sign-in-throttle';
+import { openDashboardSession, type SecondFactorPending, type SignedIn } from './session-gate';
+import { reserveSignInAttempt, signInAttemptSucceeded } from './sign-in-throttle';
 import { requireOwnerFor, type TeamActor } from './team';
 
 /**
- * Invitations by e-mail (issue 18). An owner or admin invites an address with a role; the e-mail carries a one-time
+ * Invitations by e-mail. An owner or admin invites an address with a role; the e-mail carries a one-time
  * link `/dashboard/accept-invitation?token=…` (only the token's SHA-256 is stored) that works for 7 days. Accepting:
  * - an address that already has an account signs in with its password on the same form (same throttle and lockout
  *   as the sign-in page, same answer for a wrong password);
  * - a new person chooses a password (same rules as sign-up); the link proves the mailbox, so the e-mail is verified.
- * Either way the membership is added and a session opens in the inviting organisation. Inviting an address again
+ * Either way the membership is added and the person is signed in to the inviting organisation through the session gate:
+ * an account that asks a passkey after the password gets the passkey step, not a session (the invitation link and
+ * the password are not a passkey). Inviting an address again
  * replaces its pending invitation (the old link stops working). Only an owner invites an owner.
  */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -143,18 +145,14 @@ export async function describeInvitation(
   return { organisationName: invitation.organisationName, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, hasAccount: Boolean(user?.passwordHash) };
 }
 
-export interface AcceptedInvitation {
-  token: string;
-  expiresAt: string;
-  userId: string;
-  organisationId: string;
-}
-
-/** Accepts an invitation with the account's password (existing account) or a new one (new person); opens a session. */
+/**
+ * Accepts an invitation with the account's password (existing account) or a new one (new person), then signs the
+ * person in through the session gate: a session, or the passkey step when the account asks one.
+ */
 export async function acceptInvitation(
-  services: Pick<DashboardServices, 'db' | 'clock'> & { dialect?: Dialect },
+  services: Pick<DashboardServices, 'db' | 'clock' | 'baseUrl'> & { dialect?: Dialect },
   options: { token: string; password: string; origin: RequestOrigin },
-): Promise<AcceptedInvitation> {
+): Promise<SignedIn | SecondFactorPending> {
   const now = services.clock.now();
   const invitation = await pendingInvitation(services, options.token, now);
   const email = invitation.email;
@@ -162,15 +160,12 @@ export async function acceptInvitation(
   let newPasswordHash: string | undefined;
   if (user?.passwordHash) {
     // An account: its password, under the sign-in page's throttle (a link in a mailbox is not enough to join).
-    const ip = options.origin.ip ?? 'unknown';
-    await assertSignInAllowed(services.db, email, ip, now);
+    const attempt = await reserveSignInAttempt(services.db, email, options.origin.ip ?? 'unknown', now);
     if (!(await verifyPassword(user.passwordHash, options.password))) {
-      await inUnitOfWork(services.db, async (tx) => {
-        await recordSignInFailure(tx, email, ip, now);
-        await writeAudit(tx, { userId: user.id, organisationId: null, action: 'sign_in_failed', target: `user:${user.id}`, origin: options.origin, now });
-      });
+      await writeAudit(services.db, { userId: user.id, organisationId: null, action: 'sign_in_failed', target: `user:${user.id}`, origin: options.origin, now });
       throw new AppError('invalid_credentials', 'The password is not right: use your existing dashboard password.');
     }
+    await signInAttemptSucceeded(services.db, attempt);
   } else {
     const verdict = checkPassword(options.password, { email });
     if (!verdict.ok) throw new AppError('password_rejected', verdict.message!, undefined, { problem: verdict.problem });
@@ -199,9 +194,14 @@ export async function acceptInvitation(
     if (!existing) {
       await tx.insertInto('dashboardMemberships').values({ userId, organisationId: invitation.organisationId, role: invitation.role, createdAt: at }).execute();
     }
-    await clearSignInFailures(tx, email);
-    const session = await createSession(tx, { userId, organisationId: invitation.organisationId, now, ...options.origin });
     await writeAudit(tx, { userId, organisationId: invitation.organisationId, action: 'invitation_accepted', target: `invitation:${invitation.id} ${invitation.role}`, origin: options.origin, now });
-    return { token: session.token, expiresAt: session.expiresAt, userId, organisationId: invitation.organisationId };
+    return openDashboardSession(services, tx, {
+      user: { id: userId, email },
+      organisationId: invitation.organisationId,
+      proof: 'password',
+      origin: options.origin,
+      now,
+      audit: { action: 'sign_in', target: `user:${userId} invitation` },
+    });
   });
 }

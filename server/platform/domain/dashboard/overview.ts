@@ -7,14 +7,15 @@ import type { Scope } from '../scope';
 
 /** One step of getting started: done or not, computed from the organisation's data, and the page that does it. */
 export interface ChecklistItem {
-  id: 'email_verified' | 'api_key_created' | 'product_defined' | 'pool_funded' | 'webhook_endpoint_added' | 'checkout_origins_set';
+  id: 'email_verified' | 'api_key_created' | 'product_defined' | 'default_product_set' | 'pool_funded' | 'webhook_endpoint_added' | 'checkout_origins_set';
   done: boolean;
   /** The dashboard path that does the step. */
   path: string;
 }
 
 export interface DashboardOverview {
-  organisation: { id: string; name: string; liveEnabled: boolean };
+  /** `liveRefusal`: why the service's staff last refused live mode, while it is not enabled (null otherwise). */
+  organisation: { id: string; name: string; liveEnabled: boolean; liveRefusal: { reason: string; at: string } | null };
   mode: Scope['mode'];
   checklist: ChecklistItem[];
   figures: {
@@ -30,13 +31,16 @@ export interface DashboardOverview {
 const exists = async (query: { executeTakeFirst(): Promise<unknown> }) => (await query.executeTakeFirst()) !== undefined;
 
 /**
- * The home page's overview (issue 18): the organisation's live status, the getting-started checklist and a few
+ * The home page's overview: the organisation's live status, the getting-started checklist and a few
  * figures for the mode. Reads only; each check is an indexed lookup of one row (`limit 1`), the month's loans one
  * count over `loans_list_idx (organisation_id, mode, created_at)`.
  */
 export async function dashboardOverview(db: Executor, scope: Scope, options: { userId: string; now: Date }): Promise<DashboardOverview> {
   const { organisationId, mode } = scope;
   const organisation = await getOrganisation(db, organisationId);
+  const refusal = organisation.liveEnabled
+    ? undefined
+    : await db.selectFrom('organisations').select(['liveRefusalReason', 'liveRefusedAt']).where('id', '=', organisationId).executeTakeFirst();
   const user = await db.selectFrom('dashboardUsers').select('emailVerifiedAt').where('id', '=', options.userId).executeTakeFirst();
   const keyCreated = await exists(
     db.selectFrom('apiKeys').select('id').where('organisationId', '=', organisationId).where('mode', '=', mode).where('revokedAt', 'is', null).limit(1),
@@ -57,12 +61,19 @@ export async function dashboardOverview(db: Executor, scope: Scope, options: { u
     .where('createdAt', '>=', monthStart)
     .executeTakeFirstOrThrow();
   return {
-    organisation: { id: organisation.id, name: organisation.name, liveEnabled: organisation.liveEnabled },
+    organisation: {
+      id: organisation.id,
+      name: organisation.name,
+      liveEnabled: organisation.liveEnabled,
+      liveRefusal: refusal?.liveRefusalReason && refusal.liveRefusedAt ? { reason: refusal.liveRefusalReason, at: refusal.liveRefusedAt } : null,
+    },
     mode,
     checklist: [
       { id: 'email_verified', done: Boolean(user?.emailVerifiedAt), path: '/account' },
       { id: 'api_key_created', done: keyCreated, path: '/keys' },
       { id: 'product_defined', done: productDefined, path: '/products' },
+      // What the README's quick start needs before `issue-offer` with `{}` answers an offer.
+      { id: 'default_product_set', done: organisation.defaultPreapprovalProductId !== null, path: '/settings' },
       { id: 'pool_funded', done: pools.some((p) => p.balanceKobo > 0), path: '/pool' },
       { id: 'webhook_endpoint_added', done: endpointAdded, path: '/webhooks' },
       { id: 'checkout_origins_set', done: settings.allowedOrigins.length > 0, path: '/checkout' },

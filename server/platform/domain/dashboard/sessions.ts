@@ -22,7 +22,7 @@ export interface DashboardSession {
 /** Opens a session and answers the cookie's token (only its hash is stored). */
 export async function createSession(
   db: Executor,
-  options: { userId: string; organisationId: string; now: Date; ip: string | null; userAgent: string | null },
+  options: { userId: string; organisationId: string; now: Date; ip: string | null; userAgent: string | null; passkeyVerified: boolean },
 ): Promise<{ token: string; sessionId: string; expiresAt: string }> {
   const token = newSecretToken();
   const at = options.now.toISOString();
@@ -40,14 +40,16 @@ export async function createSession(
       revokedAt: null,
       ip: options.ip?.slice(0, 100) ?? null,
       userAgent: options.userAgent?.slice(0, 500) ?? null,
+      passkeyVerifiedAt: options.passkeyVerified ? at : null,
     })
     .execute();
   return { token, sessionId, expiresAt };
 }
 
 /**
- * The live session a cookie token names, or undefined (unknown, revoked, idle 30 minutes, past 12 hours, or the
- * membership it was opened under is gone). The organisation comes from the session row and nowhere else.
+ * The live session a cookie token names, or undefined (unknown, revoked, idle 30 minutes, past 12 hours, the
+ * membership it was opened under is gone, or the user asks a passkey after the password and none was verified for this
+ * session). The organisation comes from the session row and nowhere else.
  */
 export async function lookupSession(db: Executor, token: string, now: Date): Promise<DashboardSession | undefined> {
   const sessionId = hashToken(token);
@@ -55,10 +57,11 @@ export async function lookupSession(db: Executor, token: string, now: Date): Pro
     .selectFrom('dashboardSessions as s')
     .innerJoin('dashboardMemberships as m', (j) => j.onRef('m.userId', '=', 's.userId').onRef('m.organisationId', '=', 's.organisationId'))
     .innerJoin('dashboardUsers as u', 'u.id', 's.userId')
-    .select(['s.userId', 's.organisationId', 's.createdAt', 's.lastSeenAt', 's.expiresAt', 's.revokedAt', 'm.role', 'u.email'])
+    .select(['s.userId', 's.organisationId', 's.createdAt', 's.lastSeenAt', 's.expiresAt', 's.revokedAt', 's.passkeyVerifiedAt', 'm.role', 'u.email', 'u.requirePasskey'])
     .where('s.id', '=', sessionId)
     .executeTakeFirst();
   if (!row || row.revokedAt) return undefined;
+  if (row.requirePasskey && !row.passkeyVerifiedAt) return undefined;
   const nowMs = now.getTime();
   if (nowMs >= Date.parse(row.expiresAt)) return undefined;
   if (nowMs - Date.parse(row.lastSeenAt) >= SESSION_IDLE_MS) return undefined;

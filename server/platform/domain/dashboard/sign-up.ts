@@ -8,6 +8,7 @@ import { dashboardLink, sendAfterCommit, type DashboardServices } from './dashbo
 import { issueEmailToken } from './email-tokens';
 import { hashPassword } from './password-hash';
 import { checkPassword } from './password-policy';
+import { countAccountRequest } from './request-limits';
 import { normaliseEmail } from './secret-token';
 
 export interface SignUpOptions {
@@ -20,12 +21,16 @@ export interface SignUpOptions {
 /**
  * Self-serve sign-up: a new organisation in test mode only (`liveEnabled` false until an operator runs
  * `admin org enable-live`), its first user as owner, and a verification e-mail. An address that already has an
- * account gets an e-mail saying so instead, and the caller gets the same answer either way (no enumeration).
+ * account gets an e-mail saying so instead, and the caller gets the same answer either way (no enumeration). Limited
+ * per e-mail and per address, whether or not the address has an account.
  */
 export async function signUp(services: DashboardServices, options: SignUpOptions): Promise<void> {
   const email = normaliseEmail(options.email);
   const verdict = checkPassword(options.password, { email });
   if (!verdict.ok) throw new AppError('password_rejected', verdict.message!, undefined, { problem: verdict.problem });
+  // Counted once the password is acceptable (a rejected one sent nothing), and before the hash: a refused sign-up
+  // costs nothing (per e-mail and per address, `request-limits.ts`).
+  await countAccountRequest(services.db, 'sign_up', { email, ip: options.origin.ip ?? 'unknown' }, services.clock.now());
   // Hashed before the existence check, so both paths cost the same.
   const passwordHash = await hashPassword(options.password);
   const now = services.clock.now();

@@ -5,7 +5,7 @@ import { inUnitOfWork } from '../unit-of-work';
 import { writeAudit, type RequestOrigin } from './audit';
 
 /**
- * Team use cases of the dashboard (issue 18): members, role changes, removal, and the organisations a user belongs
+ * Team use cases of the dashboard: members, role changes, removal, and the organisations a user belongs
  * to. Rules beyond the permission matrix (`team.manage`):
  * - only an owner makes, unmakes or removes an owner (403 `owner_required`);
  * - the last owner is never demoted or removed (409 `last_owner`): on PostgreSQL the organisation's row is locked

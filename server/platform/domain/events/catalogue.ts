@@ -28,6 +28,11 @@ const OfferFields = {
   documentReference: z.string().meta({ description: 'The offer the borrower must name when accepting.' }),
 };
 
+const ReviewFields = {
+  reviewId: Uuid,
+  openedReason: z.string().meta({ description: '`aml_not_screened` (live mode without an AML provider) or `aml_hit`; more reasons may be added.' }),
+};
+
 const PreapprovalReceived = z
   .object({
     preapprovalId: Uuid,
@@ -126,7 +131,7 @@ export const EVENT_CATALOGUE = {
     cancelledBy: z.enum(['tenant', 'borrower', 'admin']),
     reason: z.string().nullable(),
   }),
-  'loan.kyc.attested': loanEvent('EventLoanKycAttested', 'An attestation was recorded and the AML screen asked; `pending` = not screened (live mode without a provider), the loan is `under_review`.', {
+  'loan.kyc.attested': loanEvent('EventLoanKycAttested', 'KYC evidence was recorded and the AML screen asked: a partner\'s attestation, a pushed decision, or an approval without attestation (its record\'s source is `tenant_approval`); `pending` = not screened (live mode without a provider), the loan is `under_review`.', {
     attestationId: Uuid,
     amlScreenStatus: z.enum(['clear', 'hit', 'pending']),
     schemaVersion: z.number().int(),
@@ -138,6 +143,17 @@ export const EVENT_CATALOGUE = {
     settlementDestination: z.string(),
     insurancePolicyId: Uuid.nullable(),
   }),
+  'loan.insurance.activated': loanEvent(
+    'EventLoanInsuranceActivated',
+    'The loan\'s insurance policy is in force: live cover the insurer binds by hand was recorded by the service\'s staff (the insurer\'s policy number and document; in live mode two staff members). `GET /v1/loans/{id}/insurance` shows it `active`.',
+    {
+      insurancePolicyId: Uuid,
+      provider: z.string().meta({ description: 'The insurer.' }),
+      policyReference: z.string().meta({ description: 'The insurer\'s policy number.' }),
+      premiumKobo: KoboAmount,
+      activatedAt: Timestamp,
+    },
+  ),
   'loan.repayment.completed': loanEvent('EventLoanRepaymentCompleted', 'A repayment settled and was allocated fee → interest → principal.', {
     repaymentId: Uuid,
     reference: z.string(),
@@ -149,16 +165,66 @@ export const EVENT_CATALOGUE = {
     outstandingKobo: KoboAmount,
   }),
   'loan.completed': loanEvent('EventLoanCompleted', 'Fully repaid.', { amountPaidKobo: KoboAmount }),
+  'loan.settlement_quote.created': loanEvent('EventLoanSettlementQuoteCreated', 'The borrower asked what paying the loan off today costs (a borrower session); the quote holds to the end of the Lagos day.', {
+    quoteId: Uuid,
+    totalKobo: KoboAmount,
+    waivedKobo: KoboAmount.meta({ description: 'The scheduled outstanding the quote does not ask for (interest not accrued, fees of instalments not yet due).' }),
+    settlementFeeKobo: KoboAmount,
+    validUntil: Timestamp,
+  }),
+  'loan.settlement_quote.paid': loanEvent('EventLoanSettlementQuotePaid', 'The borrower paid a settlement quote: the charge was taken, the waived interest and fees came off the schedule, the mandate was cancelled; `loan.repayment.completed` and `loan.completed` follow in the same transaction.', {
+    quoteId: Uuid,
+    repaymentId: Uuid,
+    totalKobo: KoboAmount,
+    waivedKobo: KoboAmount,
+    settlementFeeKobo: KoboAmount,
+  }),
+  'loan.mandate.replaced': loanEvent(
+    'EventLoanMandateReplaced',
+    'The borrower moved the loan\'s direct debit to another account of theirs (from their loan page): the new mandate is active and the loan is collected from it; the previous one is cancelled (and withdrawn at the rail). `mandate.active` for the new mandate comes in the same transaction. Emitted once per change.',
+    {
+      previousMandateId: Uuid.meta({ description: 'The mandate the loan was collected from until now; cancelled.' }),
+      mandateId: Uuid.meta({ description: 'The mandate the loan is collected from from now on.' }),
+    },
+  ),
   'loan.defaulted': loanEvent('EventLoanDefaulted', 'Days past due reached the default threshold.', {
     daysPastDue: z.number().int(),
     outstandingKobo: KoboAmount,
     arrearsSince: Timestamp.nullable(),
+  }),
+  'review.opened': loanEvent('EventReviewOpened', 'The loan waits for a person: a review was opened (`GET /v1/reviews/{reviewId}` has its evidence). Clear or reject it.', ReviewFields),
+  'review.closed': loanEvent('EventReviewClosed', 'A person decided the review (`cleared`: the loan moved on as an automatic pass would have; `rejected`: the loan is rejected), or the loan was cancelled or rejected meanwhile (`cancelled`).', {
+    ...ReviewFields,
+    closedReason: z.enum(['cleared', 'rejected', 'cancelled']),
+    note: z.string().nullable().meta({ description: 'The decision\'s reason, as given.' }),
   }),
   'mandate.active': loanEvent('EventMandateActive', 'The provider confirmed the mandate: it is chargeable. Emitted once per mandate.', {
     mandateId: Uuid,
     provider: z.string(),
     status: z.literal('active'),
   }),
+  'mandate.expired': loanEvent(
+    'EventMandateExpired',
+    'The borrower did not authorise the mandate at the rail within `MANDATE_AUTHORISATION_WINDOW_HOURS` of its set-up: it was withdrawn at the rail and will never be charged. The borrower was texted; the checkout offers "Try again" (a fresh mandate, with its own `mandate.active`). Emitted once per mandate.',
+    {
+      mandateId: Uuid,
+      provider: z.string(),
+      status: z.literal('expired'),
+      createdAt: Timestamp.meta({ description: 'When the mandate was set up (the window counts from it).' }),
+    },
+  ),
+  'loan.reminder.sent': loanEvent(
+    'EventLoanReminderSent',
+    'A reminder was texted to the borrower, in their language, outside the organisation\'s quiet hours: `debit_upcoming` (the product\'s `reminders.leadDays` before a direct debit) or `debit_failed` (a direct debit failed; the text links to the borrower\'s loan page to pay now). At most one of each kind per instalment.',
+    {
+      reminderId: Uuid,
+      kind: z.enum(['debit_upcoming', 'debit_failed']),
+      installmentNumber: z.number().int(),
+      dueDate: Timestamp,
+      amountKobo: KoboAmount.meta({ description: 'What the text names: what is left of the instalment (upcoming), or the failed charge.' }),
+      locale: z.string().meta({ description: 'The language of the text: `en`, `pcm`, `yo`, `ha` or `ig`.' }),
+    },
+  ),
   ...APPOINTMENT_EVENTS,
   [TEST_EVENT]: TestEventData('EventWebhookTest'),
 } as const satisfies Record<string, z.ZodObject>;

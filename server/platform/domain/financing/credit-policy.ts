@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { priceLoan, type PricedLoan } from '../pricing/price-loan';
+import type { BureauFacts, BureauOutcome } from '../ports';
 
 /**
  * The service's credit policy for patient financing: what the operator configures (`FINANCING_POLICY`, JSON, or
@@ -7,7 +8,7 @@ import { priceLoan, type PricedLoan } from '../pricing/price-loan';
  * No clock, no I/O: property-tested in test/unit/credit-policy.test.ts.
  *
  * - Amount bands: the treatment amount picks the band, the band lists the tenors (months) the patient may choose.
- * - Risk bands: the bureau's band sets the annual rate and the largest amount lent at that band. A delinquent
+ * - Risk bands: the band the bureau's facts grade to (`gradeBureauFacts`) sets the annual rate and the largest amount lent at that band. A delinquent
  *   file has no band and is declined.
  * - Affordability: a tenor is offered only if its largest instalment is at most `maxInstalmentToIncomeBps` of the
  *   declared monthly income (30 % by default). No affordable tenor: declined as unaffordable.
@@ -18,6 +19,40 @@ import { priceLoan, type PricedLoan } from '../pricing/price-loan';
 
 export const RISK_BANDS = ['A', 'B', 'C'] as const;
 export type RiskBand = (typeof RISK_BANDS)[number];
+
+/**
+ * How the policy grades a bureau file from its normalised facts (every bureau's report is reduced to the same facts
+ * first, so the sandbox and CRC/FirstCentral through Mono are graded alike). In order:
+ * - any write-off, or a facility `delinquentDays`+ past due in the last 24 months: `delinquent`, no band (declined);
+ * - no facility reported at all: `thin_file`, band C;
+ * - `bandCDays`+ past due in the last 24 months: band C;
+ * - any lateness, `bandBOpenFacilities`+ open facilities, or `bandBEnquiries12m`+ enquiries in 12 months: band B;
+ * - otherwise band A.
+ * `maxOutstandingIncomeMonths`: existing debt above this many months of declared income is `unaffordable`.
+ */
+export const BUREAU_RULES = {
+  delinquentDays: 90,
+  bandCDays: 31,
+  bandBOpenFacilities: 4,
+  bandBEnquiries12m: 6,
+  maxOutstandingIncomeMonths: 12,
+} as const;
+
+export interface BureauGrade {
+  outcome: BureauOutcome;
+  /** null: delinquent (declined). */
+  riskBand: RiskBand | null;
+}
+
+/** The policy's grade of a bureau file (pure). */
+export function gradeBureauFacts(facts: BureauFacts, rules: typeof BUREAU_RULES = BUREAU_RULES): BureauGrade {
+  if (facts.writeOffs > 0 || facts.worstDelinquencyDays24m >= rules.delinquentDays) return { outcome: 'delinquent', riskBand: null };
+  if (facts.facilitiesReported === 0) return { outcome: 'thin_file', riskBand: 'C' };
+  if (facts.worstDelinquencyDays24m >= rules.bandCDays) return { outcome: 'good', riskBand: 'C' };
+  const busy = facts.openFacilities >= rules.bandBOpenFacilities || (facts.enquiries12m ?? 0) >= rules.bandBEnquiries12m;
+  if (facts.worstDelinquencyDays24m > 0 || busy) return { outcome: 'good', riskBand: 'B' };
+  return { outcome: 'good', riskBand: 'A' };
+}
 
 const Kobo = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -106,6 +141,8 @@ export interface DecisionInput {
   /** null: a delinquent file (no band). */
   riskBand: RiskBand | null;
   declaredMonthlyIncomeKobo: number;
+  /** What the bureau says the patient already owes (kobo); above `BUREAU_RULES.maxOutstandingIncomeMonths` of income: unaffordable. */
+  existingDebtKobo?: number;
 }
 
 /** The largest instalment allowed by the income: floor(income × share / 10,000). */
@@ -119,6 +156,9 @@ export function decideFinancing(policy: CreditPolicy, input: DecisionInput): Cre
   if (!amountWithinPolicy(policy, input.amountKobo)) return { approved: false, reason: 'outside_policy', riskBand: input.riskBand };
   const band = policy.riskBands[input.riskBand];
   if (input.amountKobo > band.maxAmountKobo) return { approved: false, reason: 'amount_above_risk_limit', riskBand: input.riskBand };
+  if (input.existingDebtKobo !== undefined && BigInt(input.existingDebtKobo) > BigInt(input.declaredMonthlyIncomeKobo) * BigInt(BUREAU_RULES.maxOutstandingIncomeMonths)) {
+    return { approved: false, reason: 'unaffordable', riskBand: input.riskBand };
+  }
   const ceiling = affordableInstalmentKobo(policy, input.declaredMonthlyIncomeKobo);
   const options = [...new Set(tenorMonthsFor(policy, input.amountKobo))]
     .sort((a, b) => a - b)

@@ -7,7 +7,7 @@ import type { FinancingStatus } from './financing-application';
 import { financingView, type FinancingView } from './financing-view';
 
 /**
- * The organisation dashboard's patient-financing applications (issue 18): the partner API's `FinancingView` plus the
+ * The organisation dashboard's patient-financing applications: the partner API's `FinancingView` plus the
  * clinic's own references and the patient's first name as the clinic gave it. Never the BVN (only its hash is
  * stored), the date of birth, the declared income or the phone beyond its last digits.
  */

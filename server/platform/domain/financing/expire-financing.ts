@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { getLoanRow, transitionLoan } from '../loans/loan';
 import { FINANCING_FROM, transitionApplication, type FinancingStatus } from './financing-application';
 import { emitFinancingEvent } from './financing-events';
+import { recordStaffReviewEvent } from './staff-review-events';
 import { inUnitOfWork } from '../unit-of-work';
 
 const isDue = (app: FinancingApplicationsTable, now: Date) =>
@@ -12,13 +13,21 @@ const isDue = (app: FinancingApplicationsTable, now: Date) =>
 /**
  * An application not signed by `expiresAt` expires: the application becomes `expired`, its loan `cancelled`
  * (reason `expired`), and `loan.cancelled` goes out with reason `expired` (the spec has no expiry event). A signed offer
- * does not expire: it waits for its mandate.
+ * does not expire: it waits for its mandate. A decision still waiting for the service's review expires too: its review
+ * closes `cancelled` (with the staff-only `review.closed`), as a loan cancelled under review does.
  */
 async function expire(db: Tx, app: FinancingApplicationsTable, now: Date): Promise<void> {
   const expired = await transitionApplication(db, app, FINANCING_FROM.expire as readonly FinancingStatus[], { status: 'expired' }, now);
   const loan = await getLoanRow(db, { organisationId: app.organisationId, mode: app.mode }, app.id);
-  if (['pending', 'awaiting_acceptance'].includes(loan.status)) {
-    await transitionLoan(db, loan, ['pending', 'awaiting_acceptance'], { status: 'cancelled', cancelledBy: 'admin', cancellationReason: 'expired', cancelledAt: now.toISOString() }, now);
+  if (['pending', 'awaiting_acceptance', 'under_review'].includes(loan.status)) {
+    const cancelled = await transitionLoan(
+      db,
+      loan,
+      ['pending', 'awaiting_acceptance', 'under_review'],
+      { status: 'cancelled', cancelledBy: 'admin', cancellationReason: 'expired', cancelledAt: now.toISOString() },
+      now,
+    );
+    if (loan.status === 'under_review') await closeReviewOnExpiry(db, cancelled, now);
   }
   await emitFinancingEvent(db, expired, 'loan.cancelled', now, { reason: 'expired' });
 }
@@ -51,4 +60,13 @@ export async function expireFinancingApplications(db: Db, now: Date, limit = 100
     }
   }
   return expired;
+}
+
+/** The open review of an application that expired while it waited: closed `cancelled`, one conditional UPDATE. */
+async function closeReviewOnExpiry(db: Tx, loan: Parameters<typeof recordStaffReviewEvent>[3], now: Date): Promise<void> {
+  const open = await db.selectFrom('loanReviews').select(['id', 'openedReason']).where('loanId', '=', loan.id).where('status', '=', 'open').executeTakeFirst();
+  if (!open) return;
+  const at = now.toISOString();
+  await db.updateTable('loanReviews').set({ status: 'closed', closedReason: 'cancelled', closedBy: 'expiry', note: 'expired', closedAt: at, updatedAt: at }).where('id', '=', open.id).where('status', '=', 'open').execute();
+  await recordStaffReviewEvent(db, now, 'review.closed', loan, { reviewId: open.id, openedReason: open.openedReason, closedReason: 'cancelled', note: 'expired' });
 }

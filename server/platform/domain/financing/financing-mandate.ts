@@ -2,6 +2,8 @@ import type { Db } from '../../db/database';
 import type { LoanMandatesTable, Mode } from '../../db/schema';
 import { capturedBankAccount, isValidAccountNumber } from '../checkout/bank-account';
 import { checkoutUrlPrefix } from '../checkout/checkout-session';
+import { withdraw } from '../checkout/mandate-via-checkout';
+import { bindReturnToLoan } from '../../../shared/mandate-return';
 import { AppError } from '../errors';
 import type { LoanContext } from '../loans/loan-context';
 import { activateMandate, createMandate, type MandatePlatform } from '../mandates/manage-mandate';
@@ -93,7 +95,16 @@ export async function mandateProgress(db: Db, scope: Scope, loanId: string): Pro
   };
 }
 
+/**
+ * The rails a financing mandate may go on: `rail_a` (Paystack direct debit, the default) and `rail_b` (Mono Direct
+ * Debit). The service is the lender and charges the mandate itself, so the partner-operated marker `rail_c` is not one.
+ */
+export const FINANCING_MANDATE_RAILS = ['rail_a', 'rail_b'] as const;
+export type FinancingMandateRail = (typeof FINANCING_MANDATE_RAILS)[number];
+
 export interface SetUpMandateInput {
+  /** The rail the patient authorises on; `rail_a` when not given. */
+  provider?: FinancingMandateRail;
   bankCode?: string;
   accountNumber?: string;
   accountName?: string;
@@ -102,9 +113,11 @@ export interface SetUpMandateInput {
 }
 
 /**
- * POST: an authorisation URL for the patient. Bank details are optional (both or neither; NUBAN-checked); without
- * them the account the patient gave in the hosted application is used. A mandate already in play is returned
- * instead of a second one (`created: false`). The rail is called outside any transaction.
+ * POST: an authorisation URL for the patient on the chosen rail (`provider`, `rail_a` by default). Bank details are
+ * optional (both or neither; NUBAN-checked); without them the account the patient gave in the hosted application is
+ * used. A mandate already in play is returned instead of a second one (`created: false`), unless new bank details are
+ * sent, or another rail is asked for while the mandate still waits for the patient (that one is then withdrawn at its
+ * rail first; a live mandate stays). The rails are called outside any transaction.
  */
 export async function setUpFinancingMandate(
   db: Db,
@@ -131,10 +144,17 @@ export async function setUpFinancingMandate(
     throw new AppError('invalid_loan_state', `The application is ${app.status}: the direct debit is set up once the patient has signed the offer.`);
   }
   const existing = await latestMandate(db, loanId);
-  if (existing && LIVE_MANDATE.includes(existing.status) && input.bankCode === undefined) {
+  const provider = input.provider ?? 'rail_a';
+  const inPlay = existing !== undefined && LIVE_MANDATE.includes(existing.status);
+  // Another rail replaces a mandate still waiting for the patient, never a live one (the answer names its provider).
+  const switchesRail = inPlay && input.provider !== undefined && existing.provider !== provider && existing.status !== 'active';
+  if (inPlay && input.bankCode === undefined && !switchesRail) {
     return { created: false, progress: await mandateProgress(db, scope, loanId) };
   }
-  const account = input.bankCode !== undefined ? { bankCode: input.bankCode, accountNumber: input.accountNumber! } : await capturedBankAccount(db, loanId);
+  // Without new details: the account the patient gave, else the one the latest mandate debits (a move to another rail).
+  const inPlayAccount = existing?.bankCode && existing.accountNumber ? { bankCode: existing.bankCode, accountNumber: existing.accountNumber } : undefined;
+  const account =
+    input.bankCode !== undefined ? { bankCode: input.bankCode, accountNumber: input.accountNumber! } : ((await capturedBankAccount(db, loanId)) ?? inPlayAccount);
   if (!account) {
     throw new AppError('bank_account_required', 'The patient has not given a bank account yet: send bankCode and accountNumber, or wait for the hosted application.');
   }
@@ -146,6 +166,7 @@ export async function setUpFinancingMandate(
     .executeTakeFirstOrThrow();
   const email = input.email ?? borrower.email;
   if (!email) throw new AppError('invalid_request', 'body.email: the patient has no e-mail on record and the payment provider needs one; send email.');
+  if (switchesRail) await withdraw(db, platform, existing, now);
   await createMandate(
     db,
     platform,
@@ -156,8 +177,8 @@ export async function setUpFinancingMandate(
       accountNumber: account.accountNumber,
       bankCode: account.bankCode,
       // The provider sends the patient back to the hosted application, which confirms the mandate from server state.
-      callbackUrl: `${checkoutUrlPrefix(platform.baseUrl).replace(/c\/$/, '')}?return=mandate`,
-      provider: 'rail_a',
+      callbackUrl: bindReturnToLoan(`${checkoutUrlPrefix(platform.baseUrl).replace(/c\/$/, '')}?return=mandate`, loanId),
+      provider,
     },
     now,
   );

@@ -15,7 +15,8 @@ export function financingView(app: FinancingApplicationsTable): FinancingView {
     treatment: app.treatment,
     amountKobo: app.treatmentAmountKobo,
     expiresAt: app.expiresAt,
-    options: decision?.approved ? decision.options : null,
+    // A decision parked for a person's review (still `application_submitted`), or rejected on it, offers nothing.
+    options: decision?.approved && !['application_submitted', 'rejected'].includes(app.status) ? decision.options : null,
     riskBand: app.riskBand,
     rejectionReason: app.rejectionReason,
   };

@@ -43,14 +43,14 @@ export const SDK_EVENT_CATALOGUE = {
   'loan.application.submitted': sdkEvent('SdkEventLoanApplicationSubmitted', 'The patient completed identity (phone OTP, full name, BVN and date of birth matched).', {
     submittedAt: Timestamp,
   }),
-  'loan.approved': sdkEvent('SdkEventLoanApproved', 'The service approved the loan (bureau check and credit policy); the patient chooses a tenor and signs. Reconcile on `loan.disbursed`, not on this.', {
+  'loan.approved': sdkEvent('SdkEventLoanApproved', 'The service approved the loan (bureau check, credit policy and AML screen, or a person cleared the check that waited for one); the patient chooses a tenor and signs. Reconcile on `loan.disbursed`, not on this.', {
     riskBand: z.enum(['A', 'B', 'C']),
     annualRateBps: z.number().int(),
     tenorOptions: z.array(TenorOptionSchema),
     decidedAt: Timestamp,
   }),
   'loan.rejected': sdkEvent('SdkEventLoanRejected', 'The loan was declined; terminal.', {
-    reason: z.enum(['identity_mismatch', 'delinquent', 'amount_above_risk_limit', 'unaffordable', 'outside_policy']),
+    reason: z.enum(['identity_mismatch', 'delinquent', 'amount_above_risk_limit', 'unaffordable', 'outside_policy', 'declined_on_review']),
     decidedAt: Timestamp,
   }),
   'loan.offer.accepted': sdkEvent('SdkEventLoanOfferAccepted', 'The patient signed the offer; the direct debit is set up next.', {

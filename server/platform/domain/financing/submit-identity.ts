@@ -1,14 +1,17 @@
 import type { Db, Executor, Tx } from '../../db/database';
-import { toJson } from '../../db/database';
+import { fromJson, toJson } from '../../db/database';
 import type { FinancingApplicationsTable } from '../../db/schema';
 import type { Services } from '../services';
-import type { BureauReport, BvnMatchOutcome } from '../ports';
+import type { AmlScreenResult, BureauReport, BvnMatchOutcome } from '../ports';
 import { getSessionRow, requireOtpVerified, type CheckoutScope } from '../checkout/checkout-session';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { getLoanRow, transitionLoan } from '../loans/loan';
+import { attestAndScreen } from '../loans/attestation';
+import type { LoanWriteContext } from '../loans/loan-context';
+import { openAmlReview } from '../reviews/open-review';
 import { BVN_HASH_PURPOSE } from '../preapprovals/push-preapproval';
-import { decideFinancing, type CreditDecision } from './credit-policy';
+import { decideFinancing, gradeBureauFacts, type BureauGrade, type CreditDecision } from './credit-policy';
 import { getApplicationRow, transitionApplication } from './financing-application';
 import { emitFinancingEvent } from './financing-events';
 import { firstNameAgrees, splitFullName } from './names';
@@ -28,7 +31,10 @@ export interface IdentityInput {
   email?: string;
 }
 
-type FinancingPlatform = Pick<Services, 'secrets' | 'settings' | 'bvnIdentity' | 'bureau'>;
+type FinancingPlatform = Pick<Services, 'secrets' | 'settings' | 'bvnIdentity' | 'bureau'> & LoanWriteContext['platform'];
+
+/** Who screened, on the attestation record: the service's own decision, not a partner's key. */
+const FINANCING_DECIDER = 'service:financing-decision';
 
 /** The application behind a checkout session of a financing loan (a lending loan's session: 409). */
 export async function sessionApplication(db: Executor, scope: CheckoutScope): Promise<FinancingApplicationsTable> {
@@ -40,8 +46,11 @@ export async function sessionApplication(db: Executor, scope: CheckoutScope): Pr
 
 /**
  * The identity step of the hosted application, then the bureau check and the decision, as the spec orders them:
- * `loan.application.submitted`, then `loan.approved` (with the tenor options) or `loan.rejected`. The two providers
- * are asked first, outside any transaction; everything is then written in one transaction. A mismatch (BVN record,
+ * `loan.application.submitted`, then `loan.approved` (with the tenor options) or `loan.rejected`. An approval is
+ * screened (AML) first, as a lending approval is: a hit, or no screen at all (`pending`: live mode without a provider),
+ * parks the loan `under_review` with a review the service's staff decide (never the partner), the application staying
+ * `application_submitted`; nothing is approved unscreened. The providers are asked first, outside any transaction;
+ * everything is then written in one transaction. A mismatch (BVN record,
  * or the first name the partner gave) is recorded and answers 422 `identity_mismatch` with the tries left; the
  * `IDENTITY_ATTEMPTS`-th rejects the application. Only a keyed hash of the BVN is stored.
  */
@@ -85,6 +94,7 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
     );
   }
 
+  // A bureau outage or timeout records nothing: the application stays `initiated`, waiting for the patient to retry (never an approval).
   let report: BureauReport;
   try {
     report = await bureau.report({ bvn: input.bvn, mode: scope.mode });
@@ -92,7 +102,15 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
     throw new AppError('bureau_unavailable', 'The credit check could not be run right now; try again shortly.', { reason: (error as Error).message });
   }
   const policy = platform.settings.FINANCING_POLICY;
-  const decision = decideFinancing(policy, { amountKobo: app.treatmentAmountKobo, riskBand: report.riskBand, declaredMonthlyIncomeKobo: input.declaredMonthlyIncomeKobo });
+  const grade = gradeBureauFacts(report.facts);
+  const decision = decideFinancing(policy, {
+    amountKobo: app.treatmentAmountKobo,
+    riskBand: grade.riskBand,
+    declaredMonthlyIncomeKobo: input.declaredMonthlyIncomeKobo,
+    existingDebtKobo: report.facts.totalOutstandingKobo,
+  });
+  // Only an approval is screened: a refusal moves no money to anyone.
+  const screen = decision.approved ? await platform.aml.screen({ ...names, mode: scope.mode }) : null;
 
   await inUnitOfWork(db, async (trx) => {
     const at = now.toISOString();
@@ -119,33 +137,59 @@ export async function submitFinancingIdentity(db: Db, platform: FinancingPlatfor
       now,
     );
     await emitFinancingEvent(trx, app, 'loan.application.submitted', now, { submittedAt: at });
-    app = await decide(trx, app, report, decision, policy, now);
+    const ctx: LoanWriteContext = { db: trx, platform, now, scope: { organisationId: app.organisationId, mode: app.mode }, actor: FINANCING_DECIDER };
+    app = await decide(ctx, app, report, grade, decision, screen, policy);
   });
   return app;
 }
 
 async function decide(
-  db: Tx,
+  ctx: LoanWriteContext,
   app: FinancingApplicationsTable,
   report: BureauReport,
+  grade: BureauGrade,
   decision: CreditDecision,
+  screen: AmlScreenResult | null,
   policy: Services['settings']['FINANCING_POLICY'],
-  now: Date,
 ): Promise<FinancingApplicationsTable> {
+  const { db, now } = ctx;
   const at = now.toISOString();
-  const common = { bureauOutcome: report.outcome, riskBand: report.riskBand, decidedAt: at };
+  const common = { bureauOutcome: grade.outcome, riskBand: grade.riskBand, decidedAt: at };
+  // Only the normalised facts and the bureau's reference are kept with the decision (never the raw report).
+  const bureau = { bureauReference: report.reference, bureauProvider: report.provider, bureauFacts: report.facts };
   if (!decision.approved) {
-    return reject(db, app, decision.reason, { ...common, decision: toJson({ approved: false, reason: decision.reason, bureauReference: report.reference }) }, now, ['application_submitted']);
+    return reject(db, app, decision.reason, { ...common, decision: toJson({ approved: false, reason: decision.reason, ...bureau }) }, now, ['application_submitted']);
   }
   // The terms the options were priced with travel with the decision, so the offer prices exactly what was checked.
   const terms = { interestModel: policy.interestModel, processingFeeBps: policy.processingFeeBps, lateFeeBps: policy.lateFeeBps };
-  const approved = await transitionApplication(
-    db,
-    app,
-    ['application_submitted'],
-    { status: 'approved', ...common, decision: toJson({ ...decision, terms, bureauReference: report.reference }) },
-    now,
-  );
+  const stored = toJson({ ...decision, terms, ...bureau });
+  // The screen is kept with the loan's KYC evidence either way (the live offer checks for a clear one).
+  const loan = await getLoanRow(db, ctx.scope, app.id);
+  const attestation = await attestAndScreen(ctx, loan, { schemaVersion: 1, attestedChecks: { source: 'financing_decision', bvnMatch: 'match' } }, screen ?? undefined);
+  if (attestation.amlScreenStatus !== 'clear') {
+    // Parked: the decision waits with the application (not shown to the patient) until a person clears or rejects it.
+    const parked = await transitionApplication(db, app, ['application_submitted'], { status: 'application_submitted', bureauOutcome: grade.outcome, riskBand: grade.riskBand, decision: stored }, now);
+    const underReview = await transitionLoan(db, loan, ['pending'], { status: 'under_review' }, now);
+    await openAmlReview(ctx, underReview, attestation, 'pending');
+    return parked;
+  }
+  return approveApplication(db, app, stored, now, { bureauOutcome: grade.outcome, riskBand: grade.riskBand });
+}
+
+/**
+ * The credit decision's approval (stored with its terms and bureau facts): the application becomes `approved` and
+ * `loan.approved` goes out with the tenor options. Also how a cleared review moves a parked application on.
+ */
+export async function approveApplication(
+  db: Tx,
+  app: FinancingApplicationsTable,
+  storedDecision: FinancingApplicationsTable['decision'],
+  now: Date,
+  changes: Partial<FinancingApplicationsTable> = {},
+): Promise<FinancingApplicationsTable> {
+  const at = now.toISOString();
+  const decision = fromJson<Extract<CreditDecision, { approved: true }>>(storedDecision)!;
+  const approved = await transitionApplication(db, app, ['application_submitted'], { ...changes, status: 'approved', decidedAt: at, decision: storedDecision }, now);
   await emitFinancingEvent(db, approved, 'loan.approved', now, {
     riskBand: decision.riskBand,
     annualRateBps: decision.annualRateBps,

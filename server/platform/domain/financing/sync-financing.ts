@@ -1,4 +1,6 @@
 import type { LoansTable } from '../../db/schema';
+import { recordStaffReviewEvent } from './staff-review-events';
+import { approveApplication } from './submit-identity';
 import type { LoanFollower } from '../events/followers';
 import type { LoanWriteContext } from '../loans/loan-context';
 import { isFinancingLoan } from './financing-lender';
@@ -61,7 +63,31 @@ const FOLLOW: Record<string, { event: SdkEventName; status?: FinancingStatus; fr
   'mandate.active': { event: 'mandate.active', data: (_loan, extra) => ({ mandateId: extra.mandateId, provider: extra.provider }) },
 };
 
+/**
+ * A financing loan's review is the service's staff's, never the partner's: `review.opened` and `review.closed` are
+ * recorded in the outbox as `api = 'staff'` events (no endpoint has that api, so none is delivered; the console's loan
+ * page reads them). Closing it moves the application on: cleared, the parked decision is approved (`loan.approved`,
+ * as an automatic pass would have); rejected, the application is rejected (`declined_on_review`, `loan.rejected`), the person's reason staying with the
+ * review and the loan.
+ */
+async function followReview(ctx: LoanWriteContext, event: 'review.opened' | 'review.closed', loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
+  await recordStaffReviewEvent(ctx.db, ctx.now, event, loan, extra);
+  if (event !== 'review.closed') return;
+  const app = await ctx.db.selectFrom('financingApplications').selectAll().where('id', '=', loan.id).executeTakeFirst();
+  if (!app || app.status !== 'application_submitted') return;
+  if (extra.closedReason === 'cleared') {
+    await approveApplication(ctx.db, app, app.decision, ctx.now);
+  } else if (extra.closedReason === 'rejected') {
+    // The partner and the patient learn that a person declined it, not the compliance reason (kept with the review and the loan, for staff).
+    const reason = 'declined_on_review';
+    const at = ctx.now.toISOString();
+    const rejected = await transitionApplication(ctx.db, app, FINANCING_FROM.decide, { status: 'rejected', rejectionReason: reason, decidedAt: at }, ctx.now);
+    await emitFinancingEvent(ctx.db, rejected, 'loan.rejected', ctx.now, { reason, decidedAt: at });
+  }
+}
+
 async function followFinancingLoanEvent(ctx: LoanWriteContext, event: string, loan: LoansTable, extra: Record<string, unknown>): Promise<void> {
+  if (event === 'review.opened' || event === 'review.closed') return followReview(ctx, event, loan, extra);
   const follow = FOLLOW[event];
   if (!follow) return;
   let app = await ctx.db.selectFrom('financingApplications').selectAll().where('id', '=', loan.id).executeTakeFirst();

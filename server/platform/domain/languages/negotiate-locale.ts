@@ -19,7 +19,7 @@ export type LocaleSource = 'session' | 'partner' | 'saved' | 'accept_language' |
  * the borrower's pick in this session, then the partner's `locale` (mount or session), then the
  * borrower's saved choice from an earlier session, then `Accept-Language`, then English.
  *
- * The issue orders the partner's locale before the saved choice; a pick made on this page is the
+ * The requirement puts the partner's locale before the saved choice; a pick made on this page is the
  * borrower's own decision about what they are reading now, so it comes first (otherwise a partner
  * default of `en` would text an English code to a borrower reading the page in Yoruba). Values
  * that are not a shipped locale are skipped, never an error.

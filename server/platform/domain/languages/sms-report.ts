@@ -12,6 +12,8 @@ export const REFERENCE_VALUES = {
   lender: 'Kudi Finance Ltd',
   host: 'checkout.example.com',
   url: `https://checkout.example.com/checkout/c/${'x'.repeat(43)}`,
+  /** The borrower's own loan page, where a failed debit's text sends them (no token: they sign in with their phone). */
+  myLoanUrl: 'https://checkout.example.com/checkout/my-loan',
   minutes: 30,
   amount: 'NGN 1,250,000.00',
   date: '5 Mar 2026',
@@ -35,15 +37,17 @@ export function referenceText(name: SmsReportRow['text'], locale: Locale): strin
     case 'otp':
       return `${smsText('otp', locale, v)}\n\n@${v.host} #${v.code}`;
     case 'receipt':
-      return smsText('receipt', locale, { ...v, debit: '' });
+      return smsText('receipt', locale, { ...v, debit: '' }) + smsText('receiptLink', locale, { url: v.myLoanUrl });
+    case 'debitFailed':
+      return smsText('debitFailed', locale, { ...v, url: v.myLoanUrl });
     case 'receiptWithDebit':
-      return smsText('receipt', locale, { ...v, debit: smsText('receiptDebit', locale, v) });
+      return smsText('receipt', locale, { ...v, debit: smsText('receiptDebit', locale, v) }) + smsText('receiptLink', locale, { url: v.myLoanUrl });
     default:
       return smsText(name, locale, v);
   }
 }
 
 export function smsSegmentReport(): SmsReportRow[] {
-  const names = [...(Object.keys(SMS_TEXTS) as SmsTextName[]).filter((n) => n !== 'receiptDebit'), 'receiptWithDebit'] as const;
+  const names = [...(Object.keys(SMS_TEXTS) as SmsTextName[]).filter((n) => n !== 'receiptDebit' && n !== 'receiptLink'), 'receiptWithDebit'] as const;
   return names.flatMap((text) => LOCALES.map((locale) => ({ text, locale, ...measureSms(referenceText(text, locale)) })));
 }

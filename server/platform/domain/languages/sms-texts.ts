@@ -51,6 +51,46 @@ export const SMS_TEXTS = {
     ha: ' Biyan farko {amount} a ranar {date} ta cirewa kai tsaye daga asusunku na {bank} mai ƙarewa da {last4}.',
     ig: ' Ịkwụghachi mbụ {amount} na {date} site na mwepụ ozugbo n\'akaụntụ {bank} gị nke na-agwụ na {last4}.',
   },
+  /** After the receipt: the borrower's loan page, where they sign in with their phone (no token in the text). */
+  receiptLink: {
+    en: ' See your loan or pay early: {url}',
+    pcm: ' See your loan or pay early: {url}',
+    yo: ' Wo awin rẹ tàbí san án ní kùtùkùtù: {url}',
+    ha: ' Duba lamuninku ko ku biya da wuri: {url}',
+    ig: ' Lee mbinye ego gị ma ọ bụ kwụọ n\'oge: {url}',
+  },
+  /** A direct debit the borrower never approved lapsed (the mandate sweep): nothing was taken; the link back to the checkout, where "Try again" sets up a fresh one. */
+  mandateExpired: {
+    en: '{lender}: your direct debit request expired before you approved it. Nothing was taken from your account. To set it up again: {url}',
+    pcm: '{lender}: your direct debit request don expire before you approve am. Nothing comot from your account. To set am up again: {url}',
+    yo: '{lender}: ìbéèrè ìyọkúrò tààrà rẹ ti dópin kí o tó fọwọ́ sí i. A kò gba nǹkan kan. Láti tún un ṣe: {url}',
+    ha: '{lender}: buƙatar cirewa kai tsaye ta ƙare kafin ku amince. Ba a cire komai ba. Don sake saitawa: {url}',
+    ig: '{lender}: arịrịọ mwepụ ozugbo gị agwụla tupu ị kwado ya. Ewereghị ihe ọ bụla. Iji dozie ya ọzọ: {url}',
+  },
+  /** `mandateExpired` for a loan without an application link (the partner holds the checkout link). */
+  mandateExpiredNoLink: {
+    en: '{lender}: your direct debit request expired before you approved it. Nothing was taken from your account. Open your loan link to try again.',
+    pcm: '{lender}: your direct debit request don expire before you approve am. Nothing comot from your account. Open your loan link to try again.',
+    yo: '{lender}: ìbéèrè ìyọkúrò tààrà rẹ ti dópin kí o tó fọwọ́ sí i. A kò gba nǹkan kan. Ṣí ìjápọ̀ awin rẹ láti tún gbìyànjú.',
+    ha: '{lender}: buƙatar cirewa kai tsaye ta ƙare kafin ku amince. Ba a cire komai ba. Buɗe mahaɗin lamuninku don sake gwadawa.',
+    ig: '{lender}: arịrịọ mwepụ ozugbo gị agwụla tupu ị kwado ya. Ewereghị ihe ọ bụla. Mepee njikọ mbinye ego gị ka ị nwaa ọzọ.',
+  },
+  /** A few days before a direct debit (the product's `reminders.leadDays`): how much, and when. */
+  debitReminder: {
+    en: '{lender}: reminder, {amount} for your loan will be taken by direct debit on {date}. Please keep enough in your account.',
+    pcm: '{lender}: reminder, we go take {amount} for your loan by direct debit on {date}. Abeg keep enough money for your account.',
+    yo: '{lender}: a ó yọ {amount} fún awin rẹ ní {date} nípasẹ̀ ìyọkúrò tààrà. Fi owó tó tó sínú àkọọ́lẹ̀ rẹ.',
+    ha: '{lender}: za a cire {amount} na lamuninku ta cirewa kai tsaye ranar {date}. Ku ajiye isasshen kuɗi a asusunku.',
+    ig: '{lender}: a ga-ewepụ {amount} maka mbinye ego gị site na mwepụ ozugbo na {date}. Debe ego zuru ezu n\'akaụntụ gị.',
+  },
+  /** A direct debit failed: the link to pay now (`/my-loan`, where the borrower signs in with their phone; no token in it). */
+  debitFailed: {
+    en: '{lender}: your repayment of {amount} could not be taken by direct debit. Please pay now here: {url}',
+    pcm: '{lender}: we no fit take your payment of {amount} by direct debit. Abeg pay now here: {url}',
+    yo: '{lender}: a kò rí {amount} gbà nípasẹ̀ ìyọkúrò tààrà. Jọ̀ọ́ san án níbí: {url}',
+    ha: '{lender}: ba a iya cire biyan {amount} ta cirewa kai tsaye ba. Ku biya yanzu a nan: {url}',
+    ig: '{lender}: ewepụghị {amount} site na mwepụ ozugbo. Biko kwụọ ya ebe a: {url}',
+  },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type SmsTextName = keyof typeof SMS_TEXTS;

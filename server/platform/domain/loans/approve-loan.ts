@@ -6,6 +6,8 @@ import { getLoanRow, invalidState, transitionLoan } from './loan';
 import type { LoanContext, LoanWriteContext } from './loan-context';
 import { FROM } from './transitions';
 import { SERVICE_APPROVAL_MODE } from '../products/product';
+import { openAmlReview } from '../reviews/open-review';
+import { closeOpenReviewOf } from '../reviews/close-open-review';
 
 export interface ApproveLoanOptions {
   loanId: string;
@@ -25,8 +27,9 @@ async function productOf(ctx: LoanContext, loan: LoansTable) {
 
 /**
  * The tenant approves a loan of the `tenant` approval mode: freeze pricing, build the schedule,
- * issue the offer. With an attestation (delegated tier only) the borrower is screened first; a
- * hit parks the loan `under_review` for a human and nothing is approved.
+ * issue the offer. The borrower is screened (AML) first, with or without an attestation (delegated
+ * tier only): the screen is recorded with the loan's KYC evidence, and a hit or no screen at all
+ * (`pending`: live mode without a provider) parks the loan `under_review` for a person; nothing is approved.
  */
 export async function approveLoan(ctx: LoanWriteContext, options: ApproveLoanOptions): Promise<ApproveLoanResult> {
   let loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
@@ -40,34 +43,41 @@ export async function approveLoan(ctx: LoanWriteContext, options: ApproveLoanOpt
   }
   const product = await productOf(ctx, loan);
   const extra = { approvalNotes: options.notes ?? null };
-  if (!options.attestation) return { approved: true, loan: await issueLoanOffer(ctx, loan, product, from, extra) };
-
-  const attestation = await attestAndScreen(ctx, loan, options.attestation);
+  // Without the partner's attestation the screen is recorded as the approval's own evidence.
+  const evidence = options.attestation ?? { schemaVersion: 1, attestedChecks: { source: 'tenant_approval', kycTier: loan.kycTier } };
+  const attestation = await attestAndScreen(ctx, loan, evidence);
   // A hit, or no screen at all (`pending`: live mode without a provider), goes to a person.
   if (attestation.amlScreenStatus !== 'clear') {
     loan = await transitionLoan(ctx.db, loan, from, { status: 'under_review', approvalNotes: options.notes ?? null }, ctx.now);
     await emitAttested(ctx, loan, attestation);
+    await openAmlReview(ctx, loan, attestation, 'issue_offer');
     return { approved: false, loan, attestation };
+  }
+  if (!options.attestation) {
+    await emitAttested(ctx, loan, attestation);
+    return { approved: true, loan: await issueLoanOffer(ctx, loan, product, from, extra), attestation };
   }
   loan = await transitionLoan(ctx.db, loan, from, { status: 'attested' }, ctx.now);
   await emitAttested(ctx, loan, attestation);
   return { approved: true, loan: await issueLoanOffer(ctx, loan, product, ['attested'], extra), attestation };
 }
 
-/** The lender says no before the borrower has accepted. Rejecting a rejected loan changes nothing. */
-export async function rejectLoan(ctx: LoanContext, options: { loanId: string; reason?: string; notes?: string }): Promise<LoansTable> {
+/** The lender says no before the borrower has accepted (an open review closes `rejected`). Rejecting a rejected loan changes nothing. */
+export async function rejectLoan(ctx: LoanWriteContext, options: { loanId: string; reason?: string; notes?: string }): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, options.loanId);
   if (loan.approvalMode === SERVICE_APPROVAL_MODE) {
     throw new AppError('approval_mode_mismatch', 'The service decides patient-financing loans; cancel it instead (POST /api/v1/sdk/loans/{loanId}/cancel).');
   }
   if (loan.status === 'rejected') return loan;
-  return transitionLoan(
+  const rejected = await transitionLoan(
     ctx.db,
     loan,
     FROM.reject,
     { status: 'rejected', rejectionReason: options.reason ?? null, approvalNotes: options.notes ?? loan.approvalNotes },
     ctx.now,
   );
+  await closeOpenReviewOf(ctx, loan, rejected, 'rejected', { by: ctx.actor, note: options.reason ?? null });
+  return rejected;
 }
 
 /** A separate Tier A attestation: clear moves the loan to `attested`, a hit or no screen (`pending`) to `under_review`. */
@@ -84,5 +94,6 @@ export async function attestLoan(
   const next = attestation.amlScreenStatus === 'clear' ? 'attested' : 'under_review';
   const moved = await transitionLoan(ctx.db, loan, FROM.attest, { status: next }, ctx.now);
   await emitAttested(ctx, moved, attestation);
+  if (next === 'under_review') await openAmlReview(ctx, moved, attestation, 'attested');
   return attestation;
 }

@@ -22,6 +22,8 @@ export interface LoanInsurancePolicy {
   errorMessage: string | null;
   createdAt: string;
   updatedAt: string;
+  /** When the policy became `active`: at once for an insurer that answers, when staff record it for cover bound by hand. */
+  activatedAt: string | null;
 }
 
 export function toPolicy(row: LoanInsurancePoliciesTable): LoanInsurancePolicy {
@@ -39,13 +41,16 @@ export function toPolicy(row: LoanInsurancePoliciesTable): LoanInsurancePolicy {
     errorMessage: row.errorMessage,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    activatedAt: row.activatedAt,
   };
 }
 
 /**
  * Buys the cover through the insurer port and books it: the premium is owed by the borrower
  * (recovered through the loan's fees) or charged to the organisation (tenant-borne); the insurer
- * is owed the premium less the platform's commission.
+ * is owed the premium less the platform's commission. A `pending` policy (cover bound by hand, live:
+ * `StaffRecordedInsurer`) is booked the same way at once: the premium is owed to the insurer from
+ * disbursement, whether or not staff have recorded the policy yet (`ops/insurance-policies.ts`).
  */
 export async function insureLoan(
   ctx: LoanContext,
@@ -77,9 +82,13 @@ export async function insureLoan(
     errorMessage: result.errorMessage,
     createdAt: at,
     updatedAt: at,
+    documentKey: null,
+    documentBytes: null,
+    documentSha256: null,
+    activatedAt: result.status === 'active' ? at : null,
   };
   await insertPolicy(ctx.db, row);
-  if (result.status === 'active' && premium > 0) {
+  if (result.status !== 'failed' && premium > 0) {
     const owner = { organisationId: loan.organisationId, mode: loan.mode };
     const payer =
       bearer === 'tenant'

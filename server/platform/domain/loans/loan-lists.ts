@@ -1,14 +1,20 @@
 import type { Executor } from '../../db/database';
+import { loanIdSuffixMatches } from './loan-reference-match';
 import { PREAPPROVAL_STATUSES, type PreapprovalStatus } from '../preapprovals/preapproval';
 import type { Scope } from '../scope';
 import { LOAN_STATUSES, type LoanStatus } from './loan';
 
 /**
- * The dashboard's loans and pre-approvals lists (issue 18): newest first, keyset-paged on `(createdAt, id)` — never
+ * The dashboard's loans and pre-approvals lists: newest first, keyset-paged on `(createdAt, id)` — never
  * OFFSET, never COUNT — so a page costs the same at the 100,000th loan as at the first. Each filter combination is
  * answered by one of the indexes of migration 0033: `(organisation_id, mode[, status | loan_product_id], created_at, id)`.
  * Search is an exact match on a reference the partner knows: the loan's id, the partner's `clientReference`, the
  * pre-approval id or the assessment id (a reference is an identifier, not a phrase: exact matches stay indexed).
+ * A loan is also found by the short reference its borrower's receipt shows (`loanReference`, e.g. `1Q4Z-Z9YW`): that is
+ * the id's last forty bits, so it is matched as the id's last ten characters (`loanIdSuffixMatches`) within the
+ * organisation and mode. No index holds that suffix yet, so this one filter reads the organisation's loans in that
+ * mode (`loans_list_idx`); an expression index `(organisation_id, mode, substr(id, 27))` would make it a lookup
+ * without a change here.
  */
 export interface ListKey {
   at: string;
@@ -22,7 +28,7 @@ export interface LoanListFilters {
   from?: string;
   /** Created on or before this day (UTC, inclusive). */
   to?: string;
-  /** An exact reference: loan id or `clientReference`. */
+  /** An exact reference: loan id, `clientReference` or the short loan reference (any case, dash and spaces optional). */
   q?: string;
 }
 
@@ -71,7 +77,10 @@ export function loansPageQuery(db: Executor, scope: Scope, filters: LoanListFilt
   if (filters.from) query = query.where('l.createdAt', '>=', `${filters.from}T00:00:00.000Z`);
   if (filters.to) query = query.where('l.createdAt', '<', dayAfter(filters.to));
   const q = filters.q;
-  if (q) query = query.where((eb) => eb.or([eb('l.id', '=', q), eb('l.clientReference', '=', q)]));
+  if (q) {
+    const byShortReference = loanIdSuffixMatches('l.id', q);
+    query = query.where((eb) => eb.or([eb('l.id', '=', q), eb('l.clientReference', '=', q), ...(byShortReference ? [byShortReference] : [])]));
+  }
   const after = page.after;
   if (after) query = query.where((eb) => eb.or([eb('l.createdAt', '<', after.at), eb.and([eb('l.createdAt', '=', after.at), eb('l.id', '<', after.id)])]));
   return query.orderBy('l.createdAt', 'desc').orderBy('l.id', 'desc').limit(page.limit + 1);

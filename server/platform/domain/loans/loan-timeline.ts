@@ -48,6 +48,15 @@ export interface LoanLedgerTransaction {
   postings: Array<{ accountKind: string; accountCode: string; amountKobo: number }>;
 }
 
+/**
+ * What the borrower did on their own loan page (a borrower session), newest last: payoff quotes they asked for (and
+ * paid), and changes of the account their loan is debited from with how each ended. Their pay-now payments are among
+ * the repayments (a mandate charge like the collector's).
+ */
+export type BorrowerAction =
+  | { kind: 'payoff_quote'; at: string; status: string; amountKobo: number; paidAt: string | null }
+  | { kind: 'debit_account_change'; at: string; status: string; bankName: string; accountNumberLast4: string; failureReason: string | null; replacedAt: string | null };
+
 export interface LoanTimeline {
   loan: LoanDetail;
   borrower: { id: string; name: string; phone: string; email: string | null };
@@ -76,6 +85,7 @@ export interface LoanTimeline {
   repayments: LoanRepayment[];
   mandates: LoanMandate[];
   ledger: LoanLedgerTransaction[];
+  borrowerActions: BorrowerAction[];
 }
 
 type TimelineServices = Pick<Services, 'secrets' | 'baseUrl'> & { settings: Pick<Services['settings'], 'OFFER_LETTER_LINK_TTL_SECONDS'> };
@@ -104,6 +114,8 @@ export async function getLoanTimeline(
       .selectFrom('events')
       .select(['id', 'name', 'payload', 'createdAt'])
       .where(loanIdOfPayload(dialect), '=', loan.id)
+      // The partner's own events: a financing loan's review is recorded for the service's staff only (`api = 'staff'`).
+      .where('api', '!=', 'staff')
       .where('organisationId', '=', scope.organisationId)
       .where('mode', '=', scope.mode)
       .orderBy('createdAt')
@@ -155,7 +167,28 @@ export async function getLoanTimeline(
     repayments,
     mandates: mandateRows.map(toMandate),
     ledger,
+    borrowerActions: await borrowerActionsOf(db, loan.id),
   };
+}
+
+async function borrowerActionsOf(db: Executor, loanId: string): Promise<BorrowerAction[]> {
+  const [quotes, changes] = await Promise.all([
+    db.selectFrom('settlementQuotes').select(['createdAt', 'status', 'totalKobo', 'paidAt']).where('loanId', '=', loanId).orderBy('createdAt').limit(200).execute(),
+    db.selectFrom('mandateReplacements').select(['createdAt', 'status', 'bankName', 'accountNumber', 'failureReason', 'replacedAt']).where('loanId', '=', loanId).orderBy('createdAt').limit(200).execute(),
+  ]);
+  const actions: BorrowerAction[] = [
+    ...quotes.map((q): BorrowerAction => ({ kind: 'payoff_quote', at: q.createdAt, status: q.status, amountKobo: Number(q.totalKobo), paidAt: q.paidAt })),
+    ...changes.map((c): BorrowerAction => ({
+      kind: 'debit_account_change',
+      at: c.createdAt,
+      status: c.status,
+      bankName: c.bankName,
+      accountNumberLast4: c.accountNumber.slice(-4),
+      failureReason: c.failureReason,
+      replacedAt: c.replacedAt,
+    })),
+  ];
+  return actions.sort((a, b) => a.at.localeCompare(b.at));
 }
 
 /** Every ledger transaction that moved the loan's receivable (disbursement, repayments), with all its postings. */

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../errors';
 import type { Secrets } from '../secrets';
 import { BoundedMap } from '../../../shared/bounded-map';
 import type { Scope } from '../scope';
+import { loanIdSuffixMatches } from './loan-reference-match';
 
 /** Sealing purpose of the auto-minted checkout session's token kept on the loan. */
 const APPLICATION_TOKEN_PURPOSE = 'checkout-application-token';
@@ -162,9 +163,12 @@ export async function getLoan(db: Executor, secrets: Pick<Secrets, 'decrypt'>, s
   return toLoan(await getLoanRow(db, scope, id), secrets);
 }
 
-export async function listLoans(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: Scope, options: { status?: LoanStatus; limit: number }): Promise<Loan[]> {
+/** `reference`: the short loan reference a borrower reads from the receipt (`loanReference`); a caller validates it first. */
+export async function listLoans(db: Executor, secrets: Pick<Secrets, 'decrypt'>, scope: Scope, options: { status?: LoanStatus; reference?: string; limit: number }): Promise<Loan[]> {
   let query = db.selectFrom('loans').selectAll().where('organisationId', '=', scope.organisationId).where('mode', '=', scope.mode);
   if (options.status) query = query.where('status', '=', options.status);
+  const byReference = options.reference === undefined ? undefined : loanIdSuffixMatches('id', options.reference);
+  if (byReference) query = query.where(byReference);
   const rows = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
   return rows.map((row) => toLoan(row, secrets));
 }
@@ -200,6 +204,7 @@ export async function transitionLoan(
   options: { createdNow?: boolean; checkAtCommit?: boolean } = {},
 ): Promise<LoansTable> {
   if (!from.includes(loan.status as LoanStatus)) throw invalidState(loan.status, changes.status);
+  if (changes.status === 'awaiting_acceptance' && loan.mode === 'live' && loan.status !== 'awaiting_acceptance') await requireClearScreen(db, loan.id);
   const updatedAt = now.toISOString();
   if (options.createdNow) {
     await updateNewLoanStatus(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status });
@@ -214,6 +219,29 @@ export async function transitionLoan(
   const result = await updateLoanStatus(db, { set: { ...changes, updatedAt }, id: loan.id, status: loan.status });
   if (Number(result.numAffectedRows) !== 1) throw invalidState('changed concurrently', changes.status);
   return { ...loan, ...changes, updatedAt };
+}
+
+/**
+ * A live loan is offered only to a borrower whose AML screen for this loan came back clear: whichever path issues the
+ * offer (approval, a pushed decision, patient financing, a person's review), the record must be there. A path that
+ * did not screen is refused here rather than trusted.
+ */
+async function requireClearScreen(db: Executor, loanId: string): Promise<void> {
+  const screened = await db.selectFrom('kycAttestations').select('id').where('loanId', '=', loanId).where('amlScreenStatus', '=', 'clear').limit(1).executeTakeFirst();
+  // Only a person's clearing of an AML review stands in for the screen: a cleared identity or name review says nothing about sanctions.
+  const cleared =
+    screened ??
+    (await db
+      .selectFrom('loanReviews')
+      .select('id')
+      .where('loanId', '=', loanId)
+      .where('openedReason', 'in', ['aml_not_screened', 'aml_hit'])
+      .where('closedReason', '=', 'cleared')
+      .limit(1)
+      .executeTakeFirst());
+  if (!cleared) {
+    throw new AppError('aml_screen_required', 'This live loan has no clear AML screen of its borrower, so no offer can be issued: approve it (the approval screens the borrower) or wait for its review.');
+  }
 }
 
 export function invalidState(current: string, target: string): AppError {

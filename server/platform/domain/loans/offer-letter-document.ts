@@ -7,9 +7,11 @@ import { dueDates } from '../pricing/schedule-dates';
 import { loadSnapshot } from './pricing-snapshot';
 import { credentialFingerprint } from '../passkeys/passkey';
 import { loanBorrowerLanguage } from '../languages/borrower-locale';
+import { lenderContact } from '../checkout/lender-contact';
 
 export interface LetterSettings {
   coolingOffDays: number;
+  /** The platform's complaints address: printed only when the lender set no support contact. */
   complaintsEmail: string;
 }
 
@@ -51,11 +53,18 @@ export async function offerLetterPdf(db: Executor, loan: LoansTable, documentRef
   const snapshot = await loadSnapshot(db, snapshotRow.id);
   const borrower = await db.selectFrom('borrowers').select(['firstName', 'lastName', 'phone', 'email']).where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
   const lender = await db.selectFrom('organisations').select('name').where('id', '=', loan.organisationId).executeTakeFirstOrThrow();
+  // Complaints go to the lender, as its borrowers reach it elsewhere (its checkout settings' support e-mail and phone).
+  const contact = await lenderContact(db, { organisationId: loan.organisationId, mode: loan.mode });
+  const product = await db.selectFrom('loanProducts').select('rateDisplay').where('id', '=', loan.loanProductId).executeTakeFirst();
   const dates = dueDates(new Date(snapshot.createdAt), snapshot.priced.instalments);
   const data: OfferLetterData = {
     documentReference,
     issuedAt: snapshot.createdAt,
-    lender: { name: lender.name, complaintsEmail: settings.complaintsEmail },
+    lender: {
+      name: lender.name,
+      complaintsEmail: contact.email ?? settings.complaintsEmail,
+      ...(contact.phone ? { complaintsPhone: contact.phone } : {}),
+    },
     borrower,
     loan: {
       id: loan.id,
@@ -65,6 +74,7 @@ export async function offerLetterPdf(db: Executor, loan: LoansTable, documentRef
       repaymentFrequency: snapshot.priced.input.repaymentFrequency ?? 'monthly',
       interestModel: snapshot.terms.interestModel,
       annualRateBps: snapshot.priced.input.annualRateBps,
+      rateDisplay: product?.rateDisplay === 'monthly' ? 'monthly' : 'annual',
     },
     costs: {
       processingFeeKobo: snapshot.priced.processingFeeKobo,

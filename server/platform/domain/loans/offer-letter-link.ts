@@ -39,3 +39,12 @@ export function verifyOfferLetterLink(
   if (expires * 1000 <= now.getTime()) return false;
   return safeEqual(signature(secrets, link.loanId, link.documentReference, expires), link.signature);
 }
+
+/**
+ * True when this platform signed the link, whatever its time: an expired link still names the loan it
+ * was made for (its page may name the lender). Never a reason to serve the letter: that is `verifyOfferLetterLink`.
+ */
+export function isGenuineOfferLetterLink(secrets: Secrets, link: { loanId: string; documentReference: string; expires: string; signature: string }): boolean {
+  if (!/^\d{1,12}$/.test(link.expires) || !/^[0-9a-f]{64}$/.test(link.signature)) return false;
+  return safeEqual(signature(secrets, link.loanId, link.documentReference, Number(link.expires)), link.signature);
+}

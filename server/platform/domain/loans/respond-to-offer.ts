@@ -8,6 +8,7 @@ import { getLoanRow, transitionLoan, type LoanStatus } from './loan';
 import type { LoanContext, LoanWriteContext } from './loan-context';
 import { emitLoanEvent } from './loan-events';
 import { DISBURSED_STATES, FROM } from './transitions';
+import { closeOpenReviewOf } from '../reviews/close-open-review';
 
 /** Evidence of the borrower's signature, as the partner's surface (or our checkout) observed it. */
 export interface BorrowerConsent {
@@ -62,11 +63,39 @@ async function setPreapprovalStatus(ctx: LoanContext, loan: LoansTable, status: 
   await updatePreapprovalStatus(ctx.db, { status, updatedAt: ctx.now.toISOString(), id: loan.preapprovalId });
 }
 
+/**
+ * The product's guarantor rule holds on every path to acceptance: the partner's accept-terms as much as the checkout
+ * (which asks for the guarantors before the signature). Guarantors are named and confirm their phone in the checkout.
+ */
+async function requireConfirmedGuarantors(ctx: LoanContext, loan: LoansTable): Promise<void> {
+  const row = await ctx.db
+    .selectFrom('loanProducts as p')
+    .select((eb) => [
+      'p.guarantorsRequired',
+      eb.selectFrom('loanGuarantors as g').select((sub) => sub.fn.countAll<number | string>().as('n')).where('g.loanId', '=', loan.id).where('g.verifiedAt', 'is not', null).as('confirmed'),
+    ])
+    .where('p.id', '=', loan.loanProductId)
+    .executeTakeFirstOrThrow();
+  const required = Number(row.guarantorsRequired);
+  const confirmed = Number(row.confirmed ?? 0);
+  if (confirmed < required) {
+    throw new AppError(
+      'guarantors_required',
+      `This loan's product asks for ${required} confirmed guarantor${required === 1 ? '' : 's'} (${confirmed} so far): the borrower names them in the checkout, then accepts.`,
+      undefined,
+      { required, confirmed },
+    );
+  }
+}
+
 /** The borrower accepts the current offer. Accepting it again with the same reference changes nothing. */
 export async function acceptTerms(ctx: LoanWriteContext, loanId: string, consent: BorrowerConsent): Promise<LoansTable> {
   const loan = await getLoanRow(ctx.db, ctx.scope, loanId);
   if (loan.status === 'terms_accepted' && consent.documentReference === loan.documentReference) return loan;
-  if (loan.status === 'awaiting_acceptance') checkReference(loan, consent);
+  if (loan.status === 'awaiting_acceptance') {
+    checkReference(loan, consent);
+    await requireConfirmedGuarantors(ctx, loan);
+  }
   // The signed letter (offer + signature block) is fixed from this moment; it is rendered on first fetch.
   const at = ctx.now.toISOString();
   // Only writes follow (consent, pre-approval, event): a concurrent answer is refused with the commit (409).
@@ -112,5 +141,6 @@ export async function cancelLoan(
     ctx.now,
   );
   await emitLoanEvent(ctx, 'loan.cancelled', cancelled, { cancelledBy: options.cancelledBy, reason: options.reason });
+  await closeOpenReviewOf(ctx, loan, cancelled, 'cancelled', { by: ctx.actor, note: options.reason });
   return cancelled;
 }

@@ -10,6 +10,7 @@ import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { getMandateRow, toMandate, type LoanMandate, type MandateProvider } from './mandate';
 import { railFor } from './rail-for';
 import { inUnitOfWork } from '../unit-of-work';
+import { endReplacementOf, pendingReplacementOf, takeOverMandate } from './take-over-mandate';
 
 const SEAL_PURPOSE = 'rail-authorisation-code';
 /** Where a mandate can be set up: from the offer until the loan is repaid. */
@@ -42,7 +43,15 @@ export interface CreateMandateOptions {
  * provider's URL. `rail_c`: a partner-operated marker, `active` at once, never charged.
  * In live mode with no live rail for the provider: 503 `provider_not_configured`, nothing written.
  */
-export async function createMandate(db: Db, platform: MandatePlatform, scope: Scope, options: CreateMandateOptions, now: Date): Promise<LoanMandate> {
+export async function createMandate(
+  db: Db,
+  platform: MandatePlatform,
+  scope: Scope,
+  options: CreateMandateOptions,
+  now: Date,
+  /** Written in the mandate's own transaction (a borrower's change of account records its replacement with it). */
+  alongside?: (trx: Tx, mandate: LoanMandatesTable) => Promise<void>,
+): Promise<LoanMandate> {
   const loan = await getLoanRow(db, scope, options.loanId);
   if (!MANDATE_LOAN_STATES.includes(loan.status)) throw invalidState(loan.status, 'with a mandate');
   const provider = options.provider ?? 'rail_a';
@@ -87,13 +96,22 @@ export async function createMandate(db: Db, platform: MandatePlatform, scope: Sc
   };
   await inUnitOfWork(db, async (trx) => {
     await trx.insertInto('loanMandates').values(row).execute();
+    await alongside?.(trx, row);
     if (provider === 'rail_c') await markActive(trx, platform, row, now);
   });
   return toMandate(row);
 }
 
-/** Points the loan at its active mandate and emits `mandate.active` (once: only on the move to active). */
+/**
+ * Points the loan at its active mandate and emits `mandate.active` (once: only on the move to active). A borrower's
+ * replacement mandate instead takes over from the loan's current one (`take-over-mandate.ts`), whoever read it back.
+ */
 async function markActive(db: Tx, platform: MandatePlatform, mandate: LoanMandatesTable, now: Date): Promise<void> {
+  const replacement = await pendingReplacementOf(db, mandate.id);
+  if (replacement) {
+    await takeOverMandate(db, platform, replacement, mandate, now);
+    return;
+  }
   const loan = await db.selectFrom('loans').selectAll().where('id', '=', mandate.loanId).executeTakeFirstOrThrow();
   await db.updateTable('loans').set({ activeMandateId: mandate.id, hasActiveMandate: true, updatedAt: now.toISOString() }).where('id', '=', loan.id).execute();
   const ctx: LoanWriteContext = { db, platform, now, scope: { organisationId: mandate.organisationId, mode: mandate.mode }, actor: 'mandate' };
@@ -131,6 +149,8 @@ export async function activateMandate(db: Db, platform: MandatePlatform, scope: 
   await inUnitOfWork(db, async (trx) => {
     const moved = await trx.updateTable('loanMandates').set(changes).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 1 && next === 'active') await markActive(trx, platform, updated, now);
+    // A borrower's change of account that the rail refused or cancelled: the replacement failed, the old mandate stays.
+    if (Number(moved.numUpdatedRows) === 1 && (next === 'failed' || next === 'cancelled')) await endReplacementOf(trx, row.id, read.status === 'refused' ? 'declined' : read.status, now);
   });
   const message =
     next === 'active'

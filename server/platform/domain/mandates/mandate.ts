@@ -67,3 +67,17 @@ export function mandateFailure(row: Pick<LoanMandatesTable, 'status' | 'provider
 export function isChargeable(row: LoanMandatesTable): boolean {
   return row.status === 'active' && row.provider !== 'rail_c' && row.providerStatus === 'active' && row.authorizationCodeSealed !== null;
 }
+
+/**
+ * The mandate a loan's checkout shows and works on: the loan's active one when it has one, else its latest. After
+ * lending, a borrower's change of account sets up a newer mandate that is not the loan's until it takes over; the
+ * checkout never mistakes it for its own.
+ */
+export async function currentMandateRow(db: Executor, loanId: string): Promise<LoanMandatesTable | undefined> {
+  const loan = await db.selectFrom('loans').select('activeMandateId').where('id', '=', loanId).executeTakeFirst();
+  if (loan?.activeMandateId) {
+    const active = await db.selectFrom('loanMandates').selectAll().where('id', '=', loan.activeMandateId).executeTakeFirst();
+    if (active) return active;
+  }
+  return db.selectFrom('loanMandates').selectAll().where('loanId', '=', loanId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}

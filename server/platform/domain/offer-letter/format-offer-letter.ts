@@ -86,6 +86,17 @@ export function formatLongDate(iso: string): string {
   return `${day} ${MONTHS_LONG[month]} ${year}`;
 }
 
+/**
+ * The letter's date in its language, as the checkout writes dates: `"5 March 2025"` in English and
+ * Pidgin, digits (`"05/03/2025"`) in Yorùbá, Hausa and Igbo, never an English month in their text.
+ */
+export function formatLetterDate(iso: string, locale: string): string {
+  if (locale === 'en' || locale === 'pcm') return formatLongDate(iso);
+  const { year, month, day } = lagosFields(iso, 'date');
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(day)}/${pad(month + 1)}/${year}`;
+}
+
 /** An instant as `"5 March 2025, 14:05:09 WAT"`. */
 export function formatDateTimeWat(iso: string): string {
   const { year, month, day, hh, mm, ss } = lagosFields(iso, 'date-time');

@@ -31,6 +31,7 @@ const loadPdfKit = loadOnce(() => import('pdfkit').then((module) => (module as u
 interface Typeface {
   fonts: LetterFonts;
   weight: LetterWeight;
+  size: number;
 }
 const typefaces = new WeakMap<Pdf, Typeface>();
 
@@ -44,6 +45,7 @@ function typeface(doc: Pdf): Typeface {
 function setFont(doc: Pdf, weight: LetterWeight, size: number): void {
   const face = typeface(doc);
   face.weight = weight;
+  face.size = size;
   doc.font(face.fonts[weight][0]!.name).fontSize(size);
 }
 
@@ -140,10 +142,11 @@ export async function renderLetterPdf(options: LetterPdfOptions, draw: (doc: Pdf
     doc.on('error', reject);
     try {
       for (const font of [...fonts.regular, ...fonts.bold]) doc.registerFont(font.name, font.font as unknown as Buffer);
-      typefaces.set(doc, { fonts, weight: 'regular' });
+      typefaces.set(doc, { fonts, weight: 'regular', size: 10 });
       setFont(doc, 'regular', 10);
       doc.fillColor(INK);
       draw(doc);
+      placeHeading(doc, 0);
       stampFooters(doc, options.footer);
       doc.end();
     } catch (error) {
@@ -196,6 +199,7 @@ function draw(doc: Pdf, { lines }: Measured, x: number, y: number): void {
 }
 
 export function title(doc: Pdf, text: string, subtitle: string[]): void {
+  placeHeading(doc, 0);
   let y = doc.y;
   setFont(doc, 'bold', 17);
   doc.fillColor(INK);
@@ -207,16 +211,44 @@ export function title(doc: Pdf, text: string, subtitle: string[]): void {
   doc.y = y + 12;
 }
 
-/** A section heading, moved to a new page unless `keepWithNext` points of what follows fit under it. */
-export function heading(doc: Pdf, text: string, keepWithNext = 30): void {
-  ensureSpace(doc, 30 + keepWithNext);
-  const top = doc.y + 8;
+/**
+ * A section heading. It is drawn by the block that follows it (`placeHeading`), which knows its
+ * own height: a heading always shares its page with the start of its section, never stranded at
+ * the foot of one. `keepWithNext` asks for more of what follows to fit under it (a block kept whole).
+ */
+export function heading(doc: Pdf, text: string, keepWithNext = 0): void {
+  placeHeading(doc, 0);
+  pendingHeadings.set(doc, { text, keepWithNext });
+}
+
+const pendingHeadings = new WeakMap<Pdf, { text: string; keepWithNext: number }>();
+
+/** Draws the pending heading, if any, on a page where `following` points of its section fit under it. */
+function placeHeading(doc: Pdf, following: number): void {
+  const pending = pendingHeadings.get(doc);
+  if (!pending) return;
+  pendingHeadings.delete(doc);
+  const { weight, size } = typeface(doc);
   setFont(doc, 'bold', 12);
+  ensureSpace(doc, 8 + lineHeight(doc) + 8 + Math.max(following, pending.keepWithNext));
+  const top = doc.y + 8;
   doc.fillColor(INK);
-  const y = top + singleLine(doc, text, MARGIN, top) + 1;
+  const y = top + singleLine(doc, pending.text, MARGIN, top) + 1;
   doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(0.5).strokeColor(RULE).stroke();
   doc.y = y + 7;
-  setFont(doc, 'regular', 10);
+  setFont(doc, weight, size);
+}
+
+/**
+ * Starts the next part of a letter (the English text after the translated key facts) on a new
+ * page, unless this page holds only the short tail of the part before (under a third of the page):
+ * then the next part follows on it after a gap, so no page is left almost empty.
+ */
+export function startPart(doc: Pdf): void {
+  placeHeading(doc, 0);
+  const used = doc.y - doc.page.margins.top;
+  if (used > (bottomOf(doc) - doc.page.margins.top) / 3) doc.addPage();
+  else if (used > 0) doc.y += 24;
 }
 
 export function paragraph(doc: Pdf, text: string, options: { bold?: boolean } = {}): void {
@@ -224,6 +256,7 @@ export function paragraph(doc: Pdf, text: string, options: { bold?: boolean } = 
   doc.fillColor(INK);
   const width = contentWidth(doc);
   const value = measure(doc, text, width);
+  placeHeading(doc, value.height);
   ensureSpace(doc, value.height);
   const top = doc.y;
   draw(doc, value, MARGIN, top);
@@ -253,7 +286,10 @@ export function factsHeight(doc: Pdf, rows: FactRows): number {
 
 /** Label / value pairs in two columns; a pair never splits across pages. */
 export function facts(doc: Pdf, rows: FactRows): void {
-  for (const { label, value, height } of measureFacts(doc, rows)) {
+  const measured = measureFacts(doc, rows);
+  // The heading stays with the first two pairs.
+  placeHeading(doc, measured.slice(0, 2).reduce((sum, row) => sum + row.height + FACT_SPACING, 0));
+  for (const { label, value, height } of measured) {
     ensureSpace(doc, height + FACT_SPACING);
     const top = doc.y;
     doc.fillColor(MUTED);
@@ -297,6 +333,7 @@ export function table<Row>(doc: Pdf, columns: ReadonlyArray<Column<Row>>, rows: 
     if (width === undefined) widths.set(text, (width = widthOf(doc, text)));
     return width;
   };
+  placeHeading(doc, ROW_HEIGHT * 3);
   ensureSpace(doc, ROW_HEIGHT * 3);
   drawHeader();
   rows.forEach((row, index) => {

@@ -1,7 +1,7 @@
 import type { Locale } from '../../../shared/locales';
 
 /**
- * The key facts statement in the borrower's language (issue 21), printed before the English letter,
+ * The key facts statement in the borrower's language, printed before the English letter,
  * which stays the binding version (the page says so in both languages). Machine-assisted
  * translations pending native review; the financial words follow the glossary in
  * `docs/languages/README.md`. English has no entry: an English letter is the English text alone.
@@ -23,6 +23,8 @@ export interface KeyFactsTexts {
   instalments: (count: number) => string;
   rate: string;
   perYear: (rate: string) => string;
+  /** The checkout's words for a rate quoted a month (`offer.rateMonthly`). */
+  perMonth: (rate: string) => string;
   method: string;
   methods: { flat: string; reducing_balance: string };
   apr: string;
@@ -45,6 +47,8 @@ export interface KeyFactsTexts {
   complaints: (contact: string, reference: string) => string;
   /** Heading of the English text that follows. */
   englishHeading: string;
+  /** The page footer after the lender's name. */
+  footer: (reference: string, page: number, pages: number) => string;
 }
 
 const count = (n: number, word: string) => `${word} ${n}`;
@@ -66,6 +70,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     instalments: (n) => `${n} ${n === 1 ? 'payment' : 'payments'}`,
     rate: 'Interest rate',
     perYear: (rate) => `${rate} every year`,
+    perMonth: (rate) => `${rate} every month`,
     method: 'How dem take count interest',
     methods: {
       flat: 'Flat: interest dey on di full principal for di whole time, even as you dey pay',
@@ -90,6 +95,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     complaintsHeading: 'Complaints',
     complaints: (contact, reference) => `If you no happy with dis loan or our service, ${contact}. Use di document reference ${reference}.`,
     englishHeading: 'English text (di binding version)',
+    footer: (reference, page, pages) => `Document reference ${reference}  |  Page ${page} out of ${pages}`,
   },
   yo: {
     title: 'Ìfilọ̀ awin: àwọn òkodoro pàtàkì',
@@ -107,6 +113,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     instalments: (n) => count(n, 'ìsanpadà'),
     rate: 'Òṣùwọ̀n èlé',
     perYear: (rate) => `${rate} lọ́dún`,
+    perMonth: (rate) => `${rate} lóṣù`,
     method: 'Bí a ṣe ń ṣírò èlé',
     methods: {
       flat: 'Aláìyípadà: èlé wà lórí gbogbo olú-owó fún gbogbo àkókò awin, bí o tilẹ̀ ń san padà',
@@ -131,6 +138,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     complaintsHeading: 'Ẹ̀dùn ọkàn',
     complaints: (contact, reference) => `Tí inú rẹ kò bá dùn sí awin yìí tàbí iṣẹ́ wa, ${contact}. Lo nọ́mbà ìwé ${reference}.`,
     englishHeading: 'Ọ̀rọ̀ Gẹ̀ẹ́sì (ẹ̀dà tí òfin dè)',
+    footer: (reference, page, pages) => `Nọ́mbà ìwé ${reference}  |  Ojú-ìwé ${page} nínú ${pages}`,
   },
   ha: {
     title: 'Tayin lamuni: muhimman bayanai',
@@ -148,6 +156,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     instalments: (n) => count(n, 'kashi'),
     rate: 'Adadin kuɗin ruwa',
     perYear: (rate) => `${rate} a shekara`,
+    perMonth: (rate) => `${rate} a wata`,
     method: 'Yadda ake lissafin kuɗin ruwa',
     methods: {
       flat: 'Tsayayye: ana ƙididdige kuɗin ruwa a kan dukkan asalin kuɗi har ƙarshen lokaci, ko da kuna biya',
@@ -172,6 +181,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     complaintsHeading: 'Ƙorafi',
     complaints: (contact, reference) => `Idan ba ku ji daɗin wannan lamuni ko aikinmu ba, ${contact}. Ku ambaci lambar takarda ${reference}.`,
     englishHeading: 'Rubutun Turanci (wanda doka ta ɗaure)',
+    footer: (reference, page, pages) => `Lambar takarda ${reference}  |  Shafi ${page} cikin ${pages}`,
   },
   ig: {
     title: 'Onyinye mbinye ego: isi ihe ndị dị mkpa',
@@ -189,6 +199,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     instalments: (n) => count(n, 'ịkwụ ụgwọ'),
     rate: 'Ọnụego ọmụrụ nwa',
     perYear: (rate) => `${rate} kwa afọ`,
+    perMonth: (rate) => `${rate} kwa ọnwa`,
     method: 'Otu e si agụ ọmụrụ nwa',
     methods: {
       flat: 'Nke anaghị agbanwe: a na-agụ ọmụrụ nwa n\'isi ego niile ruo ọgwụgwụ oge, ọ bụrụgodị na ị na-akwụ',
@@ -213,6 +224,7 @@ export const KEY_FACTS_TEXTS: Record<Exclude<Locale, 'en'>, KeyFactsTexts> = {
     complaintsHeading: 'Mkpesa',
     complaints: (contact, reference) => `Ọ bụrụ na mbinye ego a ma ọ bụ ọrụ anyị adịghị gị mma, ${contact}. Kwuo nọmba akwụkwọ ${reference}.`,
     englishHeading: 'Ederede Bekee (nke iwu kwadoro)',
+    footer: (reference, page, pages) => `Nọmba akwụkwọ ${reference}  |  Peeji ${page} n'ime ${pages}`,
   },
 };
 

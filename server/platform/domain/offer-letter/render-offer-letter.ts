@@ -3,13 +3,14 @@ import {
   formatDateTimeWat,
   formatDueDate,
   formatKoboAmount,
+  formatLetterDate,
   formatLongDate,
   formatNairaPdf,
   formatRepaymentFrequency,
   instantOf,
   plural,
 } from './format-offer-letter';
-import { facts, factsHeight, heading, paragraph, renderLetterPdf, table, title, type Column, type FactRows, type Pdf } from './letter-pdf';
+import { facts, factsHeight, heading, paragraph, renderLetterPdf, startPart, table, title, type Column, type FactRows, type Pdf } from './letter-pdf';
 import { CONTACT_TEXTS, KEY_FACTS_TEXTS } from './letter-texts';
 import type { Locale } from '../../../shared/locales';
 
@@ -33,6 +34,11 @@ export interface OfferLetterData {
     repaymentFrequency: string;
     interestModel: 'flat' | 'reducing_balance';
     annualRateBps: number;
+    /**
+     * How the product quotes the rate, as the checkout shows it: `monthly` prints the yearly rate
+     * ÷ 12 "a month" (the APR beside it stays yearly), `annual` (the default) the rate a year.
+     */
+    rateDisplay?: 'annual' | 'monthly';
   };
   costs: {
     processingFeeKobo: number;
@@ -50,7 +56,7 @@ export interface OfferLetterData {
   schedule: Array<{ installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; totalKobo: number }>;
   coolingOffDays: number;
   /**
-   * The borrower's language (issue 21). Other than English, the letter opens with the key facts
+   * The borrower's language. Other than English, the letter opens with the key facts
    * statement in that language, then the whole English letter, which is the binding version.
    */
   locale?: Locale;
@@ -101,33 +107,46 @@ const SCHEDULE_COLUMNS: ReadonlyArray<Column<Instalment>> = [
 export async function renderOfferLetter(data: OfferLetterData): Promise<Buffer> {
   if (data.loan.currency !== 'NGN') throw new RangeError(`offer letters show NGN amounts only, got ${data.loan.currency}`);
   const createdAt = instantOf(data.issuedAt, 'issuedAt');
+  const translation = data.locale && data.locale !== 'en' ? data.locale : undefined;
+  // Pages that open in the borrower's language have their footer in it; the English pages in English.
+  let translatedPages = 0;
   const options = {
     title: OFFER_LETTER_TITLE,
     author: data.lender.name,
     subject: `Offer ${data.documentReference}`,
     createdAt,
     footer: (page: number, pages: number) =>
-      `${data.lender.name}  |  Document reference ${data.documentReference}  |  Page ${page} of ${pages}`,
+      translation && page <= translatedPages
+        ? `${data.lender.name}  |  ${KEY_FACTS_TEXTS[translation].footer(data.documentReference, page, pages)}`
+        : `${data.lender.name}  |  Document reference ${data.documentReference}  |  Page ${page} of ${pages}`,
   };
   return renderLetterPdf(options, (doc) => {
-    if (data.locale && data.locale !== 'en') {
-      drawTranslatedKeyFacts(doc, data, data.locale);
-      doc.addPage();
+    if (translation) {
+      drawTranslatedKeyFacts(doc, data, translation);
+      translatedPages = doc.bufferedPageRange().count;
+      startPart(doc);
+      paragraph(doc, KEY_FACTS_TEXTS[translation].englishHeading, { bold: true });
     }
     drawOfferLetter(doc, data);
   });
 }
 
-/** Said in English on the translated page and again at the top of the English text. */
-export const BINDING_VERSION_NOTICE = 'The English text of this letter is the binding version; the key facts in the borrower\'s language before it are a translation to help them understand it.';
+/** Said once, in English, at the top of the English text that follows a translation. */
+export const BINDING_VERSION_NOTICE = 'The key facts in the borrower\'s language before it are a translation to help them understand it.';
+
+/** The interest rate as the checkout quotes it: a month (the yearly rate ÷ 12, to the basis point) or a year. */
+function rateOf(loan: OfferLetterData['loan'], perMonth: (rate: string) => string, perYear: (rate: string) => string): string {
+  return loan.rateDisplay === 'monthly'
+    ? perMonth(formatBpsPercent(Math.round(loan.annualRateBps / 12)))
+    : perYear(formatBpsPercent(loan.annualRateBps));
+}
 
 /** The key facts statement in the borrower's language, then a line saying the English text that follows binds. */
 function drawTranslatedKeyFacts(doc: Pdf, data: OfferLetterData, locale: Exclude<Locale, 'en'>): void {
   const tx = KEY_FACTS_TEXTS[locale];
   const { lender, borrower, loan, costs } = data;
-  title(doc, tx.title, [`${tx.loanReference}: ${data.documentReference}`, formatLongDate(data.issuedAt)]);
+  title(doc, tx.title, [`${tx.loanReference}: ${data.documentReference}`, formatLetterDate(data.issuedAt, locale)]);
   paragraph(doc, tx.bindingNotice, { bold: true });
-  paragraph(doc, BINDING_VERSION_NOTICE);
   facts(doc, [
     [tx.lender, lender.name],
     [tx.borrower, `${borrower.firstName} ${borrower.lastName}`],
@@ -139,7 +158,7 @@ function drawTranslatedKeyFacts(doc: Pdf, data: OfferLetterData, locale: Exclude
     [tx.principal, formatNairaPdf(loan.principalKobo)],
     [tx.tenor, tx.days(loan.tenorDays)],
     [tx.frequency, `${tx.frequencies[loan.repaymentFrequency] ?? loan.repaymentFrequency} (${tx.instalments(data.schedule.length)})`],
-    [tx.rate, tx.perYear(formatBpsPercent(loan.annualRateBps))],
+    [tx.rate, rateOf(loan, tx.perMonth, tx.perYear)],
     [tx.method, tx.methods[loan.interestModel]],
     [tx.apr, tx.aprValue(formatBpsPercent(costs.aprBps))],
   ]);
@@ -159,7 +178,6 @@ function drawTranslatedKeyFacts(doc: Pdf, data: OfferLetterData, locale: Exclude
   paragraph(doc, tx.cancel(tx.days(data.coolingOffDays), formatNairaPdf(loan.principalKobo)));
   heading(doc, tx.complaintsHeading);
   paragraph(doc, tx.complaints(CONTACT_TEXTS[locale](lender.complaintsEmail, lender.complaintsPhone), data.documentReference));
-  paragraph(doc, `${tx.englishHeading}:`, { bold: true });
 }
 
 function drawOfferLetter(doc: Pdf, data: OfferLetterData): void {
@@ -183,7 +201,7 @@ function drawOfferLetter(doc: Pdf, data: OfferLetterData): void {
     ['Amount borrowed (principal)', formatNairaPdf(loan.principalKobo)],
     ['Tenor', plural(loan.tenorDays, 'day')],
     ['Repayment frequency', `${formatRepaymentFrequency(loan.repaymentFrequency)} (${plural(data.schedule.length, 'instalment')})`],
-    ['Interest rate', `${formatBpsPercent(loan.annualRateBps)} per year`],
+    ['Interest rate', rateOf(loan, (rate) => `${rate} a month`, (rate) => `${rate} per year`)],
     ['Interest method', INTEREST_METHODS[loan.interestModel]],
     ['Annual percentage rate (APR)', `${formatBpsPercent(costs.aprBps)} per year, the yearly cost of the loan including interest and fees`],
   ]);

@@ -4,6 +4,7 @@ import type { OrganisationsTable } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { bumpCredentialEpoch, inTransaction } from '../api-keys/credential-epoch';
+import { DEFAULT_QUIET_HOURS, QuietHoursTimeSchema, TimeZoneSchema } from './quiet-hours';
 
 export interface Organisation {
   id: string;
@@ -24,13 +25,21 @@ export interface Organisation {
   notificationEmail: string | null;
   /** Live keys work only when true: self-serve organisations start false until an operator runs `admin org enable-live`. */
   liveEnabled: boolean;
+  /** No borrower reminder is texted between these local times (`HH:MM`, in `quietHoursTimeZone`); default 21:00–08:00 Africa/Lagos. */
+  quietHoursStart: string;
+  quietHoursEnd: string;
+  quietHoursTimeZone: string;
   createdAt: string;
   updatedAt: string;
 }
 
 export const DEFAULT_PREAPPROVAL_TTL_SECONDS = 7 * 24 * 3600;
 
-export function toOrganisation(row: OrganisationsTable): Organisation {
+type QuietHoursColumns = 'quietHoursStart' | 'quietHoursEnd' | 'quietHoursTimeZone';
+/** An organisation row as read (the quiet hours have their values). */
+type OrganisationRow = Omit<OrganisationsTable, QuietHoursColumns> & Record<QuietHoursColumns, string>;
+
+export function toOrganisation(row: OrganisationRow): Organisation {
   return {
     id: row.id,
     name: row.name,
@@ -45,6 +54,9 @@ export function toOrganisation(row: OrganisationsTable): Organisation {
     defaultAfterDaysOverdue: row.defaultAfterDaysOverdue,
     notificationEmail: row.notificationEmail,
     liveEnabled: Boolean(row.liveEnabled),
+    quietHoursStart: row.quietHoursStart,
+    quietHoursEnd: row.quietHoursEnd,
+    quietHoursTimeZone: row.quietHoursTimeZone,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -75,7 +87,9 @@ export interface CreateOrganisationOptions {
  * pre-approval lifetime, no rate cap, enabled. Every organisation (a partner, or the service itself as
  * the patient-financing lender) is built here.
  */
-export function newOrganisationRow(options: CreateOrganisationOptions & { id?: string; preapprovalsEnabled?: boolean; preapprovalTtlSeconds?: number }): OrganisationsTable {
+export function newOrganisationRow(
+  options: CreateOrganisationOptions & { id?: string; preapprovalsEnabled?: boolean; preapprovalTtlSeconds?: number },
+): Omit<OrganisationsTable, QuietHoursColumns> {
   const at = options.now.toISOString();
   return {
     id: options.id ?? newId(),
@@ -101,7 +115,8 @@ export async function createOrganisation(db: Executor, options: CreateOrganisati
   if (name.length < 1 || name.length > 150) throw new AppError('invalid_request', 'name must be 1-150 characters');
   const row = newOrganisationRow({ ...options, name });
   await db.insertInto('organisations').values(row).execute();
-  return toOrganisation(row);
+  // The quiet hours took their columns' defaults (migration 0060), which are these.
+  return toOrganisation({ ...row, quietHoursStart: DEFAULT_QUIET_HOURS.start, quietHoursEnd: DEFAULT_QUIET_HOURS.end, quietHoursTimeZone: DEFAULT_QUIET_HOURS.timeZone });
 }
 
 /** Tenant settings an operator may change (`admin org configure`). */
@@ -118,6 +133,10 @@ export const TenantSettingsSchema = z
     loanTenant: z.boolean(),
     preapprovedLending: z.boolean(),
     liveEnabled: z.boolean(),
+    /** Quiet hours for borrower reminders (`borrower-loans/quiet-hours.ts`); equal start and end: none. */
+    quietHoursStart: QuietHoursTimeSchema,
+    quietHoursEnd: QuietHoursTimeSchema,
+    quietHoursTimeZone: TimeZoneSchema,
   })
   .partial()
   .strict();

@@ -5,7 +5,7 @@ import { randomBytes } from '../random';
 import { koboToNaira } from '../money';
 
 /**
- * Funding a capital pool from the dashboard (issue 18). Test mode is sandbox money: the pool is credited at once
+ * Funding a capital pool from the dashboard. Test mode is sandbox money: the pool is credited at once
  * (`fundPool`, the CLI's `pool fund`). Live mode is real money, which we only know has arrived once it is in our bank
  * account: the dashboard records a funding notice (amount, a bank-transfer reference generated here, `pending`); the
  * partner transfers quoting the reference; an operator who sees the transfer runs

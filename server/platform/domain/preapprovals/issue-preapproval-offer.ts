@@ -4,6 +4,7 @@ import type { Organisation } from '../organisations/organisation';
 import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { checkProductLimits, insertLoan } from '../loans/create-loan-row';
 import { attestAndScreen, emitAttested, screenBorrower } from '../loans/attestation';
+import { openAmlReview } from '../reviews/open-review';
 import { rememberAssessmentId } from '../loans/loan-events';
 import { newId } from '../ids';
 import { guardedWriteBehind, isPostgres, precompiled, together } from '../../db/precompiled';
@@ -151,6 +152,9 @@ export async function issuePreapprovalOffer(
     verdict,
   );
   await emitAttested(ctx, loan, attestation);
-  if (needsReview) return { loan, created: true };
+  if (needsReview) {
+    await openAmlReview(ctx, loan, attestation, 'issue_offer');
+    return { loan, created: true };
+  }
   return { loan: await issueLoanOffer(ctx, loan, product, ['attested'], {}, { createdNow: true }), created: true };
 }

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/database';
+import { fromJson } from '../../db/database';
+import type { BorrowerMatch } from '../borrowers/borrower-match';
 import { precompiled } from '../../db/precompiled';
 import type { Mode, PreapprovalsTable } from '../../db/schema';
 import { findOwned } from '../find-owned';
@@ -28,6 +30,8 @@ export interface Preapproval {
   expiresAt: string | null;
   loanId: string | null;
   providerOrgId: string | null;
+  /** How the pushed borrower compared with the one on record for the BVN (null for pushes recorded before it was kept). */
+  borrowerMatch: BorrowerMatch | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -40,6 +44,7 @@ export interface PreapprovalAck {
   approvedAmountKobo: number;
   status: PreapprovalStatus;
   expiresAt: string | null;
+  borrowerMatch: BorrowerMatch | null;
 }
 
 export function toPreapproval(row: PreapprovalsTable): Preapproval {
@@ -61,6 +66,7 @@ export function toPreapproval(row: PreapprovalsTable): Preapproval {
     expiresAt: row.expiresAt,
     loanId: row.loanId,
     providerOrgId: row.providerOrgId,
+    borrowerMatch: fromJson<BorrowerMatch>(row.borrowerMatch),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -75,6 +81,7 @@ export function toAck(p: Preapproval): PreapprovalAck {
     approvedAmountKobo: p.approvedAmountKobo,
     status: p.status,
     expiresAt: p.expiresAt,
+    borrowerMatch: p.borrowerMatch,
   };
 }
 

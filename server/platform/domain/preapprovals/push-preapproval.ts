@@ -12,6 +12,7 @@ import { REPAYMENT_FREQUENCIES } from '../products/product';
 import type { Secrets } from '../secrets';
 import { borrowerAfterInsert, borrowerInsert, recordMissingNin } from '../borrowers/find-or-create-borrower';
 import { ninHash } from '../borrowers/nin';
+import { compareWithRecord } from '../borrowers/borrower-match';
 import { findPreapprovalByAssessment, toAck, toPreapproval, type Preapproval, type PreapprovalAck } from './preapproval';
 
 export const BVN_HASH_PURPOSE = 'bvn';
@@ -184,6 +185,9 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
   // again, and a NIN is recorded on an existing borrower only by a push that is kept.
   const borrowerInserted = (await db.executeQuery(borrowerInsert(db, borrowerOptions))).rows[0];
   const { row: borrower, missingNin } = await borrowerAfterInsert(db, borrowerOptions, borrowerInserted);
+  // A BVN seen before: what the push says differently is answered, a different name refused (borrower-match.ts).
+  const { match, contactPhone, conflict } = compareWithRecord(borrower, options.borrower, Boolean(borrowerInserted));
+  if (conflict) throw conflict;
 
   const isDecline = summary.recommendation === 'decline';
   const at = now.toISOString();
@@ -210,6 +214,8 @@ export async function pushPreapproval(db: Tx, options: PushPreapprovalOptions): 
     legacyNin: null,
     decisionPayload: toJson(scrubbed(options.decision)),
     enrichedPayload: toJson(options.enriched ?? null),
+    contactPhone,
+    borrowerMatch: toJson(match),
     createdAt: at,
     updatedAt: at,
   };

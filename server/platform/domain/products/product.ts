@@ -5,7 +5,7 @@ import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { isUniqueViolation } from '../../db/database';
 import { safeName } from '../../../shared/safe-text';
-import { APPROVAL_MODES, INSURANCE_MODES, INTEREST_MODELS, KYC_TIERS, PREMIUM_BEARERS, REPAYMENT_FREQUENCIES, SETTLEMENT_DESTINATIONS } from '../../../shared/loan-product-fields';
+import { APPROVAL_MODES, INSURANCE_MODES, INTEREST_MODELS, KYC_TIERS, PREMIUM_BEARERS, PRODUCT_CODE, PRODUCT_CODE_RULE, REPAYMENT_FREQUENCIES, SETTLEMENT_DESTINATIONS } from '../../../shared/loan-product-fields';
 /** The fields' value sets live in `server/shared/loan-product-fields.ts` (the dashboard's form offers the same). */
 export { APPROVAL_MODES, INSURANCE_MODES, INTEREST_MODELS, KYC_TIERS, PREMIUM_BEARERS, REPAYMENT_FREQUENCIES, SETTLEMENT_DESTINATIONS };
 /**
@@ -17,6 +17,11 @@ export const SERVICE_APPROVAL_MODE = 'service';
 /** How the checkout quotes the interest rate (the checkout contract's list). */
 export { RATE_DISPLAYS, type RateDisplay } from '../../../shared/checkout-contract';
 import { RATE_DISPLAYS } from '../../../shared/checkout-contract';
+import { NAME_MISMATCH_POLICIES } from '../../../shared/name-mismatch-policy';
+import { DEFAULT_EARLY_SETTLEMENT, EARLY_SETTLEMENT_INTEREST, type EarlySettlementRule } from '../repayments/settlement-quote';
+
+export const MAX_REMINDER_LEAD_DAYS = 14;
+export const DEFAULT_REMINDERS: ReminderRule = { enabled: true, leadDays: 3 };
 
 const kobo = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const bps = z.number().int().min(0).max(100_000);
@@ -25,7 +30,7 @@ export const POOL_CODE = /^[A-Za-z0-9_-]{1,50}$/;
 /** What an operator supplies to define a product: the spec's LoanProduct fields without ids and timestamps. */
 export const ProductInputSchema = z
   .object({
-    code: z.string().trim().min(1).max(50),
+    code: z.string().trim().regex(PRODUCT_CODE, PRODUCT_CODE_RULE),
     name: safeName({ max: 150 }),
     description: z.string().max(2000).nullable().default(null),
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code').default('NGN'),
@@ -56,6 +61,18 @@ export const ProductInputSchema = z
     guarantorsRequired: z.number().int().min(0).max(5).default(0),
     /** How the checkout quotes `interestRateBps` to the borrower (the APR is always shown beside it). */
     rateDisplay: z.enum(RATE_DISPLAYS).default('annual'),
+    /** What a bank account in another name that the borrower confirmed does (`shared/name-mismatch-policy.ts`). */
+    nameMismatchPolicy: z.enum(NAME_MISMATCH_POLICIES).default('allow'),
+    /** What paying the loan off early costs (`repayments/settlement-quote.ts`): interest to date or as scheduled, and a fee in bps of the unpaid principal. */
+    earlySettlement: z
+      .object({ interest: z.enum(EARLY_SETTLEMENT_INTEREST), feeBps: z.number().int().min(0).max(10_000) })
+      .strict()
+      .default({ ...DEFAULT_EARLY_SETTLEMENT }),
+    /** Texts to the borrower (`borrower-loans/reminders.ts`): one `leadDays` days before each direct debit, one after a failed debit. */
+    reminders: z
+      .object({ enabled: z.boolean(), leadDays: z.number().int().min(0).max(MAX_REMINDER_LEAD_DAYS) })
+      .strict()
+      .default({ ...DEFAULT_REMINDERS }),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -79,18 +96,64 @@ export const ProductInputSchema = z
 
 export type ProductInput = z.input<typeof ProductInputSchema>;
 
-export interface LoanProduct extends Omit<LoanProductsTable, 'isActive' | 'settlementCatalogEnabled' | 'recoveryEnabled'> {
+/** 400 `invalid_request` naming the first refused field in the message and as `data.field` (a form shows it beside that field). */
+function refusedInput(error: z.ZodError): AppError {
+  const issue = error.issues[0]!;
+  const field = issue.path.join('.') || 'input';
+  return new AppError('invalid_request', `${field}: ${issue.message}`, undefined, { field });
+}
+
+export interface LoanProduct
+  extends Omit<
+    LoanProductsTable,
+    'isActive' | 'settlementCatalogEnabled' | 'recoveryEnabled' | 'earlySettlementInterest' | 'earlySettlementFeeBps' | 'remindersEnabled' | 'reminderLeadDays'
+  > {
   isActive: boolean;
   settlementCatalogEnabled: boolean;
   recoveryEnabled: boolean;
+  earlySettlement: EarlySettlementRule;
+  reminders: ReminderRule;
 }
 
+/** The product's reminder rule: a text `leadDays` days (0–14) before each direct debit, and one after a failed debit. */
+export interface ReminderRule {
+  enabled: boolean;
+  leadDays: number;
+}
+
+/** The product's reminder rule as stored (two columns). */
+export const remindersOf = (row: Pick<LoanProductsTable, 'remindersEnabled' | 'reminderLeadDays'>): ReminderRule => ({
+  enabled: Boolean(row.remindersEnabled),
+  leadDays: Number(row.reminderLeadDays),
+});
+
+/** The product's early-settlement rule as stored (two columns). */
+export const earlySettlementOf = (row: Pick<LoanProductsTable, 'earlySettlementInterest' | 'earlySettlementFeeBps'>): EarlySettlementRule => ({
+  interest: row.earlySettlementInterest as EarlySettlementRule['interest'],
+  feeBps: Number(row.earlySettlementFeeBps),
+});
+
 export function toProduct(row: LoanProductsTable): LoanProduct {
+  const { earlySettlementInterest: _interest, earlySettlementFeeBps: _fee, remindersEnabled: _reminders, reminderLeadDays: _lead, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     isActive: Boolean(row.isActive),
     settlementCatalogEnabled: Boolean(row.settlementCatalogEnabled),
     recoveryEnabled: Boolean(row.recoveryEnabled),
+    earlySettlement: earlySettlementOf(row),
+    reminders: remindersOf(row),
+  };
+}
+
+/** The validated input as columns: the early-settlement rule and the reminder rule go into two columns each. */
+function columnsOf(input: z.output<typeof ProductInputSchema>) {
+  const { earlySettlement, reminders, ...fields } = input;
+  return {
+    ...fields,
+    earlySettlementInterest: earlySettlement.interest,
+    earlySettlementFeeBps: earlySettlement.feeBps,
+    remindersEnabled: reminders.enabled,
+    reminderLeadDays: reminders.leadDays,
   };
 }
 
@@ -99,22 +162,19 @@ export async function createProduct(
   options: { organisationId: string; input: unknown; now: Date },
 ): Promise<LoanProduct> {
   const parsed = ProductInputSchema.safeParse(options.input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('invalid_request', `${issue.path.join('.') || 'input'}: ${issue.message}`);
-  }
+  if (!parsed.success) throw refusedInput(parsed.error);
   const at = options.now.toISOString();
   const row: LoanProductsTable = {
     id: newId(),
     organisationId: options.organisationId,
-    ...parsed.data,
+    ...columnsOf(parsed.data),
     createdAt: at,
     updatedAt: at,
   };
   try {
     await db.insertInto('loanProducts').values(row).execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', `a product with code ${row.code} exists already`);
+    if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', `code: a product with code ${row.code} exists already`, undefined, { field: 'code' });
     throw error;
   }
   return toProduct(row);
@@ -166,20 +226,17 @@ export async function updateProduct(
   }
   const before = await getProduct(db, options.organisationId, options.id);
   const parsed = ProductInputSchema.safeParse({ ...inputOf(before), ...options.changes });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('invalid_request', `${issue.path.join('.') || 'input'}: ${issue.message}`);
-  }
+  if (!parsed.success) throw refusedInput(parsed.error);
   const updatedAt = options.now.toISOString();
   try {
     await db
       .updateTable('loanProducts')
-      .set({ ...parsed.data, updatedAt })
+      .set({ ...columnsOf(parsed.data), updatedAt })
       .where('id', '=', before.id)
       .where('organisationId', '=', options.organisationId)
       .execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', `a product with code ${parsed.data.code} exists already`);
+    if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', `code: a product with code ${parsed.data.code} exists already`, undefined, { field: 'code' });
     throw error;
   }
   return { before, after: { ...before, ...parsed.data, updatedAt } };

@@ -12,6 +12,7 @@ import { isTransientDatabaseError } from '../../db/unavailable';
 import type { Executor } from '../../db/database';
 import { applyRepayment, pendingMandateCharge } from './record-repayment';
 import { inUnitOfWork } from '../unit-of-work';
+import { applySettledQuote } from '../borrower-loans/apply-settled-quote';
 
 type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails'>;
 
@@ -100,6 +101,9 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
     // concurrent one wait, then see the pending charge this one scheduled and schedule none.
     const scheduled = await inUnitOfWork(db, async (trx) => {
       await trx.updateTable('loans').set({ updatedAt: sql`updated_at` }).where('id', '=', item.loanId).execute();
+      // The borrower's new mandate may have taken over since the list was read: charge only the loan's mandate now.
+      const current = await trx.selectFrom('loans').select('activeMandateId').where('id', '=', item.loanId).executeTakeFirst();
+      if (current?.activeMandateId !== item.mandateId) return false;
       const blocking = await trx
         .selectFrom('loanRepayments as r')
         .select('r.id')
@@ -233,6 +237,8 @@ export async function settleCharge(
       const claimed = await trx.updateTable('loanRepayments').set({ updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return 'pending' as const;
       const ctx: LoanWriteContext = { db: trx, platform, now, scope: { organisationId: repayment.organisationId, mode: repayment.mode }, actor: 'collector' };
+      // A charge that pays a borrower's settlement quote first takes the waived interest and fees off the schedule.
+      await applySettledQuote(ctx, repayment.id);
       await applyRepayment(ctx, { loanId: repayment.loanId, method: 'mandate', amountKobo: repayment.amountKobo, externalReference: null, existingId: repayment.id, mandateId: repayment.mandateId });
       return 'completed' as const;
     });

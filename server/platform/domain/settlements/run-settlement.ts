@@ -86,9 +86,20 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .selectAll()
       .where('organisationId', '=', scope.organisationId)
       .where('mode', '=', scope.mode)
+      // A failed run's record covers nothing: the next run's period starts where the last good statement ended.
+      .where('status', '!=', 'failed')
       .orderBy('periodEnd', 'desc')
       .executeTakeFirst();
     if (last && last.periodEnd >= until) return { statement: toStatement(last), created: false };
+    // The failed run of this very period, if any, becomes this statement (its id kept: the retry is its own run).
+    const failed = await trx
+      .selectFrom('settlementStatements')
+      .select(['id', 'createdAt'])
+      .where('organisationId', '=', scope.organisationId)
+      .where('mode', '=', scope.mode)
+      .where('periodEnd', '=', until)
+      .where('status', '=', 'failed')
+      .executeTakeFirst();
     const periodStart = last?.periodEnd ?? EPOCH;
 
     const lines = await trx
@@ -108,7 +119,7 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .filter((l) => l.feeKobo + l.interestKobo > 0);
     const fee = swept.reduce((s, l) => s + l.feeKobo, 0);
     const interest = swept.reduce((s, l) => s + l.interestKobo, 0);
-    const id = newId();
+    const id = failed?.id ?? newId();
     const at = options.now.toISOString();
     let transferReference: string | null = null;
     if (fee + interest > 0) {
@@ -140,10 +151,11 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       failureReason: null,
       transferReference,
       lines: toJson(swept),
-      createdAt: at,
+      createdAt: failed?.createdAt ?? at,
       updatedAt: at,
     };
-    await trx.insertInto('settlementStatements').values(row).execute();
+    if (failed) await trx.updateTable('settlementStatements').set(row).where('id', '=', failed.id).execute();
+    else await trx.insertInto('settlementStatements').values(row).execute();
     // Stamp every repayment of the period, zero-income ones too, so none is considered again.
     await trx
       .updateTable('loanRepayments')
@@ -151,6 +163,59 @@ export async function runSettlement(db: Db, options: RunSettlementOptions): Prom
       .where(unsettled(scope, until))
       .execute();
     return { statement: toStatement(row), created: true };
+  });
+}
+
+/**
+ * Records that the run of a period failed (the daily worker, or a retry from the operations console): a `failed`
+ * statement for `(organisation, mode, until)` with the reason and no amounts, which the console's queue lists and
+ * the partner's statements show. Nothing was swept. A later run of the same period replaces it (same id); a later
+ * day's run covers its repayments (the record stays, as history). A period already settled records nothing.
+ */
+export async function recordSettlementFailure(db: Db, options: RunSettlementOptions & { reason: string }): Promise<void> {
+  const scope = { organisationId: options.organisationId, mode: options.mode };
+  const until = options.until.toISOString();
+  const at = options.now.toISOString();
+  const reason = options.reason.slice(0, 500);
+  await inUnitOfWork(db, async (trx) => {
+    const existing = await trx
+      .selectFrom('settlementStatements')
+      .select(['id', 'status'])
+      .where('organisationId', '=', scope.organisationId)
+      .where('mode', '=', scope.mode)
+      .where('periodEnd', '=', until)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.status === 'failed') await trx.updateTable('settlementStatements').set({ failureReason: reason, updatedAt: at }).where('id', '=', existing.id).execute();
+      return;
+    }
+    const last = await trx
+      .selectFrom('settlementStatements')
+      .select('periodEnd')
+      .where('organisationId', '=', scope.organisationId)
+      .where('mode', '=', scope.mode)
+      .where('status', '!=', 'failed')
+      .orderBy('periodEnd', 'desc')
+      .executeTakeFirst();
+    if (last && last.periodEnd >= until) return;
+    await trx
+      .insertInto('settlementStatements')
+      .values({
+        id: newId(),
+        ...scope,
+        periodStart: last?.periodEnd ?? EPOCH,
+        periodEnd: until,
+        feeSweptKobo: 0,
+        interestSweptKobo: 0,
+        totalSweptKobo: 0,
+        status: 'failed',
+        failureReason: reason,
+        transferReference: null,
+        lines: toJson([]),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
   });
 }
 

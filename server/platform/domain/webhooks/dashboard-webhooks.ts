@@ -17,7 +17,7 @@ import { MAX_ATTEMPTS } from './retry-schedule';
 import type { AddressPolicy } from './webhook-target';
 
 /**
- * The dashboard's webhooks page (issue 18): the partner API's endpoint use cases (`endpoint.ts`, `delivery-log.ts`),
+ * The dashboard's webhooks page: the partner API's endpoint use cases (`endpoint.ts`, `delivery-log.ts`),
  * each with its audit row in the same transaction, plus what only the dashboard does — the delivery log per endpoint
  * with every attempt's request and response (`webhook_delivery_attempts`), and "send a test event".
  *

@@ -54,15 +54,18 @@ const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64url')}`;
 
 /**
  * https only, except plain http to a loopback host for a test-mode endpoint (a developer's
- * machine). Live endpoints must be https. An IP-literal host must be a public address
- * (loopback only under `WEBHOOK_ALLOW_LOOPBACK`), in every mode.
+ * machine). Live endpoints must be https, but in a rehearsal, where every endpoint is a loopback receiver. An IP-literal host must be a public address and a host
+ * name must not be a special-use or internal one (loopback and `localhost` only under
+ * `WEBHOOK_ALLOW_LOOPBACK`), in every mode (`checkTargetHost`).
  */
 export function checkEndpointUrl(url: string, mode: Mode, policy: AddressPolicy): void {
   const parsed = new URL(url);
   checkTargetHost(parsed, policy);
-  if (parsed.protocol === 'https:') return;
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname) || parsed.hostname.startsWith('127.');
-  if (parsed.protocol === 'http:' && mode === 'test' && loopback) return;
+  // A rehearsal keeps everything on this machine, its webhooks included.
+  if (policy.rehearsal && !loopback) throw new AppError('webhook_url_not_allowed', `url: ${parsed.hostname} is not this machine; a rehearsal sends webhooks only to loopback receivers`);
+  if (parsed.protocol === 'https:') return;
+  if (parsed.protocol === 'http:' && (mode === 'test' || policy.rehearsal) && loopback) return;
   throw new AppError('invalid_request', 'url: must be https (plain http is allowed only for a loopback host on a test-mode endpoint)');
 }
 

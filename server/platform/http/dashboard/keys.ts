@@ -2,15 +2,27 @@ import { z } from 'zod';
 import { generateApiKey, listApiKeys, revokeOwnedApiKey, rollApiKey, ROLL_OVERLAPS, type RollOverlap } from '../../domain/api-keys/manage-keys';
 import type { DashboardArea, DashboardCaller } from './kit';
 import { PageQuery, decodeCursor, pageOf } from './keyset';
+import { API_SCOPES, type ApiScope } from '../../../shared/api-key-scopes';
 
 const KeyId = z.string().min(1).max(64);
 const RollBody = z.object({ overlap: z.enum(Object.keys(ROLL_OVERLAPS) as [RollOverlap, ...RollOverlap[]]) }).strict();
+/** Without `scopes` (or `null`): a full-access key. A list: a restricted key (`loans:read`, `webhooks:write`, …). */
+const GenerateBody = z
+  .object({ scopes: z.array(z.enum(API_SCOPES as [ApiScope, ...ApiScope[]])).min(1, 'choose at least one scope, or leave scopes out for full access').max(API_SCOPES.length).nullable().optional() })
+  .strict();
 
-const actorOf = (caller: DashboardCaller) => ({ userId: caller.session.userId, organisationId: caller.session.organisationId, mode: caller.mode, origin: caller.origin });
+const actorOf = (caller: DashboardCaller) => ({
+  userId: caller.session.userId,
+  organisationId: caller.session.organisationId,
+  mode: caller.mode,
+  role: caller.session.role,
+  origin: caller.origin,
+});
 
 /**
  * API keys: list, generate, roll with overlap, revoke — the organisation's keys of the caller's mode only. A secret
- * key appears in exactly one answer (generate or roll) with `Cache-Control: no-store`, and never again.
+ * key appears in exactly one answer (generate or roll) with `Cache-Control: no-store`, and never again. A key is
+ * full access or restricted to scopes, and a member generates or rolls only keys whose scopes their role may grant.
  */
 export const keysRoutes: DashboardArea = (router, kit) => {
   const { platform } = kit;
@@ -30,8 +42,8 @@ export const keysRoutes: DashboardArea = (router, kit) => {
 
   router.post('/keys', async (req, res) => {
     const caller = await kit.caller(req, 'keys.manage');
-    kit.parse(z.object({}).strict(), req.body);
-    const issued = await generateApiKey({ db: platform.db, secrets: platform.secrets, now: platform.clock.now() }, actorOf(caller));
+    const body = kit.parse(GenerateBody, req.body);
+    const issued = await generateApiKey({ db: platform.db, secrets: platform.secrets, now: platform.clock.now() }, actorOf(caller), { scopes: body.scopes });
     res.set('cache-control', 'no-store');
     kit.ok(res, 201, 'Key pair created: copy the secret key now, it will not be shown again.', issued);
   });

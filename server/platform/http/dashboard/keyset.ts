@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../domain/errors';
 
 /**
- * Keyset pagination for every dashboard list (issue 18: lists stay fast at 100,000+ rows). A page is ordered by
+ * Keyset pagination for every dashboard list, so lists stay fast at 100,000+ rows. A page is ordered by
  * `(at desc, id desc)`; the cursor is the last row's pair, base64url-encoded JSON, opaque to the browser. The next
  * page's query is `where (at < cursor.at) or (at = cursor.at and id < cursor.id)`, which an index on
  * `(organisation_id, mode, at, id)` answers without counting or skipping rows.

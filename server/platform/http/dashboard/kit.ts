@@ -5,7 +5,9 @@ import { readCookie } from '../../../shared/read-cookie';
 import type { Mode } from '../../domain/scope';
 import { AppError } from '../../domain/errors';
 import type { RequestOrigin } from '../../domain/dashboard/audit';
-import { csrfTokenMatches, lookupSession, type DashboardSession } from '../../domain/dashboard/sessions';
+import { csrfTokenFor, csrfTokenMatches, lookupSession, SESSION_ABSOLUTE_MS, type DashboardSession } from '../../domain/dashboard/sessions';
+import { DASHBOARD_PASSKEY_RULES, SECOND_FACTOR_COOKIE } from '../../domain/dashboard/passkeys';
+import type { SecondFactorPending, SignedIn } from '../../domain/dashboard/session-gate';
 import { requirePermission, type DashboardAction } from '../../domain/dashboard/permissions';
 import { findOrganisation } from '../../domain/organisations/organisation';
 import type { Platform } from '../../platform';
@@ -46,6 +48,11 @@ export interface DashboardKit {
   /** Zod-parses a body or query; the first issue becomes 400 `invalid_request` naming `body.<path>` (or `query.<path>`). */
   parse<T extends z.ZodType>(schema: T, value: unknown, where?: 'body' | 'query'): z.output<T>;
   origin(req: Request): RequestOrigin;
+  /**
+   * Answers a sign-in of any path: the session cookie and its CSRF token, or — when the account asks a passkey after
+   * the password — only the pending step's short-lived cookie and the options for `navigator.credentials.get()`.
+   */
+  signedIn(req: Request, res: Response, opened: SignedIn | SecondFactorPending, message: string): void;
 }
 
 /** One area of the dashboard (keys, products, …): registers its routes on the `/dashboard/api` router. */
@@ -68,17 +75,29 @@ export function dashboardKit(platform: Platform): DashboardKit {
     const parsed = schema.safeParse(value ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new AppError('invalid_request', `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`);
+      // `data.field` is the refused field's path in the body, so a form can show the message beside it.
+      throw new AppError('invalid_request', `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`, undefined, where === 'body' && issue.path.length ? { field: issue.path.map(String).join('.') } : undefined);
     }
     return parsed.data;
   };
 
   const ModeValue = z.enum(['test', 'live']);
+  const signedIn: DashboardKit['signedIn'] = (req, res, opened, message) => {
+    const secure = platform.baseUrl.startsWith('https:') || req.secure;
+    if ('secondFactor' in opened) {
+      res.cookie(SECOND_FACTOR_COOKIE, opened.pendingToken, { httpOnly: true, secure, sameSite: 'strict', path: '/dashboard', maxAge: DASHBOARD_PASSKEY_RULES.secondFactorLifetimeMs });
+      res.status(200).json(successBody(200, 'Now confirm with your passkey.', { secondFactor: 'passkey', options: opened.options }));
+      return;
+    }
+    res.cookie(DASHBOARD_COOKIE, opened.token, { httpOnly: true, secure, sameSite: 'lax', path: '/dashboard', maxAge: SESSION_ABSOLUTE_MS });
+    res.status(200).json(successBody(200, message, { csrfToken: csrfTokenFor(opened.token), organisationId: opened.organisationId, expiresAt: opened.expiresAt }));
+  };
   return {
     platform,
     session,
     parse,
     origin,
+    signedIn,
     ok: (res, status, message, data) => void res.status(status).json(successBody(status, message, data)),
     page: (res, message, page) => void res.status(200).json({ ...successBody(200, message, page.data), nextCursor: page.nextCursor }),
     async caller(req, action) {

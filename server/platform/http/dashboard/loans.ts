@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { actOnLoan } from '../../domain/dashboard/loan-actions';
+import { createCheckoutLink, textCheckoutLink } from '../../domain/dashboard/checkout-links';
+import { can } from '../../domain/dashboard/permissions';
+import { findOrganisation } from '../../domain/organisations/organisation';
 import { preapprovalFunnel } from '../../domain/loans/funnel';
 import { LOAN_STATUSES, PREAPPROVAL_STATUSES, listLoansPage, listPreapprovalsPage } from '../../domain/loans/loan-lists';
 import { getLoanTimeline, type LoanAction } from '../../domain/loans/loan-timeline';
@@ -20,6 +23,7 @@ const LoansQuery = PageQuery.extend({
   ...ListFilters,
 });
 const PreapprovalsQuery = PageQuery.extend({ status: z.enum(PREAPPROVAL_STATUSES).optional().or(z.literal('').transform(() => undefined)), ...ListFilters });
+const EmptyBody = z.object({}).strict();
 const ActionBody = z.object({ reason: z.string().trim().min(1).max(500).optional(), notes: z.string().trim().max(1000).optional() }).strict();
 
 const ACTION_MESSAGES: Record<LoanAction, string> = {
@@ -30,7 +34,7 @@ const ACTION_MESSAGES: Record<LoanAction, string> = {
 };
 
 /**
- * Loans and pre-approvals (issue 18): keyset-paged lists with filters and search by reference, the pre-approval
+ * Loans and pre-approvals: keyset-paged lists with filters and search by reference, the pre-approval
  * funnel, a loan's page with its whole timeline, and the four actions the partner API allows (approve, reject, cancel,
  * disburse) through the same use cases, audited. Reads need `loans.read` (every role), actions `loans.act` (owner, admin).
  */
@@ -66,7 +70,34 @@ export const loansRoutes: DashboardArea = (router, kit) => {
     const { session, mode } = await kit.caller(req, 'loans.read');
     const { id } = kit.parse(IdParams, req.params, 'query');
     const timeline = await getLoanTimeline(platform.db, platform.dialect, platform, { organisationId: session.organisationId, mode }, id, platform.clock.now());
-    kit.ok(res, 200, 'Loan.', timeline);
+    // The borrower's link opens their checkout: only a role that may act on the loan (and so send it) sees it.
+    const loan = can(session.role, 'loans.act') ? timeline.loan : { ...timeline.loan, applicationUrl: null };
+    kit.ok(res, 200, 'Loan.', { ...timeline, loan });
+  });
+
+  /** A new checkout link, shown once, for the member to pass on (the partner API's mint). */
+  router.post('/loans/:id/checkout-link', async (req, res) => {
+    const { session, mode, origin } = await kit.caller(req, 'loans.act');
+    const { id } = kit.parse(IdParams, req.params, 'query');
+    kit.parse(EmptyBody, req.body);
+    const link = await createCheckoutLink(platform.db, { secrets: platform.secrets, baseUrl: platform.baseUrl, settings: platform.config }, { userId: session.userId, scope: { organisationId: session.organisationId, mode }, origin }, id, platform.clock.now());
+    res.setHeader('Cache-Control', 'no-store');
+    kit.ok(res, 201, 'A new checkout link: pass it to the borrower.', link);
+  });
+
+  /** Texts the borrower a new link at the phone on record for the loan (the checkout's renewal, its limits). */
+  router.post('/loans/:id/checkout-link/text', async (req, res) => {
+    const { session, mode, origin } = await kit.caller(req, 'loans.act');
+    const { id } = kit.parse(IdParams, req.params, 'query');
+    kit.parse(EmptyBody, req.body);
+    const organisation = await findOrganisation(platform.db, session.organisationId);
+    const sent = await textCheckoutLink(
+      { db: platform.db, secrets: platform.secrets, sms: platform.sms, baseUrl: platform.baseUrl, settings: platform.config },
+      { userId: session.userId, scope: { organisationId: session.organisationId, mode }, origin },
+      id,
+      { organisationName: organisation?.name ?? '', now: platform.clock.now() },
+    );
+    kit.ok(res, 200, `A new link was texted to the borrower (${sent.sentTo}).`, sent);
   });
 
   for (const action of ['approve', 'reject', 'cancel', 'disburse'] as const) {

@@ -19,8 +19,7 @@ import {
 } from '../../domain/dashboard/passkeys';
 import { listActiveSessions } from '../../domain/dashboard/account-sessions';
 import { hashToken } from '../../domain/dashboard/secret-token';
-import { csrfTokenFor, SESSION_ABSOLUTE_MS } from '../../domain/dashboard/sessions';
-import { DASHBOARD_COOKIE, type DashboardArea } from './kit';
+import type { DashboardArea } from './kit';
 
 /**
  * Passkeys of the signed-in user (register, list, rename, remove), the account's security settings (ask a passkey
@@ -47,10 +46,7 @@ export const passkeysRoutes: DashboardArea = (router, kit) => {
   const { platform } = kit;
   const secure = (req: Request) => platform.baseUrl.startsWith('https:') || req.secure;
 
-  const signedIn = (req: Request, res: Response, opened: PasskeySignedIn) => {
-    res.cookie(DASHBOARD_COOKIE, opened.token, { httpOnly: true, secure: secure(req), sameSite: 'lax', path: '/dashboard', maxAge: SESSION_ABSOLUTE_MS });
-    kit.ok(res, 200, 'Signed in.', { csrfToken: csrfTokenFor(opened.token), organisationId: opened.organisationId, expiresAt: opened.expiresAt });
-  };
+  const signedIn = (req: Request, res: Response, opened: PasskeySignedIn) => kit.signedIn(req, res, opened, 'Signed in.');
 
   router.get('/passkeys', async (req, res) => {
     const { session } = await kit.session(req, { csrf: false });

@@ -16,6 +16,7 @@ import {
 import { getEndpointRow, toEndpoint } from '../../domain/webhooks/endpoint';
 import type { DashboardCaller, DashboardArea } from './kit';
 import { PageQuery, decodeCursor, pageOf } from './keyset';
+import { webhookAddressPolicy } from '../../../shared/address-policy';
 
 const Api = z.enum(['lending', 'sdk']);
 /** The same URL rule as the partner API (`routes/webhook-endpoints.ts`); the address policy is applied by the domain. */
@@ -46,7 +47,7 @@ export const webhooksRoutes: DashboardArea = (router, kit) => {
   const deps = (): WebhookDeps => ({
     db: kit.platform.db,
     secrets: kit.platform.secrets,
-    policy: { allowLoopback: kit.platform.config.WEBHOOK_ALLOW_LOOPBACK },
+    policy: webhookAddressPolicy(kit.platform.config),
     now: kit.platform.clock.now(),
   });
   // Any other string is simply not one of the organisation's ids: the domain answers 404.

@@ -26,7 +26,7 @@ import {
   BankAccountSchema,
   CapturedBankAccountSchema,
   BankSchema,
-  CheckoutSessionSchema,
+  RefreshedCheckoutSessionSchema,
   CheckoutStateSchema,
   DeclineInput,
   ExpiredSessionSchema,
@@ -99,9 +99,9 @@ export const checkoutRoutes = [
     summary: 'Extend the session',
     description:
       'Moves `expiresAt` to now + `CHECKOUT_SESSION_TTL_MINUTES`, never past `maxExpiresAt`. The checkout calls it on the borrower\'s activity and periodically while the page is visible, ' +
-      'so a session slides while the page is open. An expired session cannot be refreshed (401 `checkout_session_expired`; ask for a new link with `POST /v1/checkout/session/renew`).',
+      'so a session slides while the page is open (at half its remaining lifetime, at most every 5 minutes: `expiresInSeconds`). An expired session cannot be refreshed (401 `checkout_session_expired`; ask for a new link with `POST /v1/checkout/session/renew`).',
     access: 'checkoutSession',
-    response: { status: 200, description: 'The session.', data: CheckoutSessionSchema },
+    response: { status: 200, description: 'The session, with its remaining lifetime.', data: RefreshedCheckoutSessionSchema },
     errors: [...SESSION_ERRORS],
     async handle(ctx) {
       return { message: 'Checkout session extended', data: await refreshCheckoutSession(ctx.db, sessionOf(ctx), sessionLifetime(ctx.platform.config), ctx.now) };
@@ -259,14 +259,16 @@ export const checkoutRoutes = [
       'Looks the account up as `resolve` does and keeps it for the mandate step (the borrower has confirmed the name), with how its name compared. Giving another account replaces it ' +
       '(and a mandate still in play on the old one is withdrawn when the next one is set up), until the direct debit is active: then 409 `bank_account_locked`. ' +
       'Loans are paid into and collected from the borrower\'s own account: an account whose name is a `mismatch` answers 409 `account_name_mismatch` (with `data.accountName` and `data.nameMatch`; nothing stored) ' +
-      'unless `confirmNameMismatch` is true (the borrower confirmed it is theirs; kept with the time of that confirmation). A `partial` match is kept without confirmation.',
+      'unless `confirmNameMismatch` is true (the borrower confirmed it is theirs; kept with the time of that confirmation). What a confirmed one does is the product\'s `nameMismatchPolicy`: ' +
+      '`allow` (default) keeps it; `review` keeps it and the loan waits `under_review` for the lender (review `name_mismatch`; meanwhile another account answers 409 `invalid_loan_state`); ' +
+      '`refuse` answers 409 `account_name_mismatch` with `data.policy: refuse`. A `partial` match is kept without confirmation.',
     access: 'checkoutSession',
     transactional: false,
     body: BankAccountCaptureInput,
     response: { status: 200, description: 'The account kept.', data: CapturedBankAccountSchema },
     errors: [...OTP_FIRST, 'bank_not_found', 'account_number_invalid', 'account_not_found', 'bank_lookup_unavailable', 'account_name_mismatch', 'bank_account_locked'],
     async handle(ctx) {
-      return { message: 'Bank account saved', data: await captureBankAccount(ctx.db, ctx.platform.bankLookup.for(sessionOf(ctx).mode), sessionOf(ctx), ctx.body, ctx.now) };
+      return { message: 'Bank account saved', data: await captureBankAccount(ctx.db, ctx.platform.bankLookup.for(sessionOf(ctx).mode), sessionOf(ctx), ctx.body, ctx.now, sessionLoanContext(ctx)) };
     },
   }),
   defineRoute({
@@ -277,7 +279,7 @@ export const checkoutRoutes = [
     summary: 'Submit KYC (managed tier)',
     description:
       'As `POST /v1/loans/{id}/kyc` for the session\'s loan (managed tier only: 400 `wrong_kyc_tier`). `pending`: submit again or poll the state; `failed`: the lender decides what happens next. ' +
-      'Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies. The BVN and the NIN are kept only as keyed hashes.',
+      'Sandbox BVNs: 22222222222 verifies, 00000000000 fails, 11111111111 is pending once then verifies, 33333333333 is undecided (`pending`, the loan `under_review` until the lender decides). The BVN and the NIN are kept only as keyed hashes.',
     access: 'checkoutSession',
     body: KycInput,
     response: { status: 200, description: 'The outcome and the loan status after it.', data: LoanKycResultSchema },

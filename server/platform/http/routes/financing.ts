@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { FINANCING_STATUSES } from '../../domain/financing/financing-application';
 import { initiateFinancing } from '../../domain/financing/initiate-financing';
-import { MANDATE_STAGES, pollFinancingMandate, setUpFinancingMandate } from '../../domain/financing/financing-mandate';
+import { FINANCING_MANDATE_RAILS, MANDATE_STAGES, pollFinancingMandate, setUpFinancingMandate } from '../../domain/financing/financing-mandate';
 import { listSdkDeliveries, redeliverSdk, SDK_DELIVERY_STATUSES } from '../../domain/financing/sdk-event-log';
 import { SDK_EVENT_NAMES } from '../../domain/financing/financing-events';
 import { createEndpoint, listEndpoints } from '../../domain/webhooks/endpoint';
 import { cancelFinancing, getFinancingStatus } from '../../domain/financing/financing-status';
 import { defineRoute } from '../route';
+import { webhookAddressPolicy } from '../../../shared/address-policy';
 import { IdParams, Timestamp, Uuid, safeName } from '../schemas';
 
 const TAG = 'Patient financing';
@@ -69,7 +70,7 @@ const MandateProgressSchema = z
       .object({
         id: Uuid,
         status: z.string(),
-        provider: z.string(),
+        provider: z.string().meta({ description: 'The rail: `rail_a` (Paystack) or `rail_b` (Mono).' }),
         bankCode: z.string().nullable(),
         accountNumberLast4: z.string().nullable(),
         activatedAt: Timestamp.nullable(),
@@ -180,8 +181,11 @@ export const financingRoutes = [
       'Returns an authorisation URL for the patient (not an active mandate). Send bank details only when the patient gave none in the hosted application: ' +
       '`bankCode` (CBN code) and `accountNumber` (10-digit NUBAN, check digit verified) together or not at all (422 `bank_details_incomplete`); `accountName` ' +
       'and `bankName` are accepted and not needed. Only after the patient signed the offer (409 `invalid_loan_state` before). A mandate already in play is ' +
-      'returned (200) instead of a second one. The loan is disbursed to you only once the provider confirms the mandate live; poll GET or wait for `loan.disbursed`. ' +
-      'Live keys: 503 `provider_not_configured` while no live payment rail is configured (nothing written).',
+      'returned (200) instead of a second one, unless new bank details are sent, or another `provider` while the mandate still waits for the patient (that one is ' +
+      'then withdrawn at its rail; a live mandate is returned whatever `provider` says). `provider` picks the rail the patient authorises on: ' +
+      '`rail_a` (Paystack direct debit, the default) or `rail_b` (Mono Direct Debit; the patient approves on Mono\'s page). Either way the loan is disbursed to ' +
+      'you only once the provider confirms the mandate live (read back from the provider; its webhook is only a hint); poll GET or wait for `loan.disbursed`. ' +
+      'Live keys: 503 `provider_not_configured` while the chosen rail has no live provider configured (nothing written).',
     access: 'financing',
     params: LoanParams,
     transactional: false,
@@ -192,6 +196,10 @@ export const financingRoutes = [
         accountName: safeName({ max: 150 }).optional(),
         bankName: safeName({ max: 150 }).optional(),
         email: z.email().max(254).optional().meta({ description: 'The patient\'s e-mail for the provider, when the patient gave none.' }),
+        provider: z
+          .enum(FINANCING_MANDATE_RAILS)
+          .optional()
+          .meta({ description: 'The direct-debit rail: `rail_a` (Paystack, the default) or `rail_b` (Mono Direct Debit).' }),
       })
       .strict(),
     response: { status: 201, description: 'Created (200: a mandate already in play).', data: MandateProgressSchema },
@@ -268,8 +276,9 @@ export const financingRoutes = [
       'The endpoint receives the patient-financing events of the key\'s mode as ' +
       '`{event, timestamp, data}` with `X-Service-Event` and `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with your API secret key ' +
       '(the newest unrevoked key pair of the mode; rotating the pair rotates the signing key). `X-Service-Event-Id` is stable across retries. https only ' +
-      '(plain http to loopback for test mode). In every mode an IP-literal host must be a public address (422 `webhook_url_not_allowed` otherwise, nothing stored); ' +
-      'a host name is checked at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). ' +
+      '(plain http to loopback for test mode). In every mode an IP-literal host must be a public address and a host name must not be a special-use or internal name ' +
+      '(`localhost`, `*.local`, `*.internal`, `*.home.arpa`, …; 422 `webhook_url_not_allowed` otherwise, nothing stored); ' +
+      'a host name is checked again at each delivery after DNS resolution. Loopback only with `WEBHOOK_ALLOW_LOOPBACK=true` (development). ' +
       'Manage (disable, delete) it with the `/v1/webhook-endpoints` routes.',
     access: 'financing',
     body: z
@@ -282,7 +291,7 @@ export const financingRoutes = [
     response: { status: 201, description: 'The endpoint.', data: SdkEndpointSchema },
     errors: ['webhook_url_not_allowed'],
     async handle({ db, auth, body, platform, now }) {
-      const { endpoint } = await createEndpoint(db, platform.secrets, auth, { ...body, api: 'sdk' }, now, { allowLoopback: platform.config.WEBHOOK_ALLOW_LOOPBACK });
+      const { endpoint } = await createEndpoint(db, platform.secrets, auth, { ...body, api: 'sdk' }, now, webhookAddressPolicy(platform.config));
       return { status: 201, message: 'Webhook endpoint registered; deliveries are signed with your API secret key', data: toSdkEndpoint(endpoint) };
     },
   }),

@@ -13,6 +13,9 @@ import { appointmentRoutes } from './appointments';
 import { checkoutSettingsRoutes } from './checkout-settings';
 import { financingRoutes } from './financing';
 import { financingCheckoutRoutes } from './financing-checkout';
+import { reviewRoutes } from './reviews';
+import { borrowerSessionRoutes } from './borrower-sessions';
+import { borrowerRoutes } from './borrower';
 
 /** Every public route; the OpenAPI document is generated from this same list. */
-export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...appointmentRoutes, ...checkoutSettingsRoutes, ...financingRoutes, ...financingCheckoutRoutes];
+export const apiRoutes: RouteSpec[] = [...catalogueRoutes, ...preapprovalRoutes, ...loanRoutes, ...reviewRoutes, ...settlementRoutes, ...mandateRoutes, ...payoutRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...checkoutSessionRoutes, ...checkoutRoutes, ...appointmentRoutes, ...checkoutSettingsRoutes, ...financingRoutes, ...financingCheckoutRoutes, ...borrowerSessionRoutes, ...borrowerRoutes];

@@ -14,6 +14,7 @@ import { REPAYMENT_METHODS, listRepayments, toScheduleItem } from '../../domain/
 import { loanContext } from '../loan-context';
 import { defineRoute } from '../route';
 import { IdParams, limitParam } from '../schemas';
+import { loanIdSuffix } from '../../../shared/loan-reference';
 import {
   BorrowerConsentSchema,
   InsurancePolicySchema,
@@ -36,6 +37,15 @@ const AttestationInput = z
   })
   .strict();
 
+const LoanReferenceParam = z
+  .string()
+  .max(40)
+  .refine((text) => loanIdSuffix(text) !== null, 'a loan reference: eight letters and digits such as 1Q4Z-Z9YW')
+  .meta({
+    description: "The short loan reference shown to the borrower (`loanReference`): eight Crockford base32 characters; any case, the dash and spaces optional, O read as 0 and I or L as 1. It is the last 40 bits of the loan's id.",
+    example: '1Q4Z-Z9YW',
+  });
+
 const LOAN_ERRORS = ['NOT_FOUND', 'INVALID_ID', 'invalid_loan_state'] as const;
 
 export const loanRoutes = [
@@ -45,12 +55,12 @@ export const loanRoutes = [
     operationId: 'listLoans',
     tag: 'Loans',
     summary: 'List loans',
-    description: 'Newest first.',
+    description: 'Newest first. `reference` finds a loan by the short reference its borrower reads from the checkout receipt and texts (e.g. `1Q4Z-Z9YW`).',
     access: 'tenant',
-    query: z.object({ status: LoanStatusSchema.optional(), limit: limitParam(100) }),
+    query: z.object({ status: LoanStatusSchema.optional(), reference: LoanReferenceParam.optional(), limit: limitParam(100) }),
     response: { status: 200, description: 'Loans, newest first.', data: z.array(LoanSchema) },
     async handle({ db, auth, query, platform }) {
-      return { message: 'Loans retrieved', data: await listLoans(db, platform.secrets, auth, { status: query.status, limit: query.limit }) };
+      return { message: 'Loans retrieved', data: await listLoans(db, platform.secrets, auth, { status: query.status, reference: query.reference, limit: query.limit }) };
     },
   }),
   defineRoute({
@@ -80,8 +90,10 @@ export const loanRoutes = [
     description:
       'From `pending` or `attested` (delegated tier) or `kyc_completed` (managed tier): freezes the pricing snapshot, builds the schedule, ' +
       'issues the offer (`awaiting_acceptance`) and emits `loan.approved` then `loan.offer.issued` with a signed offer-letter link. ' +
-      'With `attestation` (delegated tier only) the borrower is screened first and the answer is `{approved, loan, attestation}`: ' +
-      'a screen hit — or, with a live key while no live AML provider is configured, no screen (`amlScreenStatus: pending`) — answers 200 with `approved: false` and the loan `under_review` (a human decides; do not retry). Other states: 409.',
+      'The borrower is always screened (AML) first and the screen is recorded with the loan\'s KYC evidence (`loan.kyc.attested` carries its `amlScreenStatus`; ' +
+      'without `attestation` the record\'s `attestedChecks.source` is `tenant_approval`). With `attestation` (delegated tier only) the answer is `{approved, loan, attestation}`, otherwise the loan. ' +
+      'A screen hit — or, with a live key while no live AML provider is configured, no screen (`amlScreenStatus: pending`) — answers 200 with the loan `under_review` and no offer (`approved: false` with an attestation): a person decides; do not retry. ' +
+      'In live mode no loan is offered without a clear screen. Other states: 409.',
     access: 'tenant',
     params: IdParams,
     body: z
@@ -95,15 +107,13 @@ export const loanRoutes = [
     errors: [...LOAN_ERRORS, 'approval_mode_mismatch', 'wrong_kyc_tier'],
     async handle(ctx) {
       const result = await approveLoan(loanContext(ctx), { loanId: ctx.params.id, notes: ctx.body.notes ?? ctx.body.reason, attestation: ctx.body.attestation });
-      if (!ctx.body.attestation) return { message: 'Loan approved; offer issued', data: toLoan(result.loan, ctx.platform.secrets) };
-      return {
-        message: result.approved
-          ? 'Loan approved; offer issued'
-          : result.attestation?.amlScreenStatus === 'pending'
-            ? 'Not screened (no live AML provider configured): the loan is under review and no offer was issued'
-            : 'Screen hit: the loan is under review and no offer was issued',
-        data: { approved: result.approved, loan: toLoan(result.loan, ctx.platform.secrets), attestation: result.attestation },
-      };
+      const message = result.approved
+        ? 'Loan approved; offer issued'
+        : result.attestation?.amlScreenStatus === 'pending'
+          ? 'Not screened (no live AML provider configured): the loan is under review and no offer was issued'
+          : 'Screen hit: the loan is under review and no offer was issued';
+      if (!ctx.body.attestation) return { message, data: toLoan(result.loan, ctx.platform.secrets) };
+      return { message, data: { approved: result.approved, loan: toLoan(result.loan, ctx.platform.secrets), attestation: result.attestation } };
     },
   }),
   defineRoute({
@@ -150,8 +160,10 @@ export const loanRoutes = [
     summary: 'Submit KYC (managed tier)',
     description:
       'Managed-tier loans only (400 `wrong_kyc_tier` for delegated). `verified` moves `kyc_required` → `kyc_completed`; `failed` (also 200) and ' +
-      '`pending` leave the loan as it is: submit again or poll. Sandbox (test keys): BVN 22222222222 verifies, 00000000000 fails, ' +
-      '11111111111 is pending on the first submission and verifies on the second, any other BVN verifies. Live mode never honours these values. ' +
+      '`pending` leave the loan as it is: submit again or poll. When the identity provider answers but cannot decide, the answer is `pending` with the loan ' +
+      '`under_review` and a `kyc_undecided` review (documents `undecided`): a person decides (`POST /v1/reviews/{id}/clear` completes KYC). ' +
+      'Sandbox (test keys): BVN 22222222222 verifies, 00000000000 fails, ' +
+      '11111111111 is pending on the first submission and verifies on the second, 33333333333 is undecided, any other BVN verifies. Live mode never honours these values. ' +
       'The BVN and the NIN are kept only as keyed hashes.',
     access: 'tenant',
     params: IdParams,
@@ -171,12 +183,13 @@ export const loanRoutes = [
     description:
       'From `awaiting_acceptance`; `consent.documentReference` must name the current offer (409 `stale_document_reference` otherwise). ' +
       'The consent is stored as evidence and the offer letter is re-rendered with the signature block. Emits `loan.offer.accepted`. ' +
-      'Accepting again with the same reference returns the loan unchanged.',
+      'Accepting again with the same reference returns the loan unchanged. When the loan\'s product asks for guarantors, that many must have ' +
+      'confirmed their phone in the checkout first (409 `guarantors_required`, `data: {required, confirmed}`).',
     access: 'tenant',
     params: IdParams,
     body: z.object({ consent: BorrowerConsentSchema }).strict(),
     response: { status: 200, description: 'The loan, `terms_accepted`.', data: LoanSchema },
-    errors: [...LOAN_ERRORS, 'stale_document_reference'],
+    errors: [...LOAN_ERRORS, 'stale_document_reference', 'guarantors_required'],
     async handle(ctx) {
       return { message: 'Offer accepted', data: toLoan(await acceptTerms(loanContext(ctx), ctx.params.id, ctx.body.consent), ctx.platform.secrets) };
     },

@@ -27,7 +27,9 @@ export const preapprovalRoutes = [
       '202 on first ingest (emits `preapproval.received`), 200 with the same record when the assessment id was pushed before, ' +
       'whatever the Idempotency-Key. Conversions are exact: ₦1,234.56 → 123456 kobo, 4.5% → 450 bps; values that do not convert ' +
       'answer 422 naming the field. A `decline` recommendation is recorded (status `declined`) and never becomes a loan. ' +
-      'The borrower is matched by BVN within the organisation and mode, or created.',
+      'The borrower is matched by BVN within the organisation and mode, or created; `borrowerMatch` says how the push compared with the ' +
+      'borrower on record: a different phone is used for this pre-approval\'s checkout (and becomes the phone on record once the borrower verifies a code there), ' +
+      'a different name that is not a form of the one on record is refused with 409 `borrower_conflict` and nothing is recorded.',
     access: 'preapproval',
     body: PushPreapprovalBody,
     response: { status: 202, description: 'Accepted (200 on a replay of the same assessment).', data: PreapprovalAckSchema },
@@ -37,6 +39,7 @@ export const preapprovalRoutes = [
       'bvn_invalid',
       'approved_amount_invalid',
       'interest_rate_invalid',
+      'borrower_conflict',
     ],
     async handle(ctx) {
       const { body } = ctx;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createEndpoint, deleteEndpoint, getEndpointRow, listEndpoints, rotateSecret, toEndpoint, updateEndpoint } from '../../domain/webhooks/endpoint';
 import { defineRoute } from '../route';
+import { webhookAddressPolicy } from '../../../shared/address-policy';
 import { IdParams, Timestamp, Uuid } from '../schemas';
 
 const EventNames = z
@@ -33,7 +34,9 @@ const Url = z.url({ protocol: /^https?$/ }).max(512).meta({
   description:
     'https; plain http only for a loopback host on a test-mode endpoint. In every mode an IP-literal host must be a public address ' +
     '(private, loopback, link-local, CGNAT, unique-local, multicast, unspecified, `::/96` and IPv4-mapped private addresses answer 422 `webhook_url_not_allowed`); ' +
-    'a host name is resolved at each delivery and refused there when it resolves to such an address. Loopback only when the server runs with `WEBHOOK_ALLOW_LOOPBACK=true` (development).',
+    'so does a special-use or internal host name (`localhost`, `*.localhost`, `*.local`, `*.internal`, `*.arpa`, `*.invalid`, `*.test`, `*.onion`, `*.alt`, any case, trailing dot or not) ' +
+    'and a single-label name. Any other host name is resolved at each delivery and refused there when it resolves to such an address. ' +
+    'Loopback (and `localhost`) only when the server runs with `WEBHOOK_ALLOW_LOOPBACK=true` (development).',
 });
 
 export const webhookEndpointRoutes = [
@@ -62,7 +65,7 @@ export const webhookEndpointRoutes = [
     },
     errors: ['webhook_url_not_allowed'],
     async handle({ db, auth, body, platform, now }) {
-      const created = await createEndpoint(db, platform.secrets, auth, body, now, { allowLoopback: platform.config.WEBHOOK_ALLOW_LOOPBACK });
+      const created = await createEndpoint(db, platform.secrets, auth, body, now, webhookAddressPolicy(platform.config));
       return { status: 201, message: 'Webhook endpoint registered; store the signing secret now', data: created };
     },
   }),
@@ -112,7 +115,7 @@ export const webhookEndpointRoutes = [
     response: { status: 200, description: 'The endpoint.', data: WebhookEndpointSchema },
     errors: ['NOT_FOUND', 'INVALID_ID', 'webhook_url_not_allowed'],
     async handle({ db, auth, params, body, now, platform }) {
-      const policy = { allowLoopback: platform.config.WEBHOOK_ALLOW_LOOPBACK };
+      const policy = webhookAddressPolicy(platform.config);
       return { message: 'Webhook endpoint updated', data: await updateEndpoint(db, auth, params.id, body, now, policy) };
     },
   }),
