@@ -235,12 +235,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     poolSize: config.DATABASE_POOL_SIZE,
     pgSchema: overrides.pgSchema,
   });
-  const migrations = handle.openForMigrations();
-  try {
-    await migrateToLatest(migrations, handle.dialect, overrides.pgSchema);
-  } finally {
-    if (migrations !== handle.db) await migrations.destroy();
-  }
+  await migrateToLatest(handle, overrides.pgSchema);
   const secrets = new Secrets(resolveMasterKey(config, logger));
   // Values stored in clear before they were sealed (migrations cannot: they have no master key).
   await sealLegacyIdempotencyResponses(handle.db, secrets);

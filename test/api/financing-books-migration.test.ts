@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { FakeClock } from '../../server/integrations/clock';
 import { openDatabase, type Db } from '../../server/platform/db/database';
 import { migrateToLatest } from '../../server/platform/db/migrate';
@@ -58,10 +59,13 @@ const repay = (organisationId: string, loanId: string, amountKobo: number) =>
 async function copy(to: Db, schema: string | undefined, table: string, column: string, values: string[]) {
   if (values.length === 0) return;
   const snake = table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const tables = await to.introspection.getTables();
-  const known = tables.find((t) => t.name === snake && (schema === undefined || t.schema === schema));
-  if (!known) throw new Error(`the old schema has no table ${snake}`);
-  const columns = new Set(known.columns.map((c) => c.name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())));
+  // The table's columns in this schema alone (Kysely's introspection reads every schema, which other files change meanwhile).
+  const names =
+    schema === undefined
+      ? (await sql<{ name: string }>`select name from pragma_table_info(${snake})`.execute(to)).rows
+      : (await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = ${schema} and table_name = ${snake}`.execute(to)).rows;
+  if (names.length === 0) throw new Error(`the old schema has no table ${snake}`);
+  const columns = new Set(names.map((c) => c.name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())));
   const rows = await app.platform.db.selectFrom(table as 'loans').selectAll().where(column as 'id', 'in', values).execute();
   const older = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => columns.has(key))));
   if (older.length) await to.insertInto(table as 'loans').values(older as never).execute();
@@ -101,7 +105,7 @@ describe('migration 0038 re-attributes patient financing to the service\'s books
     const handle = openDatabase({ databaseUrl: database.env.DATABASE_URL, sqliteFile: path.join(database.dataDir, 'old.sqlite'), pgSchema: database.pgSchema });
     try {
       const old = handle.db;
-      await migrateToLatest(old, handle.dialect, database.pgSchema, '0037-languages');
+      await migrateToLatest(handle, database.pgSchema, '0037-languages');
       await copy(old, database.pgSchema, 'organisations', 'id', [partner.organisationId, lending.organisationId, FINANCING_LENDER_ID]);
       await copy(old, database.pgSchema, 'loanProducts', 'id', [...new Set(loans.map((l) => l.loanProductId))]);
       await copy(old, database.pgSchema, 'borrowers', 'id', loans.map((l) => l.borrowerId));
@@ -156,7 +160,7 @@ describe('migration 0038 re-attributes patient financing to the service\'s books
       const postedBefore = await old.selectFrom('ledgerPostings').selectAll().orderBy('id').execute();
       const transactionsBefore = await old.selectFrom('ledgerTransactions').selectAll().orderBy('id').execute();
 
-      await migrateToLatest(old, handle.dialect, database.pgSchema);
+      await migrateToLatest(handle, database.pgSchema);
 
       // Nothing posted was edited or deleted: the old rows are all there as they were; only new ones were added.
       const postedAfter = await old.selectFrom('ledgerPostings').selectAll().execute();

@@ -59,7 +59,7 @@ describe('NINs stored in clear before migration 0027', () => {
     const handle = openDatabase({ databaseUrl: database.env.DATABASE_URL, sqliteFile: path.join(database.dataDir, 'old.sqlite'), pgSchema: database.pgSchema });
     try {
       // A database as it was before 0027, with a borrower and a push holding a NIN in clear.
-      await migrateToLatest(handle.db, handle.dialect, database.pgSchema, '0025-checkout-branding');
+      await migrateToLatest(handle, database.pgSchema, '0025-checkout-branding');
       const at = new Date().toISOString();
       const orgId = newId();
       const borrowerId = newId();
@@ -75,7 +75,7 @@ describe('NINs stored in clear before migration 0027', () => {
       await sql`insert into preapprovals (id, organisation_id, mode, borrower_id, assessment_id, recommendation, approved_amount_kobo, status, nin, decision_payload, enriched_payload, created_at, updated_at)
         values (${preapprovalId}, ${orgId}, 'test', ${borrowerId}, 'asm_old', 'approve', 100000, 'received', ${nin}, ${json}, ${handle.dialect === 'postgres' ? sql`cast('null' as jsonb)` : 'null'}, ${at}, ${at})`.execute(handle.db);
 
-      await migrateToLatest(handle.db, handle.dialect, database.pgSchema);
+      await migrateToLatest(handle, database.pgSchema);
       const before = await handle.db.selectFrom('preapprovals').selectAll().where('id', '=', preapprovalId).executeTakeFirstOrThrow();
       expect(before.legacyNin).toBe(nin);
       const stored = typeof before.decisionPayload === 'string' ? JSON.parse(before.decisionPayload) : before.decisionPayload;

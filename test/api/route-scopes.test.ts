@@ -121,7 +121,7 @@ describe('keys made before scopes existed', () => {
     const database = await freshDatabaseEnv();
     const handle = openDatabase({ databaseUrl: database.env.DATABASE_URL, sqliteFile: path.join(database.dataDir, 'old.sqlite'), pgSchema: database.pgSchema });
     try {
-      await migrateToLatest(handle.db, handle.dialect, database.pgSchema, '0041-account-gates');
+      await migrateToLatest(handle, database.pgSchema, '0041-account-gates');
       const now = new Date();
       const org = await createOrganisation(handle.db, { name: 'Old Lender', now });
       const secrets = new Secrets(TEST_MASTER_KEY);
@@ -130,7 +130,7 @@ describe('keys made before scopes existed', () => {
       await sql`insert into api_keys (id, organisation_id, mode, public_key, secret_hash, secret_last4, revoked_at, created_at)
         values (${newId()}, ${org.id}, 'test', ${publicKey}, ${secrets.hmac(SECRET_HASH_PURPOSE, secretKey)}, ${secretKey.slice(-4)}, ${null}, ${now.toISOString()})`.execute(handle.db);
 
-      await migrateToLatest(handle.db, handle.dialect, database.pgSchema);
+      await migrateToLatest(handle, database.pgSchema);
 
       const row = await handle.db.selectFrom('apiKeys').select('scopes').where('publicKey', '=', publicKey).executeTakeFirstOrThrow();
       expect(row.scopes).toBeNull();

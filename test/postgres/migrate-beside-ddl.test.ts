@@ -41,12 +41,7 @@ describe('migrations beside another schema\'s DDL', () => {
     const handle = openDatabase({ databaseUrl: database.env.DATABASE_URL, pgSchema: database.pgSchema, poolSize: 1 });
     try {
       for (let round = 0; round < 25; round++) {
-        const migrations = handle.openForMigrations();
-        try {
-          await migrateToLatest(migrations, 'postgres', database.pgSchema);
-        } finally {
-          await migrations.destroy();
-        }
+        await migrateToLatest(handle, database.pgSchema);
       }
     } finally {
       stop = true;

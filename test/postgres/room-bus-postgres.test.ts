@@ -18,7 +18,7 @@ beforeAll(async () => {
   database = await freshDatabaseEnv();
   // The presence table comes with the migrations (0036), as for a server.
   const handle = openDatabase({ databaseUrl: database.env.DATABASE_URL!, pgSchema: database.pgSchema });
-  await migrateToLatest(handle.db, 'postgres', database.pgSchema);
+  await migrateToLatest(handle, database.pgSchema);
   await handle.close();
   a = new PostgresRoomBus(database.env.DATABASE_URL!, log);
   b = new PostgresRoomBus(database.env.DATABASE_URL!, log);

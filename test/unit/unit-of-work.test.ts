@@ -10,7 +10,7 @@ import { defineRoute } from '../../server/platform/http/route';
 
 const handle = openDatabase({ sqliteFile: ':memory:' });
 const db = handle.db;
-beforeAll(() => migrateToLatest(db, 'sqlite'));
+beforeAll(() => migrateToLatest(handle));
 afterAll(() => handle.close());
 
 const event = { organisationId: '00000000-0000-7000-8000-000000000001', mode: 'test', event: 'loan.completed', data: {}, now: new Date() } as const;

@@ -13,7 +13,7 @@ describe('usage meter', () => {
       meter.record('org', 'test', 404);
       // No tables yet: the write fails and the counts go back to pending.
       await expect(meter.flush()).rejects.toThrow();
-      await migrateToLatest(handle.db, 'sqlite');
+      await migrateToLatest(handle);
       meter.record('org', 'test', 200);
       await meter.flush();
       const rows = await handle.db.selectFrom('apiUsageDaily').select(['requestCount', 'errorCount']).execute();
@@ -26,7 +26,7 @@ describe('usage meter', () => {
 
   it('never misses counts that a flush is writing while a read runs', async () => {
     const handle = openDatabase({ sqliteFile: ':memory:' });
-    await migrateToLatest(handle.db, 'sqlite');
+    await migrateToLatest(handle);
     try {
       const meter = new UsageMeter(handle.db, new FakeClock('2026-05-01T10:00:00Z'));
       for (let round = 1; round <= 50; round++) {

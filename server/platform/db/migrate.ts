@@ -1,5 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect, Db } from './database';
+import type { DatabaseHandle, Dialect, Db } from './database';
 import * as foundation from './migrations/0001-foundation';
 import * as preapprovals from './migrations/0002-preapprovals';
 import * as loans from './migrations/0003-loans';
@@ -124,9 +124,20 @@ export function columnTypes(dialect: Dialect): ColumnTypes {
 
 /**
  * Brings the schema to the latest version; safe to call from several processes at once.
+ * Runs on the handle's migration connection (on PostgreSQL one without pipelining, whose introspection sees
+ * its own schema only: another schema changing meanwhile cannot make it fail), which it closes when done.
  * `until` (tests of a migration over older data) stops after the named migration.
  */
-export async function migrateToLatest(db: Db, dialect: Dialect, pgSchema?: string, until?: string): Promise<void> {
+export async function migrateToLatest(handle: DatabaseHandle, pgSchema?: string, until?: string): Promise<void> {
+  const db = handle.openForMigrations();
+  try {
+    await migrate(db, handle.dialect, pgSchema, until);
+  } finally {
+    if (db !== handle.db) await db.destroy();
+  }
+}
+
+async function migrate(db: Db, dialect: Dialect, pgSchema: string | undefined, until: string | undefined): Promise<void> {
   const types = columnTypes(dialect);
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
