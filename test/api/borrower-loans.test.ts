@@ -187,8 +187,22 @@ describe('pay now', () => {
     expect(repayments).toHaveLength(1);
     expect(repayments[0]).toMatchObject({ method: 'mandate', status: 'completed', amountKobo: 10_000 });
     expect((await api().get(`/v1/loans/${loan.id}`)).body.data.outstandingKobo).toBe(loan.outstandingKobo - 10_000);
-    await expect.poll(async () => (await inbox(phone)).some((m) => m.body.startsWith('Payment received: ₦100.00'))).toBe(true);
+    // The receipt: the amount and its reference, what is still owed, and the loan page's link (test mode says so).
+    const owed = (loan.outstandingKobo - 10_000) / 100;
+    const receipt = `payment of NGN 100.00 received, ref ${res.body.data.reference}. Still owed: NGN ${owed.toLocaleString('en-NG', { minimumFractionDigits: 2 })}. See your loan: `;
+    await expect.poll(async () => (await inbox(phone)).find((m) => m.body.includes(receipt))?.body).toMatch(/\/checkout\/my-loan\?mode=test$/);
     expect((await checkLedger(app.platform.db)).ok).toBe(true);
+  });
+
+  it('texts the receipt in the borrower\'s language, and says the loan is fully paid when the payment clears it', async () => {
+    const phone = uniquePhone();
+    const { loan, borrower } = await signedIn(phone);
+    const { borrowerId } = await app.platform.db.selectFrom('loans').select('borrowerId').where('id', '=', loan.id).executeTakeFirstOrThrow();
+    await app.platform.db.updateTable('borrowers').set({ preferredLocale: 'yo' }).where('id', '=', borrowerId).execute();
+    const res = await borrower.post(`/v1/borrower/loans/${loan.id}/payments`, { amountKobo: loan.outstandingKobo }, key(31));
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ outstandingKobo: 0, loanStatus: 'completed' });
+    await expect.poll(async () => (await inbox(phone)).some((m) => m.body.includes(`ref ${res.body.data.reference}. O ti san awin rẹ tán.`))).toBe(true);
   });
 
   it('refuses a payment without an Idempotency-Key, below ₦100 or above the outstanding, and changes nothing', async () => {
@@ -274,7 +288,7 @@ describe('pay off early', () => {
       .executeTakeFirstOrThrow();
     expect(Number(receivable.balance)).toBe(0);
     expect((await checkLedger(app.platform.db)).ok).toBe(true);
-    await expect.poll(async () => (await inbox(phone)).some((m) => m.body.includes('paid off'))).toBe(true);
+    await expect.poll(async () => (await inbox(phone)).some((m) => m.body.endsWith('Your loan is fully paid. Thank you.'))).toBe(true);
     // Paid: paying again is refused.
     expect((await borrower.post(`/v1/borrower/loans/${loan.id}/settlement-quotes/${quote.id}/pay`, {}, key(9))).status).toBe(409);
   });

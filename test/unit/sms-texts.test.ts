@@ -65,6 +65,8 @@ describe('SMS texts', () => {
     ['mandateExpiredNoLink', { en: 1, pcm: 1, yo: 2, ha: 2, ig: 2 }],
     ['debitReminder', { en: 1, pcm: 1, yo: 2, ha: 2, ig: 2 }],
     ['debitFailed', { en: 1, pcm: 1, yo: 2, ha: 1, ig: 2 }],
+    ['paymentReceived', { en: 2, pcm: 2, yo: 3, ha: 3, ig: 3 }],
+    ['loanPaidOff', { en: 1, pcm: 1, yo: 2, ha: 2, ig: 2 }],
   ] as const)('%s costs the parts the README states in each language', (text, parts) => {
     const rows = smsSegmentReport().filter((row) => row.text === text);
     expect(Object.fromEntries(rows.map((row) => [row.locale, row.segments]))).toEqual(parts);

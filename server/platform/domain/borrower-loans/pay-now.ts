@@ -1,9 +1,9 @@
 import { AppError } from '../errors';
-import { lenderContact } from '../checkout/lender-contact';
 import { formatNaira } from '../offer-letter/format-offer-letter';
 import type { BorrowerScope } from './borrower-session';
 import { sendBorrowerCharge, startBorrowerCharge, type ChargePlatform } from './borrower-charge';
 import { paymentRange } from './pay-now-rules';
+import { textPaymentReceipt } from './payment-receipt';
 
 export interface BorrowerPayment {
   repaymentId: string;
@@ -32,16 +32,7 @@ export async function payNow(platform: ChargePlatform, scope: BorrowerScope, opt
   });
   const status = await sendBorrowerCharge(platform, started, now);
   const loan = await platform.db.selectFrom('loans').select(['outstandingKobo', 'status']).where('id', '=', started.loan.id).executeTakeFirstOrThrow();
-  if (status === 'completed') {
-    const lender = await lenderContact(platform.db, scope);
-    const body = `Payment received: ${formatNaira(started.repayment.amountKobo)} for your ${lender.name} loan (${started.repayment.reference}). ${
-      loan.outstandingKobo > 0 ? `Still owed: ${formatNaira(loan.outstandingKobo)}.` : 'Your loan is fully paid.'
-    }`;
-    void platform.sms
-      .for(scope.mode)
-      .send({ to: scope.phone, body, mode: scope.mode })
-      .catch((error: unknown) => platform.logger.warn({ err: error, loanId: started.loan.id }, 'payment receipt not texted'));
-  }
+  if (status === 'completed') textPaymentReceipt(platform, scope, started.loan, started.repayment, loan.outstandingKobo);
   return {
     repaymentId: started.repayment.id,
     reference: started.repayment.reference,

@@ -13,6 +13,7 @@ import { formatNaira } from '../offer-letter/format-offer-letter';
 import type { BorrowerScope } from './borrower-session';
 import { borrowerLoanRow } from './borrower-loans';
 import { sendBorrowerCharge, startBorrowerCharge, type ChargePlatform } from './borrower-charge';
+import { textPaymentReceipt } from './payment-receipt';
 
 /**
  * Paying a loan off early. A quote (`repayments/settlement-quote.ts`, under the product's rule) is stored, so what the
@@ -178,11 +179,7 @@ export async function paySettlementQuote(
     if (started.mandate.providerReference) {
       void started.rail.cancel(started.mandate.providerReference).catch((error: unknown) => platform.logger.warn({ err: error, mandateId: started.mandate.id }, 'mandate not cancelled at the provider'));
     }
-    const lender = await lenderContact(platform.db, scope);
-    void platform.sms
-      .for(scope.mode)
-      .send({ to: scope.phone, body: `Payment received: ${formatNaira(started.repayment.amountKobo)} (${started.repayment.reference}). Your ${lender.name} loan is paid off. Thank you.`, mode: scope.mode })
-      .catch((error: unknown) => platform.logger.warn({ err: error, loanId: started.loan.id }, 'settlement receipt not texted'));
+    textPaymentReceipt(platform, scope, started.loan, started.repayment, loan.outstandingKobo);
   }
   const row = await quoteRow(platform.db, started.loan.id, options.quoteId);
   return { quote: viewOf(row, loan, now), loanStatus: loan.status, outstandingKobo: loan.outstandingKobo };

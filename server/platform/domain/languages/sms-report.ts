@@ -20,6 +20,9 @@ export const REFERENCE_VALUES = {
   bank: 'GTBank',
   last4: '0007',
   loanId: 'loan_01JD6Q2M9XKQ3ZC7B0A8FJ4N5T',
+  /** A repayment's reference, as the loan page shows it on the receipt. */
+  reference: 'RPY-019a6f2e-5b1c-7d3e-8f40-1a2b3c4d5e6f',
+  outstanding: 'NGN 312,500.00',
 } as const;
 
 export interface SmsReportRow {
@@ -39,7 +42,8 @@ export function referenceText(name: SmsReportRow['text'], locale: Locale): strin
     case 'receipt':
       return smsText('receipt', locale, { ...v, debit: '' }) + smsText('receiptLink', locale, { url: v.myLoanUrl });
     case 'debitFailed':
-      return smsText('debitFailed', locale, { ...v, url: v.myLoanUrl });
+    case 'paymentReceived':
+      return smsText(name, locale, { ...v, url: v.myLoanUrl });
     case 'receiptWithDebit':
       return smsText('receipt', locale, { ...v, debit: smsText('receiptDebit', locale, v) }) + smsText('receiptLink', locale, { url: v.myLoanUrl });
     default:

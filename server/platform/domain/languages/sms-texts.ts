@@ -91,6 +91,22 @@ export const SMS_TEXTS = {
     ha: '{lender}: ba a iya cire biyan {amount} ta cirewa kai tsaye ba. Ku biya yanzu a nan: {url}',
     ig: '{lender}: ewepụghị {amount} site na mwepụ ozugbo. Biko kwụọ ya ebe a: {url}',
   },
+  /** A payment of the borrower's own (pay now) applied, something still owed: the loan page's link. */
+  paymentReceived: {
+    en: '{lender}: payment of {amount} received, ref {reference}. Still owed: {outstanding}. See your loan: {url}',
+    pcm: '{lender}: we don receive your payment of {amount}, ref {reference}. You still owe {outstanding}. See your loan: {url}',
+    yo: '{lender}: a ti gba ìsanwó {amount}, ref {reference}. Iye tó kù: {outstanding}. Wo awin rẹ: {url}',
+    ha: '{lender}: an karɓi biyan {amount}, ref {reference}. Sauran bashi: {outstanding}. Duba lamuninku: {url}',
+    ig: '{lender}: anatala ịkwụ ụgwọ {amount}, ref {reference}. Ihe fọdụrụ: {outstanding}. Lee mbinye ego gị: {url}',
+  },
+  /** A payment of the borrower's own (pay now of the whole outstanding, pay off early) that completed the loan. */
+  loanPaidOff: {
+    en: '{lender}: payment of {amount} received, ref {reference}. Your loan is fully paid. Thank you.',
+    pcm: '{lender}: we don receive your payment of {amount}, ref {reference}. You don finish pay your loan. Thank you.',
+    yo: '{lender}: a ti gba ìsanwó {amount}, ref {reference}. O ti san awin rẹ tán. A dúpẹ́.',
+    ha: '{lender}: an karɓi biyan {amount}, ref {reference}. Kun gama biyan lamuninku. Mun gode.',
+    ig: '{lender}: anatala ịkwụ ụgwọ {amount}, ref {reference}. Ị kwụchaala mbinye ego gị. Daalụ.',
+  },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type SmsTextName = keyof typeof SMS_TEXTS;
