@@ -9,6 +9,7 @@ interface Settings {
   defaultPreapprovalProduct: { id: string; code: string; name: string } | null;
   autoIssueOffers: boolean;
   notificationEmail: string | null;
+  quietHours: { start: string; end: string; timeZone: string };
   operator: { maxInterestRateBps: number | null; preapprovalsEnabled: boolean; preapprovalTtlSeconds: number; defaultAfterDaysOverdue: number | null; liveEnabled: boolean };
 }
 
@@ -24,13 +25,23 @@ const LABELS: Record<string, string> = {
   defaultPreapprovalProductId: 'Default product for pushed decisions',
   autoIssueOffers: 'Issue offers automatically',
   notificationEmail: 'E-mail for operational notices',
+  quietHoursStart: 'Quiet from',
+  quietHoursEnd: 'Quiet until',
+  quietHoursTimeZone: 'Time zone',
 };
+
+/** The time zones a quiet-hours pick offers: the organisation's own first, then Lagos, then every zone this browser knows. */
+function timeZones(current: string): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set([current, 'Africa/Lagos', ...known])];
+}
 
 const duration = (seconds: number) => (seconds % 86_400 === 0 ? `${seconds / 86_400} days` : seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.round(seconds / 60)} minutes`);
 
 /**
  * The organisation's settings (`/settings`): what the partner API reads for this organisation. Owners and admins set
- * the organisation's own (the default product `issue-offer` uses, automatic offers, the notice e-mail); the operator's
+ * the organisation's own (the default product `issue-offer` uses, automatic offers, the notice e-mail, the quiet hours
+ * of borrower reminders); the operator's
  * (interest cap, pre-approvals, live mode) are shown read-only. The same in test and live mode. docs/dashboard/settings.md.
  */
 export class DashSettingsPage extends LitElement {
@@ -45,6 +56,9 @@ export class DashSettingsPage extends LitElement {
       dt { color: var(--dash-muted); }
       dd { margin: 0; }
       .actions { margin-top: 1rem; }
+      fieldset.quiet { border: 1px solid var(--dash-border); border-radius: 8px; margin: 1.25rem 0 0; padding: 0.75rem 1rem 1rem; min-width: 0; }
+      fieldset.quiet legend { font-weight: 600; padding: 0 0.25rem; }
+      .times { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
       @media (max-width: 480px) { dl { grid-template-columns: 1fr; } dd { margin-bottom: 0.5rem; } }
     `,
   ];
@@ -55,6 +69,7 @@ export class DashSettingsPage extends LitElement {
     productId: { state: true },
     autoIssue: { state: true },
     email: { state: true },
+    quiet: { state: true },
     error: { state: true },
     loadError: { state: true },
     saving: { state: true },
@@ -66,6 +81,7 @@ export class DashSettingsPage extends LitElement {
   productId = '';
   autoIssue = false;
   email = '';
+  quiet = { start: '21:00', end: '08:00', timeZone: 'Africa/Lagos' };
   error: FieldError | undefined;
   loadError = '';
   saving = false;
@@ -91,6 +107,7 @@ export class DashSettingsPage extends LitElement {
     this.productId = settings.defaultPreapprovalProduct?.id ?? '';
     this.autoIssue = settings.autoIssueOffers;
     this.email = settings.notificationEmail ?? '';
+    this.quiet = { ...settings.quietHours };
   }
 
   private async save(event: Event) {
@@ -104,6 +121,9 @@ export class DashSettingsPage extends LitElement {
           defaultPreapprovalProductId: this.productId || null,
           autoIssueOffers: this.autoIssue,
           notificationEmail: this.email.trim() || null,
+          quietHoursStart: this.quiet.start,
+          quietHoursEnd: this.quiet.end,
+          quietHoursTimeZone: this.quiet.timeZone,
         }),
       );
       this.done = 'Settings saved. The API uses them from now on.';
@@ -129,6 +149,16 @@ export class DashSettingsPage extends LitElement {
         <dt>Live mode</dt><dd>${o.liveEnabled ? 'Enabled' : 'Not enabled yet'}</dd>
       </dl>
     </section>`;
+  }
+
+  private timeField(field: 'quietHoursStart' | 'quietHoursEnd', key: 'start' | 'end', error: string | undefined, manage: boolean) {
+    const id = `f-${field}`;
+    return html`<div>
+      <label for=${id}>${LABELS[field]}</label>
+      <input id=${id} type="time" required .value=${this.quiet[key]} ?readonly=${!manage} aria-invalid=${error ? 'true' : 'false'}
+        aria-describedby=${describedBy(id, false, Boolean(error))} @input=${(e: Event) => (this.quiet = { ...this.quiet, [key]: (e.target as HTMLInputElement).value })} />
+      ${fieldErrorLine(id, error)}
+    </div>`;
   }
 
   override render() {
@@ -171,6 +201,23 @@ export class DashSettingsPage extends LitElement {
           aria-describedby=${describedBy('f-notificationEmail', true, Boolean(err('notificationEmail')))} @input=${(e: Event) => (this.email = (e.target as HTMLInputElement).value)} />
         <p class="hint" id="f-notificationEmail-hint">Where we write when something needs you, e.g. a webhook endpoint switched off after repeated failures.</p>
         ${fieldErrorLine('f-notificationEmail', err('notificationEmail'))}
+
+        <fieldset class="quiet" aria-describedby="quiet-hint">
+          <legend>Borrower reminders: quiet hours</legend>
+          <p class="hint" id="quiet-hint">
+            No reminder is texted to a borrower between these times; one that falls due then goes when they end. The same start and end means no quiet hours.
+          </p>
+          <div class="times">
+            ${this.timeField('quietHoursStart', 'start', err('quietHoursStart'), manage)} ${this.timeField('quietHoursEnd', 'end', err('quietHoursEnd'), manage)}
+          </div>
+          <label for="f-quietHoursTimeZone">${LABELS.quietHoursTimeZone}</label>
+          <select id="f-quietHoursTimeZone" ?disabled=${!manage} aria-invalid=${err('quietHoursTimeZone') ? 'true' : 'false'}
+            aria-describedby=${describedBy('f-quietHoursTimeZone', false, Boolean(err('quietHoursTimeZone')))}
+            @change=${(e: Event) => (this.quiet = { ...this.quiet, timeZone: (e.target as HTMLSelectElement).value })}>
+            ${timeZones(settings.quietHours.timeZone).map((zone) => html`<option value=${zone} ?selected=${zone === this.quiet.timeZone}>${zone.replaceAll('_', ' ')}</option>`)}
+          </select>
+          ${fieldErrorLine('f-quietHoursTimeZone', err('quietHoursTimeZone'))}
+        </fieldset>
 
         ${this.error && !this.error.field ? html`<p role="alert" class="error" id="form-error" tabindex="-1">${this.error.message}</p>` : nothing}
         ${this.error?.field ? html`<p role="alert" class="visually-hidden">${LABELS[this.error.field]}: ${this.error.message}</p>` : nothing}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, pushBody, startTestApp, type TestApp } from '../support/harness';
 import { signedInOwner, type DashboardClient } from '../support/dashboard';
 import { productInput } from '../support/factories';
+import { getOrganisation } from '../../server/platform/domain/organisations/organisation';
 
 /** The organisation's own settings in the dashboard: enough for the README's quick start without the operator CLI. */
 let app: TestApp;
@@ -75,6 +76,21 @@ describe('dashboard organisation settings', () => {
     expect((await owner.get('/organisation/settings')).json.data.defaultPreapprovalProduct?.id).toBe(product.json.data.id);
   });
 
+  it('the quiet hours of borrower reminders: read with their defaults, set by an owner, audited, and used by the reminder run', async () => {
+    const owner = await signedInOwner(app);
+    expect((await owner.get('/organisation/settings')).json.data.quietHours).toEqual({ start: '21:00', end: '08:00', timeZone: 'Africa/Lagos' });
+    const saved = await owner.send('PATCH', '/organisation/settings', { quietHoursStart: '20:30', quietHoursEnd: '07:15', quietHoursTimeZone: 'Africa/Accra' });
+    expect(saved.status).toBe(200);
+    expect(saved.json.data.quietHours).toEqual({ start: '20:30', end: '07:15', timeZone: 'Africa/Accra' });
+    expect(await audit(owner.organisationId)).toEqual([{ action: 'organisation_settings_updated', target: 'organisation-settings quietHoursStart,quietHoursEnd,quietHoursTimeZone' }]);
+    // What the reminder run reads for the organisation.
+    const organisation = await getOrganisation(app.platform.db, owner.organisationId);
+    expect({ start: organisation.quietHoursStart, end: organisation.quietHoursEnd, timeZone: organisation.quietHoursTimeZone }).toEqual({ start: '20:30', end: '07:15', timeZone: 'Africa/Accra' });
+    // Saving the same again changes nothing and writes no second audit row.
+    expect((await owner.send('PATCH', '/organisation/settings', { quietHoursStart: '20:30' })).status).toBe(200);
+    expect(await audit(owner.organisationId)).toHaveLength(1);
+  });
+
   it('when the value is not usable, then 400 names the field, nothing changes and no audit row is written', async () => {
     const owner = await signedInOwner(app);
     const other = await signedInOwner(app);
@@ -88,6 +104,9 @@ describe('dashboard organisation settings', () => {
       [{ defaultPreapprovalProductId: 'not-a-uuid' }, 'defaultPreapprovalProductId'],
       [{ autoIssueOffers: 'yes' }, 'autoIssueOffers'],
       [{ notificationEmail: 'ops at clinic' }, 'notificationEmail'],
+      [{ quietHoursStart: '25:00' }, 'quietHoursStart'],
+      [{ quietHoursEnd: '8:00' }, 'quietHoursEnd'],
+      [{ quietHoursTimeZone: 'Mars/Olympus_Mons' }, 'quietHoursTimeZone'],
       [{ maxInterestRateBps: 9000 }, ''],
       [{ liveEnabled: true }, ''],
     ];
@@ -98,7 +117,7 @@ describe('dashboard organisation settings', () => {
       if (field) expect(answer.json.data, JSON.stringify(body)).toEqual({ field });
     }
     const organisation = await app.platform.db.selectFrom('organisations').selectAll().where('id', '=', owner.organisationId).executeTakeFirstOrThrow();
-    expect(organisation).toMatchObject({ defaultPreapprovalProductId: null, maxInterestRateBps: null });
+    expect(organisation).toMatchObject({ defaultPreapprovalProductId: null, maxInterestRateBps: null, quietHoursStart: '21:00', quietHoursEnd: '08:00', quietHoursTimeZone: 'Africa/Lagos' });
     expect(Boolean(organisation.liveEnabled)).toBe(false);
     expect(await audit(owner.organisationId)).toEqual([]);
   });

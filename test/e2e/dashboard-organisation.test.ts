@@ -77,13 +77,19 @@ describe('dashboard: the organisation, from the dashboard only', () => {
     await expect.poll(() => main(page).locator('#f-autoIssueOffers-error').textContent()).toContain('default pre-approval product first');
     await main(page).getByLabel('Issue offers automatically').uncheck();
     await main(page).getByLabel('Default product for pushed decisions').selectOption({ label: 'Salary advance (SALARY_30)' });
+    // The quiet hours of borrower reminders: 21:00–08:00 Lagos until changed here.
+    expect(await main(page).getByLabel('Quiet from').inputValue()).toBe('21:00');
+    await main(page).getByLabel('Quiet from').fill('22:30');
+    await main(page).getByLabel('Time zone').selectOption('Africa/Accra');
     await main(page).getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => main(page).getByText('Settings saved.').isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
     await dashboardShot(page, 'organisation-settings-phone');
-    // After a reload the choice stands.
+    // After a reload the choices stand.
     await page.reload();
     await expect.poll(() => main(page).getByLabel('Default product for pushed decisions').inputValue(), { timeout: 10_000 }).not.toBe('');
+    expect([await main(page).getByLabel('Quiet from').inputValue(), await main(page).getByLabel('Quiet until').inputValue(), await main(page).getByLabel('Time zone').inputValue()]).toEqual(['22:30', '08:00', 'Africa/Accra']);
 
     // The README's quick start with a key made on the keys page: push, then issue-offer with {}.
     const key = await generateKeyInBrowser(page, app);

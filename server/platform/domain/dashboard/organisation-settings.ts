@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db, Executor } from '../../db/database';
 import { AppError } from '../errors';
 import { configureOrganisation, getOrganisation, type Organisation } from '../organisations/organisation';
+import { QuietHoursTimeSchema, TimeZoneSchema } from '../organisations/quiet-hours';
 import { inUnitOfWork } from '../unit-of-work';
 import { writeAudit, type RequestOrigin } from './audit';
 
@@ -9,7 +10,8 @@ import { writeAudit, type RequestOrigin } from './audit';
  * The organisation's settings as its own staff see and set them in the dashboard.
  *
  * Which settings are the partner's own: the default pre-approval product (what `issue-offer` with `{}` uses), whether
- * offers issue automatically when a decision is pushed, and where operational notices are e-mailed. Everything else
+ * offers issue automatically when a decision is pushed, where operational notices are e-mailed, and the quiet hours
+ * in which no reminder is texted to a borrower (`organisations/quiet-hours.ts`). Everything else
  * the partner API reads is the operator's (the interest cap, pre-approvals on or off, the pre-approval lifetime, the
  * default threshold, live mode): shown here, read-only, changed with the operator CLI (`admin org configure`).
  */
@@ -17,6 +19,8 @@ export interface OrganisationSettings {
   defaultPreapprovalProduct: { id: string; code: string; name: string } | null;
   autoIssueOffers: boolean;
   notificationEmail: string | null;
+  /** No borrower reminder is texted between these local times (`HH:MM`) in `timeZone`; start equal to end: none. */
+  quietHours: { start: string; end: string; timeZone: string };
   /** Set by the operator; read-only here. */
   operator: {
     maxInterestRateBps: number | null;
@@ -33,6 +37,9 @@ export const OrganisationSettingsChange = z
     defaultPreapprovalProductId: z.uuid('choose one of your products').nullable(),
     autoIssueOffers: z.boolean(),
     notificationEmail: z.email('enter an e-mail address such as ops@clinic.example').max(254).nullable(),
+    quietHoursStart: QuietHoursTimeSchema,
+    quietHoursEnd: QuietHoursTimeSchema,
+    quietHoursTimeZone: TimeZoneSchema,
   })
   .partial()
   .strict();
@@ -47,6 +54,7 @@ async function settingsOf(db: Executor, organisation: Organisation): Promise<Org
     defaultPreapprovalProduct: product ?? null,
     autoIssueOffers: organisation.autoIssueOffers,
     notificationEmail: organisation.notificationEmail,
+    quietHours: { start: organisation.quietHoursStart, end: organisation.quietHoursEnd, timeZone: organisation.quietHoursTimeZone },
     operator: {
       maxInterestRateBps: organisation.maxInterestRateBps,
       preapprovalsEnabled: organisation.preapprovalsEnabled,
