@@ -145,12 +145,20 @@ describe('sign-in by phone and code', () => {
     expect(res.body.data.sessions.map((s: { lender: { organisationId: string } }) => s.lender.organisationId)).toEqual([other.organisationId]);
   });
 
-  it('keeps the checkout\'s limits: a second code within 30 s is 429 otp_resend_too_soon; bad input is 400', async () => {
+  it('keeps the checkout\'s limits: a second code within 30 s is 429 otp_resend_too_soon, naming the code in play; bad input is 400', async () => {
     const phone = uniquePhone();
-    expect((await send({ phone, mode: 'test' })).status).toBe(200);
+    const first = await send({ phone, mode: 'test' });
+    expect(first.status).toBe(200);
     const again = await send({ phone, mode: 'test' });
     expect(again.status).toBe(429);
     expect(again.body.error).toBe('otp_resend_too_soon');
+    // The code already sent, so a reloaded page (or a second tab) shows its box instead of a wait with nowhere to type.
+    expect(again.body.data).toMatchObject({ sentTo: first.body.data.sentTo, expiresAt: first.body.data.expiresAt, attemptsAllowed: 5, attemptsLeft: 5 });
+    expect(again.body.data.resendInSeconds).toBeGreaterThan(0);
+    expect(again.body.data.resendInSeconds).toBeLessThanOrEqual(first.body.data.resendInSeconds);
+    // A wrong try counts against the code in play, and the refusal says so.
+    expect((await verify({ phone, mode: 'test', code: '000000' })).body.error).toMatch(/otp_incorrect/);
+    expect((await send({ phone, mode: 'test' })).body.data.attemptsLeft).toBe(4);
     expect((await send({ phone: 'not a phone', mode: 'test' })).body.error).toBe('invalid_request');
     expect((await verify({ phone, mode: 'test', code: '12' })).body.error).toBe('invalid_request');
   });

@@ -163,6 +163,49 @@ describe.each([
   });
 });
 
+describe('signing in as people do', () => {
+  it('a reload after the code was sent shows the box for that code (no new code, no wait with nowhere to type); a second tab asking again gets the same box; the code signs in', async () => {
+    const phone = uniquePhone();
+    await lentLoan(app, tenant, phone);
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT, locale: 'en-NG' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/checkout/my-loan?mode=test`);
+      // Typed as people write it: the local form, with spaces.
+      const local = `0${phone.slice(4)}`;
+      await page.getByLabel(en['myLoan.signIn.phone']).fill(`${local.slice(0, 4)} ${local.slice(4, 7)} ${local.slice(7)}`);
+      await page.getByRole('button', { name: en['otp.send'] }).click();
+      await page.locator('#lc-otp-code').waitFor();
+      await expect.poll(async () => (await inbox(phone)).length, { timeout: 10_000 }).toBe(1);
+
+      await page.reload();
+      await page.locator('#lc-otp-code').waitFor({ timeout: 10_000 });
+      await checkScreen(page, 'en-09-code-after-reload');
+
+      // Another tab of the same browser knows nothing of the first: asking for a code within the cool-down shows the box
+      // for the code already sent, not "please wait".
+      const second = await context.newPage();
+      await second.goto(`${app.url}/checkout/my-loan?mode=test`);
+      await second.getByLabel(en['myLoan.signIn.phone']).fill(phone);
+      await second.getByRole('button', { name: en['otp.send'] }).click();
+      await second.locator('#lc-otp-code').waitFor({ timeout: 10_000 });
+      expect(await second.getByText(en['error.otp_resend_too_soon']).count()).toBe(0);
+      await second.close();
+      expect((await inbox(phone)).length, 'no second code was sent').toBe(1);
+
+      await page.locator('#lc-otp-code').focus();
+      await page.keyboard.insertText(await latestOtp(app, phone));
+      await page.getByRole('button', { name: /₦[\d,.]+ loan/ }).first().waitFor({ timeout: 15_000 });
+      // Signed in, a reload stays signed in and does not bring the code box back.
+      await page.reload();
+      await page.getByRole('button', { name: /₦[\d,.]+ loan/ }).first().waitFor({ timeout: 15_000 });
+      expect(await page.locator('#lc-otp-code').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('links a browser lands on', () => {
   it('a partner-minted session\'s link opens the loans signed in, the token gone from the address; a cut-short link is the branded page in the browser\'s language', async () => {
     const { loan } = await lentLoan(app, tenant, uniquePhone());

@@ -36,6 +36,30 @@ const loanInHash = () => /^#loan-([0-9a-f-]{36})$/.exec(location.hash)?.[1];
 
 
 /**
+ * The code in play for this tab (the phone and its challenge), so a reload shows the box for the code the borrower has
+ * just been sent instead of asking for another (which the cool-down would refuse). sessionStorage: this tab only, gone
+ * when it closes; storage that is blocked (a sandboxed frame) just means no memory.
+ */
+const CODE_KEY = 'lc-my-loan.code';
+function rememberCode(entry: { phone: string; mode: string; challenge: OtpChallenge } | null): void {
+  try {
+    if (entry) sessionStorage.setItem(CODE_KEY, JSON.stringify(entry));
+    else sessionStorage.removeItem(CODE_KEY);
+  } catch {
+    // No storage: nothing to remember.
+  }
+}
+function rememberedCode(mode: string): { phone: string; challenge: OtpChallenge } | null {
+  try {
+    const entry = JSON.parse(sessionStorage.getItem(CODE_KEY) ?? 'null') as { phone?: string; mode?: string; challenge?: OtpChallenge } | null;
+    if (!entry?.phone || entry.mode !== mode || !entry.challenge || Date.parse(entry.challenge.expiresAt) <= Date.now()) return null;
+    return { phone: entry.phone, challenge: entry.challenge };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The borrower's own loan page (`/my-loan`): sign in with the phone and a texted code (the checkout's `<lc-otp>`),
  * the loans per lender, one loan (`<lc-my-loan-loan>`: what is owed, pay now, pay off early), sign out. The session
  * tokens stay in the checkout server's HttpOnly cookie; this element only ever sees session handles.
@@ -109,7 +133,14 @@ export class LcMyLoan extends LitElement {
       applyTheme(this, this.theme);
       void this.applyLocale(storedLocale() ?? navigator.languages);
       if (this.pageState === 'ready') await this.refresh();
-      else this.requestUpdate();
+      else {
+        const remembered = rememberedCode(this.mode);
+        if (remembered) {
+          this.phone = remembered.phone;
+          this.challenge = remembered.challenge;
+        }
+        this.requestUpdate();
+      }
     });
   }
 
@@ -166,6 +197,7 @@ export class LcMyLoan extends LitElement {
       this.challenge = this.asChallenge(this.send.error.data as Parameters<typeof this.asChallenge>[0]);
       this.send.reset();
     }
+    if (this.challenge) rememberCode({ phone: this.phone, mode: this.mode, challenge: this.challenge });
   }
 
   private asChallenge(sent: { sentTo: string; expiresAt: string; resendInSeconds: number; attemptsAllowed?: number; attemptsLeft?: number; resendAvailableAt?: string }): OtpChallenge {
@@ -181,7 +213,11 @@ export class LcMyLoan extends LitElement {
 
   /** What `<lc-otp>` calls: the sign-in's send and verify for the phone typed here. */
   private readonly otpApi = {
-    sendOtp: async (signal?: AbortSignal) => this.asChallenge(await this.api.sendCode(this.phone, this.mode, signal)),
+    sendOtp: async (signal?: AbortSignal) => {
+      const challenge = this.asChallenge(await this.api.sendCode(this.phone, this.mode, signal));
+      rememberCode({ phone: this.phone, mode: this.mode, challenge });
+      return challenge;
+    },
     verifyOtp: async (code: string, signal?: AbortSignal) => {
       const verified = await this.api.verifyCode(this.phone, code, this.mode, signal);
       this.foundNone = verified.sessions.length === 0;
@@ -192,6 +228,7 @@ export class LcMyLoan extends LitElement {
 
   private async codeVerified() {
     this.challenge = null;
+    rememberCode(null);
     if (this.foundNone) {
       this.notice = t('myLoan.signIn.none');
       return;
@@ -214,6 +251,7 @@ export class LcMyLoan extends LitElement {
 
   private otherPhone() {
     this.challenge = null;
+    rememberCode(null);
     this.send.reset();
     void this.updateComplete.then(() => this.querySelector<HTMLInputElement>('#lc-phone')?.focus());
   }

@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { safeEqual } from '../secrets';
 import { maskPhone, normalisePhone } from '../users/phone';
-import { OTP_RULES, codeHash, cooledDownBefore, cooldownError, newCode, takeSendSlot, withWebOtpLine } from '../checkout/otp';
+import { OTP_RULES, codeHash, cooledDownBefore, cooldownError, newCode, takeSendSlot, withWebOtpLine, type OtpChallengeView } from '../checkout/otp';
 import { lenderContact, type LenderContact } from '../checkout/lender-contact';
 import { smsText } from '../languages/sms-texts';
 import { BORROWER_SESSION_RULES, insertBorrowerSession, type MintedBorrowerSession } from './borrower-session';
@@ -75,7 +75,9 @@ export async function sendSignInCode(platform: SignInPlatform, request: SignInRe
     .executeTakeFirst();
   if (!claimed) {
     const last = await db.selectFrom('borrowerSignInPhones').select('lastSentAt').where('mode', '=', request.mode).where('phone', '=', phone).executeTakeFirstOrThrow();
-    throw cooldownError(last.lastSentAt, now);
+    // The code in play goes with the refusal, so a page reloaded (or a second tab) shows the box for the code the
+    // borrower already has, with its countdown, instead of a wait with nowhere to type it.
+    throw cooldownError(last.lastSentAt, now, await codeInPlay(db, request.mode, phone, last.lastSentAt, now));
   }
   await takeSendSlot(db, { mode: request.mode }, phone, now);
   const code = newCode();
@@ -93,6 +95,29 @@ export async function sendSignInCode(platform: SignInPlatform, request: SignInRe
     await sms.send({ to: phone, body: withWebOtpLine(smsText('otp', 'en', { code, lender }), platform.baseUrl, code), mode: request.mode });
   })().catch((error: unknown) => platform.logger.warn({ err: error }, 'borrower sign-in code not texted'));
   return { sentTo: maskPhone(phone), expiresAt, resendInSeconds: OTP_RULES.resendCooldownMs / 1000, attemptsAllowed: OTP_RULES.maxAttempts };
+}
+
+/** The phone's latest sign-in code while it can still be used (not expired, not used), as the code box shows it. */
+async function codeInPlay(db: Executor, mode: Mode, phone: string, lastSentAt: string, now: Date): Promise<OtpChallengeView | null> {
+  const latest = await db
+    .selectFrom('borrowerSignInCodes')
+    .select(['expiresAt', 'attempts', 'verifiedAt'])
+    .where('mode', '=', mode)
+    .where('phone', '=', phone)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!latest || latest.verifiedAt || latest.expiresAt <= now.toISOString()) return null;
+  const resendAvailableAt = new Date(Date.parse(lastSentAt) + OTP_RULES.resendCooldownMs).toISOString();
+  return {
+    sentTo: maskPhone(phone),
+    expiresAt: latest.expiresAt,
+    resendAvailableAt,
+    resendInSeconds: Math.max(0, Math.ceil((Date.parse(resendAvailableAt) - now.getTime()) / 1000)),
+    attemptsAllowed: OTP_RULES.maxAttempts,
+    attemptsLeft: Math.max(0, OTP_RULES.maxAttempts - latest.attempts),
+  };
 }
 
 /**
