@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapSandbox } from '../../server/platform/domain/bootstrap';
 import { ensureSandboxOwner } from '../../server/platform/domain/dashboard/ensure-sandbox-owner';
-import { startTestApp, type TestApp } from '../support/harness';
+import { createTenant, startTestApp, type TestApp } from '../support/harness';
 import { dashboardClient, GOOD_PASSWORD } from '../support/dashboard';
 
 let app: TestApp;
@@ -29,5 +29,15 @@ describe('the sandbox organisation gets a dashboard owner', () => {
     expect((await browser.get('/session')).json.data).toMatchObject({ role: 'owner', organisation: { id: result.organisationId, liveEnabled: true } });
 
     expect(await ensureSandboxOwner(app.platform.db, { organisationId: result.organisationId, email: 'owner@sandbox.example', now })).toBeUndefined();
+    const created = await app.platform.db.selectFrom('dashboardAuditLog').select('userAgent').where('organisationId', '=', result.organisationId).where('action', '=', 'owner_created').execute();
+    expect(created).toEqual([{ userAgent: 'sandbox bootstrap' }]);
+  });
+
+  it('the audit row names who made the owner when it is not the sandbox bootstrap (the live rehearsal)', async () => {
+    const now = app.platform.clock.now();
+    const { organisationId } = await createTenant(app);
+    await ensureSandboxOwner(app.platform.db, { organisationId, email: 'owner@rehearsal.example', now, by: 'live rehearsal' });
+    const created = await app.platform.db.selectFrom('dashboardAuditLog').select('userAgent').where('organisationId', '=', organisationId).where('action', '=', 'owner_created').execute();
+    expect(created).toEqual([{ userAgent: 'live rehearsal' }]);
   });
 });

@@ -230,7 +230,7 @@ async function seed(env: Record<string, string>) {
     await ensureFinancingLender(platform.db, config.FINANCING_POLICY, now);
     await platform.db.transaction().execute((trx) => fundPool(trx, { organisationId: FINANCING_LENDER_ID, mode: 'live', code: FINANCING_POOL_CODE, amountKobo: POOL_KOBO, now }));
     // An owner for the dashboard, as the sandbox has one: a one-time link chooses the password.
-    const owner = await ensureSandboxOwner(platform.db, { organisationId: organisation.id, email: 'owner@rehearsal.example', now });
+    const owner = await ensureSandboxOwner(platform.db, { organisationId: organisation.id, email: 'owner@rehearsal.example', now, by: 'live rehearsal' });
     if (!owner) throw new Error('the rehearsal organisation already had an owner with a password');
     return {
       owner,

@@ -16,7 +16,8 @@ export const SANDBOX_OWNER_LINK_MS = 7 * 24 * 3600_000;
  */
 export async function ensureSandboxOwner(
   db: Db,
-  options: { organisationId: string; email: string; now: Date },
+  /** `by`: what the audit row names as the creator (default the sandbox bootstrap). */
+  options: { organisationId: string; email: string; now: Date; by?: string },
 ): Promise<{ email: string; created: boolean; setPasswordToken: string } | undefined> {
   const email = normaliseEmail(options.email);
   return inUnitOfWork(db, async (tx) => {
@@ -35,7 +36,7 @@ export async function ensureSandboxOwner(
       userId = newId();
       await tx.insertInto('dashboardUsers').values({ id: userId, email, passwordHash: null, emailVerifiedAt: at, createdAt: at }).execute();
       await tx.insertInto('dashboardMemberships').values({ userId, organisationId: options.organisationId, role: 'owner', createdAt: at }).execute();
-      await writeAudit(tx, { userId, organisationId: options.organisationId, action: 'owner_created', target: `user:${userId}`, origin: { ip: null, userAgent: 'sandbox bootstrap' }, now: options.now });
+      await writeAudit(tx, { userId, organisationId: options.organisationId, action: 'owner_created', target: `user:${userId}`, origin: { ip: null, userAgent: options.by ?? 'sandbox bootstrap' }, now: options.now });
     }
     const setPasswordToken = await issueEmailToken(tx, userId, 'reset_password', options.now, SANDBOX_OWNER_LINK_MS);
     return { email: owner?.email ?? email, created: !owner, setPasswordToken };
