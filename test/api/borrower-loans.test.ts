@@ -108,6 +108,20 @@ describe('sign-in by phone and code', () => {
     expect((await verify({ phone: without, mode: 'test', code: '000000' })).body.error).toBe('otp_incorrect');
   });
 
+  it('texts the code in the language the page asks in, else in the language the borrower chose at checkout', async () => {
+    const asked = uniquePhone();
+    await lentLoan(app, tenant, asked);
+    expect((await client(app).post('/v1/borrower/sign-in/send', { phone: asked, mode: 'test' }, { 'accept-language': 'yo' })).status).toBe(200);
+    await expect.poll(async () => (await inbox(asked))[0]?.body ?? '').toMatch(/^\d{6} ni kóòdù awin /);
+
+    const saved = uniquePhone();
+    const { loan } = await lentLoan(app, tenant, saved);
+    const { borrowerId } = await app.platform.db.selectFrom('loans').select('borrowerId').where('id', '=', loan.id).executeTakeFirstOrThrow();
+    await app.platform.db.updateTable('borrowers').set({ preferredLocale: 'ha' }).where('id', '=', borrowerId).execute();
+    expect((await send({ phone: saved, mode: 'test' })).status).toBe(200);
+    await expect.poll(async () => (await inbox(saved))[0]?.body ?? '').toMatch(/^\d{6} ce lambar lamunin /);
+  });
+
   it('a verified code gives one session per lender, each seeing only its own loans', async () => {
     const phone = uniquePhone();
     const { loan: mine } = await lentLoan(app, tenant, phone);
@@ -193,7 +207,7 @@ describe('pay now', () => {
     expect(replay.body).toEqual(res.body);
     const repayments = (await api().get(`/v1/loans/${loan.id}/repayments`)).body.data;
     expect(repayments).toHaveLength(1);
-    expect(repayments[0]).toMatchObject({ method: 'mandate', status: 'completed', amountKobo: 10_000 });
+    expect(repayments[0]).toMatchObject({ method: 'mandate', initiatedBy: 'borrower', status: 'completed', amountKobo: 10_000 });
     expect((await api().get(`/v1/loans/${loan.id}`)).body.data.outstandingKobo).toBe(loan.outstandingKobo - 10_000);
     // The receipt: the amount and its reference, what is still owed, and the loan page's link (test mode says so).
     const owed = (loan.outstandingKobo - 10_000) / 100;
@@ -282,7 +296,7 @@ describe('pay off early', () => {
     expect(schedule.every((i: { status: string }) => i.status === 'paid')).toBe(true);
     const repayments = (await api().get(`/v1/loans/${loan.id}/repayments`)).body.data;
     expect(repayments).toHaveLength(1);
-    expect(repayments[0]).toMatchObject({ amountKobo: quote.totalKobo, principalPortionKobo: loan.principalKobo, unallocatedKobo: 0 });
+    expect(repayments[0]).toMatchObject({ initiatedBy: 'borrower', amountKobo: quote.totalKobo, principalPortionKobo: loan.principalKobo, unallocatedKobo: 0 });
     const mandate = await app.platform.db.selectFrom('loanMandates').select('status').where('loanId', '=', loan.id).executeTakeFirstOrThrow();
     expect(mandate.status).toBe('cancelled');
     const names = (await eventsOf(app, tenant.organisationId)).filter((e) => e.data.loanId === loan.id).map((e) => e.name);

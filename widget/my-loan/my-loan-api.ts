@@ -1,4 +1,5 @@
 import { CheckoutApiError, type LenderContact, type OtpSent } from '../checkout-api';
+import { currentLocale } from '../i18n/i18n';
 
 /**
  * The loan page's JSON endpoints (`<checkout mount>/my-loan/api`, server/checkout/my-loan/my-loan-router.ts), typed.
@@ -114,6 +115,8 @@ export class MyLoanApi {
     if (method === 'POST') headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     if (this.session) headers[SESSION_HANDLE_HEADER] = this.session;
+    // The language the page is in: the sign-in code's text goes in it.
+    headers['accept-language'] = currentLocale();
     let res: Response;
     try {
       res = await fetch(`${this.base}${path}`, { method, credentials: 'same-origin', headers, signal, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });

@@ -74,7 +74,7 @@ export function createBorrowerSignInRouter(platform: Platform): express.Router {
   };
   router.post('/send', perAddress('send'), async (req, res) => {
     const body = parse(SignIn, req.body);
-    const data = await sendSignInCode(platform, { phone: body.phone, mode: body.mode, organisationId: body.organisation ?? null }, platform.clock.now());
+    const data = await sendSignInCode(platform, { phone: body.phone, mode: body.mode, organisationId: body.organisation ?? null, acceptLanguage: req.get('accept-language') }, platform.clock.now());
     res.status(200).json(successBody(200, 'If this phone has loans, a code is on its way', data));
   });
   router.post('/verify', perAddress('verify'), async (req, res) => {

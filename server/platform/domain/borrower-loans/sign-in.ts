@@ -8,6 +8,7 @@ import { maskPhone, normalisePhone } from '../users/phone';
 import { OTP_RULES, codeHash, cooledDownBefore, cooldownError, newCode, takeSendSlot, withWebOtpLine, type OtpChallengeView } from '../checkout/otp';
 import { lenderContact, type LenderContact } from '../checkout/lender-contact';
 import { smsText } from '../languages/sms-texts';
+import { isLocale, localeOfAcceptLanguage, type Locale } from '../../../shared/locales';
 import { BORROWER_SESSION_RULES, insertBorrowerSession, type MintedBorrowerSession } from './borrower-session';
 import { LENT_STATES, phoneSpellings } from './borrower-phone';
 
@@ -61,8 +62,27 @@ async function lendersOf(db: Executor, request: { mode: Mode; phone: string; org
   return rows.map((r) => r.organisationId);
 }
 
+/**
+ * The sign-in code's language: the one the page asking is in (its `Accept-Language`), else the latest language a
+ * borrower with this phone chose in a checkout, else English.
+ */
+async function signInLanguage(db: Executor, mode: Mode, phone: string, acceptLanguage: string | undefined): Promise<Locale> {
+  const asked = localeOfAcceptLanguage(acceptLanguage);
+  if (asked) return asked;
+  const saved = await db
+    .selectFrom('borrowers')
+    .select('preferredLocale')
+    .where('phone', 'in', phoneSpellings(phone))
+    .where('mode', '=', mode)
+    .where('preferredLocale', 'is not', null)
+    .orderBy('updatedAt', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return isLocale(saved?.preferredLocale) ? saved.preferredLocale : 'en';
+}
+
 /** Texts a sign-in code. The answer is the same whether or not the phone has loans. */
-export async function sendSignInCode(platform: SignInPlatform, request: SignInRequest, now: Date): Promise<SignInCodeSent> {
+export async function sendSignInCode(platform: SignInPlatform, request: SignInRequest & { acceptLanguage?: string }, now: Date): Promise<SignInCodeSent> {
   const phone = phoneOf(request.phone);
   const sms = platform.sms.for(request.mode);
   const db: Db = platform.db;
@@ -92,7 +112,8 @@ export async function sendSignInCode(platform: SignInPlatform, request: SignInRe
     const lenders = await lendersOf(db, { ...request, phone });
     if (lenders.length === 0) return;
     const lender = lenders.length === 1 ? (await lenderContact(db, { organisationId: lenders[0]!, mode: request.mode })).name : 'lender';
-    await sms.send({ to: phone, body: withWebOtpLine(smsText('otp', 'en', { code, lender }), platform.baseUrl, code), mode: request.mode });
+    const locale = await signInLanguage(db, request.mode, phone, request.acceptLanguage);
+    await sms.send({ to: phone, body: withWebOtpLine(smsText('otp', locale, { code, lender }), platform.baseUrl, code), mode: request.mode });
   })().catch((error: unknown) => platform.logger.warn({ err: error }, 'borrower sign-in code not texted'));
   return { sentTo: maskPhone(phone), expiresAt, resendInSeconds: OTP_RULES.resendCooldownMs / 1000, attemptsAllowed: OTP_RULES.maxAttempts };
 }
