@@ -25,7 +25,7 @@ interface LoanPage {
   statusHistory: Array<{ status: string; at: string; event: string | null }>;
   events: Array<{ id: string; name: string; at: string; status: string | null }>;
   schedule: Array<{ id: string; installmentNumber: number; dueDate: string; totalKobo: number; amountPaidKobo: number; status: string }>;
-  repayments: Array<{ id: string; reference: string; method: string; status: string; amountKobo: number; createdAt: string }>;
+  repayments: Array<{ id: string; reference: string; method: string; initiatedBy: string; status: string; amountKobo: number; createdAt: string }>;
   reviews: Array<{ id: string; openedReason: string; decidedBy: string; status: string; closedReason: string | null; note: string | null; openedAt: string; closedAt: string | null }>;
   actions: { openReviewId: string | null; writeOff: boolean; proposalId: string | null };
 }
@@ -178,10 +178,10 @@ export class OpsLoan extends LitElement {
         ${page.repayments.length === 0
           ? html`<p class="muted">No repayment yet.</p>`
           : html`<div class="table-wrap has-cards"><table class="cards">
-              <thead><tr><th>When</th><th class="num">Amount</th><th>Method</th><th>Status</th><th>Reference</th></tr></thead>
+              <thead><tr><th>When</th><th class="num">Amount</th><th>Method</th><th>Started by</th><th>Status</th><th>Reference</th></tr></thead>
               <tbody>${page.repayments.map(
                 (r) => html`<tr><td data-label="When">${when(r.createdAt)}</td><td data-label="Amount" class="num">${naira(r.amountKobo)}</td><td data-label="Method">${words(r.method)}</td>
-                  <td data-label="Status">${r.status}</td><td data-label="Reference"><span class="mono">${r.reference}</span></td></tr>`,
+                  <td data-label="Started by">${r.initiatedBy}</td><td data-label="Status">${r.status}</td><td data-label="Reference"><span class="mono">${r.reference}</span></td></tr>`,
               )}</tbody></table></div>`}
       </section>
       <section class="card" aria-labelledby="loan-events">

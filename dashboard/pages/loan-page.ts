@@ -54,7 +54,7 @@ interface Timeline {
   offerLetter: { url: string; expiresAt: string; documentReference: string } | null;
   offerLetters: Array<{ documentReference: string; variant: string; createdAt: string }>;
   schedule: Array<{ installmentNumber: number; dueDate: string; principalKobo: number; interestKobo: number; feeKobo: number; lateFeeKobo: number; totalKobo: number; amountPaidKobo: number; status: string }>;
-  repayments: Array<{ id: string; method: string; status: string; amountKobo: number; createdAt: string }>;
+  repayments: Array<{ id: string; method: string; initiatedBy: 'schedule' | 'borrower' | 'partner'; status: string; amountKobo: number; createdAt: string }>;
   mandates: Array<{ id: string; provider: string; status: string; reference: string; amountKobo: number; activatedAt: string | null; bankCode: string | null; accountNumber: string | null }>;
   borrowerActions: BorrowerAction[];
   ledger: Array<{ id: string; reference: string; kind: string; at: string; postings: Array<{ accountKind: string; accountCode: string; amountKobo: number }> }>;
@@ -82,6 +82,19 @@ function borrowerActionText(action: BorrowerAction): string {
   }
   const outcome = action.status === 'active' ? CHANGE_OUTCOME.active : action.status === 'pending' ? CHANGE_OUTCOME.pending : CHANGE_OUTCOME[action.failureReason ?? ''] ?? action.status;
   return `Changed the debit account to ${action.bankName} ending ${action.accountNumberLast4}: ${outcome}${action.replacedAt ? ` (${when(action.replacedAt)})` : ''}`;
+}
+
+/** How a repayment came about, in the lender's words: who started it (`initiatedBy`), and for the lender's own, how. */
+function repaymentSource(r: Timeline['repayments'][number]): string {
+  if (r.initiatedBy === 'borrower') return 'Paid by the borrower on their loan page';
+  if (r.initiatedBy === 'schedule') return 'Scheduled direct debit';
+  const how: Record<string, string> = {
+    mandate: 'Direct debit you asked for',
+    external: 'Recorded by you: collected on your own rail',
+    cash_wallet: 'Recorded by you: from the borrower\'s wallet',
+    wallet: 'Recorded by you: undrawn credit back to the pool',
+  };
+  return how[r.method] ?? `Recorded by you (${statusLabel(r.method)})`;
 }
 
 /** Loans the borrower has nothing left to do in the checkout for: no link is offered. */
@@ -378,8 +391,8 @@ export class DashLoanPage extends LitElement {
           ? html`<p class="muted">No repayments yet.</p>`
           : html`<div class="table-wrap has-cards" tabindex="0" role="region" aria-label="Repayments table">
               <table class="cards">
-                <thead><tr><th scope="col">When</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
-                <tbody>${data.repayments.map((r) => html`<tr><td data-label="When"><span>${when(r.createdAt)}</span></td><td data-label="Method">${statusLabel(r.method)}</td><td class="num" data-label="Amount">${naira(r.amountKobo)}</td><td data-label="Status">${statusLabel(r.status)}</td></tr>`)}</tbody>
+                <thead><tr><th scope="col">When</th><th scope="col">How</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
+                <tbody>${data.repayments.map((r) => html`<tr><td data-label="When"><span>${when(r.createdAt)}</span></td><td data-label="How" data-repayment-source=${r.initiatedBy}>${repaymentSource(r)}</td><td class="num" data-label="Amount">${naira(r.amountKobo)}</td><td data-label="Status">${statusLabel(r.status)}</td></tr>`)}</tbody>
               </table>
             </div>`}
       </section>

@@ -1949,7 +1949,7 @@ export interface paths {
         put?: never;
         /**
          * Pay now
-         * @description Charges `amountKobo` once on the loan's direct debit and applies it by the repayment rules (oldest instalment first, fee → interest → principal); a receipt is texted. `amountKobo`: at least ₦100 (10,000 kobo, or the whole outstanding when less), at most the outstanding (422 `payment_amount_out_of_range` with `data.minKobo`/`maxKobo`). **Idempotency-Key is required**: the same key replays the first answer. While another payment on the loan is being collected (another tab, a scheduled debit): 409 `payment_in_progress`, nothing charged. The bank refuses: 422 `payment_refused` (`data.reason`, `data.lender`), nothing taken, nothing changed. 201 when the payment is applied; 202 (`status: pending`) when the bank has not answered yet.
+         * @description Charges `amountKobo` once on the loan's direct debit and applies it by the repayment rules (oldest instalment first, fee → interest → principal); a receipt is texted. `amountKobo`: at least ₦100 (10,000 kobo, or the whole outstanding when less), at most the outstanding (422 `payment_amount_out_of_range` with `data.minKobo`/`maxKobo`). **Idempotency-Key is required**: the same key replays the first answer. While another payment on the loan is being collected (another tab, a scheduled debit): 409 `payment_in_progress`, nothing charged. The bank refuses: 422 `payment_refused` (`data.reason`, `data.lender`), nothing taken, nothing changed. 201 when the payment is applied; 202 (`status: pending`) when the bank has not answered yet (the receipt is texted once the payment is applied). The partner's API lists it among the loan's repayments with `initiatedBy: borrower`.
          */
         post: operations["payBorrowerLoan"];
         delete?: never;
@@ -2006,7 +2006,7 @@ export interface paths {
         put?: never;
         /**
          * Pay off early
-         * @description Charges the quote's `totalKobo` once on the direct debit. Taken: the waived interest and fees come off the schedule, the payment settles every instalment, the loan is `completed` (`loan.settlement_quote.paid`, `loan.repayment.completed`, `loan.completed`), the mandate is cancelled and a receipt is texted (201). The bank has not answered yet: 202, quote `paying`. **Idempotency-Key is required.** Its Lagos day is over: 409 `settlement_quote_expired`; the loan changed since: 409 `settlement_quote_stale`; the bank refuses: 422 `payment_refused`, nothing changed (the quote can be paid again the same day).
+         * @description Charges the quote's `totalKobo` once on the direct debit. Taken: the waived interest and fees come off the schedule, the payment settles every instalment, the loan is `completed` (`loan.settlement_quote.paid`, `loan.repayment.completed`, `loan.completed`), the mandate is cancelled and a receipt is texted (201). The bank has not answered yet: 202, quote `paying` (the receipt is texted once the payment is applied). **Idempotency-Key is required.** Its Lagos day is over: 409 `settlement_quote_expired`; the loan changed since: 409 `settlement_quote_stale`; the bank refuses: 422 `payment_refused`, nothing changed (the quote can be paid again the same day).
          */
         post: operations["paySettlementQuote"];
         delete?: never;
@@ -2532,6 +2532,11 @@ export interface components {
             repaymentId: string;
             reference: string;
             method: string;
+            /**
+             * @description Who started it: `schedule` (the automatic direct debit of what fell due), `borrower` (their loan page: pay now, pay off), `partner` (`POST /v1/loans/{id}/repayments`).
+             * @enum {string}
+             */
+            initiatedBy: "schedule" | "borrower" | "partner";
             /**
              * Format: int64
              * @description Integer kobo (NGN minor unit).
@@ -4655,6 +4660,11 @@ export interface components {
             reference: string;
             /** @enum {string} */
             method: "wallet" | "mandate" | "external" | "cash_wallet";
+            /**
+             * @description Who started the repayment: `schedule` — the service's automatic direct debit of what fell due (method `mandate`); `borrower` — the borrower on their own loan page (pay now or pay off early; method `mandate`); `partner` — you, through `POST /v1/loans/{id}/repayments` (any method). Repayments from before this field existed: a charge that paid off the loan early reads `borrower`, every other `mandate` charge `schedule`, every other method `partner`.
+             * @enum {string}
+             */
+            initiatedBy: "schedule" | "borrower" | "partner";
             /** @enum {string} */
             status: "pending" | "completed" | "failed";
             /**
@@ -12300,6 +12310,7 @@ export interface operations {
                      *           "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
                      *           "reference": "string",
                      *           "method": "wallet",
+                     *           "initiatedBy": "schedule",
                      *           "status": "pending",
                      *           "amountKobo": 5000000,
                      *           "unallocatedKobo": 5000000,
@@ -12501,6 +12512,7 @@ export interface operations {
                      *         "borrowerId": "3f0a7c1e-5d8b-4c2a-9e61-0b7d4f2a9c13",
                      *         "reference": "string",
                      *         "method": "wallet",
+                     *         "initiatedBy": "schedule",
                      *         "status": "pending",
                      *         "amountKobo": 5000000,
                      *         "unallocatedKobo": 5000000,

@@ -215,7 +215,7 @@ describe('live mode with no payment rail configured', () => {
         id: leftPending, organisationId: tenant.organisationId, mode: 'live', loanId: loan.id, borrowerId: loan.borrowerId, reference: `RPY-${newId()}`,
         method: 'mandate', status: 'pending', amountKobo: 100_000, unallocatedKobo: 0, feePortionKobo: 0, interestPortionKobo: 0, principalPortionKobo: 0,
         externalReference: null, ledgerTransactionRef: null, completedAt: null, settlementId: null, mandateId: mandate.id, chargeReference: null,
-        failureReason: null, createdAt: at, updatedAt: at,
+        failureReason: null, initiatedBy: 'schedule', createdAt: at, updatedAt: at,
       })
       .execute();
     const before = await snapshot();

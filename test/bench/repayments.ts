@@ -108,7 +108,7 @@ async function settlementRun(label: string, env: Record<string, string>, pgSchem
       });
       repayments.push({
         id: newId(), organisationId: org.id, mode: 'test' as const, loanId: id, borrowerId, reference: `RPY-${newId()}`, method: 'external', status: 'completed', amountKobo: 50_000, unallocatedKobo: 0,
-        feePortionKobo: 10_000, interestPortionKobo: 20_000, principalPortionKobo: 20_000, externalReference: null, ledgerTransactionRef: null, completedAt: at, settlementId: null, createdAt: at, updatedAt: at,
+        feePortionKobo: 10_000, interestPortionKobo: 20_000, principalPortionKobo: 20_000, externalReference: null, ledgerTransactionRef: null, completedAt: at, settlementId: null, initiatedBy: 'partner', createdAt: at, updatedAt: at,
       });
     }
     for (let i = 0; i < loans.length; i += 10) await db.insertInto('loans').values(loans.slice(i, i + 10)).execute();

@@ -50,6 +50,7 @@ import * as opsProposals from './migrations/0051-ops-proposals';
 import * as mandateExpiry from './migrations/0053-mandate-expiry';
 import * as insurancePolicyRecords from './migrations/0058-insurance-policy-records';
 import * as borrowerReminders from './migrations/0060-borrower-reminders';
+import * as repaymentInitiator from './migrations/0061-repayment-initiator';
 
 /** Column types that differ between the two databases; migrations take them instead of naming types. */
 export interface ColumnTypes {
@@ -114,6 +115,7 @@ const migrations: Record<string, MigrationModule> = {
   '0059-mandate-replacements': mandateReplacements,
   '0058-insurance-policy-records': insurancePolicyRecords,
   '0060-borrower-reminders': borrowerReminders,
+  '0061-repayment-initiator': repaymentInitiator,
 };
 
 export function columnTypes(dialect: Dialect): ColumnTypes {

@@ -504,6 +504,8 @@ export interface LoanRepaymentsTable {
   mandateId: string | null;
   chargeReference: string | null;
   failureReason: string | null;
+  /** Who started it: `schedule` (the collector's debit of what fell due), `borrower` (their loan page), `partner` (the API). */
+  initiatedBy: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOAN_STATUSES } from '../domain/loans/loan';
+import { REPAYMENT_INITIATORS } from '../domain/repayments/repayment-initiator';
 import { IpAddress, KoboAmount, Timestamp, Uuid, safeName } from './schemas';
 
 export const LoanStatusSchema = z.enum(LOAN_STATUSES).meta({
@@ -195,6 +196,13 @@ export const RepaymentSchema = z
     borrowerId: Uuid,
     reference: z.string().meta({ description: 'System-generated, unique; also the ledger transaction reference.' }),
     method: z.enum(['wallet', 'mandate', 'external', 'cash_wallet']),
+    initiatedBy: z.enum(REPAYMENT_INITIATORS).meta({
+      description:
+        'Who started the repayment: `schedule` — the service\'s automatic direct debit of what fell due (method `mandate`); ' +
+        '`borrower` — the borrower on their own loan page (pay now or pay off early; method `mandate`); ' +
+        '`partner` — you, through `POST /v1/loans/{id}/repayments` (any method). ' +
+        'Repayments from before this field existed: a charge that paid off the loan early reads `borrower`, every other `mandate` charge `schedule`, every other method `partner`.',
+    }),
     status: z.enum(['pending', 'completed', 'failed']),
     amountKobo: KoboAmount.meta({ description: 'What was applied to the loan.' }),
     unallocatedKobo: KoboAmount.meta({ description: 'What was sent beyond the whole outstanding and not applied (return it to the payer).' }),

@@ -73,7 +73,7 @@ export async function startBorrowerCharge(
     if (pending) throw new AppError('payment_in_progress', 'A payment on this loan is still being collected; wait for it to finish, then try again if something is still owed.');
     const { mandate, rail } = await chargeableMandate(trx, platform, loan);
     const amountKobo = await amountOf(trx, loan);
-    const repayment = { ...pendingMandateCharge({ loan, mandateId: mandate.id, amountKobo, now }), failureReason: CHARGE_SENDING };
+    const repayment = { ...pendingMandateCharge({ loan, mandateId: mandate.id, amountKobo, now, initiatedBy: 'borrower' }), failureReason: CHARGE_SENDING };
     await trx.insertInto('loanRepayments').values(repayment).execute();
     await alongside?.(trx, loan, repayment);
     return { loan, mandate, rail, repayment };
@@ -125,7 +125,8 @@ export async function sendBorrowerCharge(
     return refuse(typeof code === 'string' ? code : (error as Error).message);
   }
   await db.updateTable('loanRepayments').set({ chargeReference, failureReason: null, updatedAt: at }).where('id', '=', repayment.id).where('chargeReference', 'is', null).execute();
-  const outcome = await settleCharge(platform, rail, { ...repayment, chargeReference, failureReason: null }, now);
+  // The request texts its own receipt when this applies the charge (the caller knows the session's phone).
+  const outcome = await settleCharge(platform, rail, { ...repayment, chargeReference, failureReason: null }, now, { textReceipt: false });
   if (outcome === 'failed') {
     const failed = await db.selectFrom('loanRepayments').select('failureReason').where('id', '=', repayment.id).executeTakeFirst();
     // Taken by the rail but not applied (marked for a refund by `settleCharge`): not a refusal; the operators see it.

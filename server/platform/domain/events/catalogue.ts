@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KoboAmount, Timestamp, Uuid } from '../contract-fields';
 import { APPOINTMENT_STATUSES, PARTICIPANT_ROLES } from '../appointments/appointment';
+import { REPAYMENT_INITIATORS } from '../repayments/repayment-initiator';
 
 /**
  * The event catalogue: every event the lending and telemedicine APIs write to the outbox, with the `data` its
@@ -158,6 +159,7 @@ export const EVENT_CATALOGUE = {
     repaymentId: Uuid,
     reference: z.string(),
     method: z.string(),
+    initiatedBy: z.enum(REPAYMENT_INITIATORS).meta({ description: 'Who started it: `schedule` (the automatic direct debit of what fell due), `borrower` (their loan page: pay now, pay off), `partner` (`POST /v1/loans/{id}/repayments`).' }),
     amountKobo: KoboAmount,
     feePortionKobo: KoboAmount,
     interestPortionKobo: KoboAmount,

@@ -17,7 +17,7 @@ export type RailNoticeOutcome = 'read_back' | 'unknown_reference' | 'no_rail';
  * acknowledged and ignored (the provider retries anything but a 2xx for days).
  */
 export async function onRailNotification(
-  platform: MandatePlatform & Pick<Services, 'db' | 'logger'>,
+  platform: MandatePlatform & Pick<Services, 'db' | 'logger' | 'sms'>,
   rail: RailName,
   mode: Mode,
   notice: RailNotice,

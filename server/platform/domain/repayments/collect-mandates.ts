@@ -13,8 +13,9 @@ import type { Executor } from '../../db/database';
 import { applyRepayment, pendingMandateCharge } from './record-repayment';
 import { inUnitOfWork } from '../unit-of-work';
 import { applySettledQuote } from '../borrower-loans/apply-settled-quote';
+import { textLaterPaymentReceipt } from '../borrower-loans/payment-receipt';
 
-type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails'>;
+type CollectorPlatform = Pick<Services, 'db' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'logger' | 'rails' | 'sms'>;
 
 export interface CollectionRun {
   scheduled: number;
@@ -114,7 +115,7 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
       if (blocking) return false;
       await trx
         .insertInto('loanRepayments')
-        .values(pendingMandateCharge({ loan: { id: item.loanId, organisationId: item.organisationId, mode: item.mode, borrowerId: item.borrowerId }, mandateId: item.mandateId, amountKobo: amount, now }))
+        .values(pendingMandateCharge({ loan: { id: item.loanId, organisationId: item.organisationId, mode: item.mode, borrowerId: item.borrowerId }, mandateId: item.mandateId, amountKobo: amount, now, initiatedBy: 'schedule' }))
         .execute();
       return true;
     });
@@ -210,12 +211,16 @@ export async function runCollections(platform: CollectorPlatform, now: Date): Pr
  * or fails it; `processing` and unreadable answers leave it pending for the next read. Used by the
  * collector and by a rail's push notification (which is only a hint to read back sooner). Every
  * write is conditional on the repayment still being pending, so the two never apply it twice.
+ * A payment the borrower started on their loan page gets its receipt text from whichever applied it,
+ * once, after the commit: the borrower's request when the rail decided at once (it texts its own, so
+ * it passes `textReceipt: false`), else the collector or the notification. Scheduled debits get none.
  */
 export async function settleCharge(
-  platform: Pick<CollectorPlatform, 'db' | 'logger'> & LoanContext['platform'],
+  platform: Pick<CollectorPlatform, 'db' | 'logger' | 'sms'> & LoanContext['platform'],
   rail: PaymentRail,
   repayment: LoanRepaymentsTable,
   now: Date,
+  options: { textReceipt?: boolean } = {},
 ): Promise<'completed' | 'failed' | 'pending'> {
   const db = platform.db;
   const at = now.toISOString();
@@ -232,8 +237,9 @@ export async function settleCharge(
   }
   if (result.status === 'processing') return 'pending';
   if (result.status === 'failed') return fail(result.failureReason ?? 'failed');
+  let applied: 'completed' | 'pending';
   try {
-    return await inUnitOfWork(db, async (trx) => {
+    applied = await inUnitOfWork(db, async (trx) => {
       const claimed = await trx.updateTable('loanRepayments').set({ updatedAt: at }).where('id', '=', repayment.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return 'pending' as const;
       const ctx: LoanWriteContext = { db: trx, platform, now, scope: { organisationId: repayment.organisationId, mode: repayment.mode }, actor: 'collector' };
@@ -253,6 +259,8 @@ export async function settleCharge(
     platform.logger.warn({ err: error, repaymentId: repayment.id }, 'collected charge could not be applied; marked failed for refund');
     return fail(`collected_but_not_applied: ${(error as Error).message}`.slice(0, 300));
   }
+  if (applied === 'completed' && repayment.initiatedBy === 'borrower' && options.textReceipt !== false) await textLaterPaymentReceipt(platform, repayment);
+  return applied;
 }
 
 /**

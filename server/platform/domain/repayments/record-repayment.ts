@@ -16,7 +16,7 @@ import type { LoanContext, LoanWriteContext } from '../loans/loan-context';
 import { emitLoanEvent } from '../loans/loan-events';
 import { allocateRepayment, type Allocation, type InstalmentBalance } from './allocate-repayment';
 import { isChargeable } from '../mandates/mandate';
-import { toRepayment, type LoanRepayment, type RepaymentMethod } from './repayment';
+import { toRepayment, type LoanRepayment, type RepaymentInitiator, type RepaymentMethod } from './repayment';
 
 export interface RecordRepaymentOptions {
   loanId: string;
@@ -117,15 +117,17 @@ export async function applyRepayment(
 }
 
 /**
- * A mandate repayment waiting for its charge: what the partner's `method: mandate` repayment and the
- * collector's automatic one both record, before the rail is asked (the collector sends it, reads it
- * back and completes or fails it). Nothing allocated yet; the reference is the charge's reference.
+ * A mandate repayment waiting for its charge: what the partner's `method: mandate` repayment, the
+ * collector's automatic one and the borrower's own payment all record, before the rail is asked (the
+ * collector sends it, reads it back and completes or fails it). Nothing allocated yet; the reference is
+ * the charge's reference. `initiatedBy` stays with the row when the charge completes.
  */
 export function pendingMandateCharge(options: {
   loan: Pick<LoansTable, 'id' | 'organisationId' | 'mode' | 'borrowerId'>;
   mandateId: string;
   amountKobo: number;
   now: Date;
+  initiatedBy: RepaymentInitiator;
 }): LoanRepaymentsTable {
   const at = options.now.toISOString();
   return {
@@ -149,6 +151,7 @@ export function pendingMandateCharge(options: {
     mandateId: options.mandateId,
     chargeReference: null,
     failureReason: null,
+    initiatedBy: options.initiatedBy,
     createdAt: at,
     updatedAt: at,
   };
@@ -170,7 +173,7 @@ async function requestMandateCharge(ctx: LoanContext, options: RecordRepaymentOp
     throw new AppError('repayment_method_unavailable', 'rail_c is partner-operated: the service never charges it; record its collections with method external.');
   }
   if (!isChargeable(mandate)) throw new AppError('repayment_method_unavailable', 'The mandate is not chargeable yet (not confirmed by the provider).');
-  const row = pendingMandateCharge({ loan, mandateId: mandate.id, amountKobo: Math.min(options.amountKobo, loan.outstandingKobo), now: ctx.now });
+  const row = pendingMandateCharge({ loan, mandateId: mandate.id, amountKobo: Math.min(options.amountKobo, loan.outstandingKobo), now: ctx.now, initiatedBy: 'partner' });
   if (row.amountKobo <= 0) throw new AppError('unprocessable', 'The loan has nothing outstanding; nothing was charged.');
   await ctx.db.insertInto('loanRepayments').values(row).execute();
   return toRepayment(row);
@@ -262,12 +265,14 @@ async function book(
     mandateId: options.mandateId ?? null,
     chargeReference: null,
     failureReason: null,
+    // A new row is the partner's own record (`recordRepayment`); a completed charge keeps who started it.
+    initiatedBy: 'partner' as RepaymentInitiator,
     createdAt: at,
     updatedAt: at,
   };
   let repayment: LoanRepayment;
   if (options.existingId) {
-    const { id: _id, createdAt: _created, reference: _ref, chargeReference: _charge, ...completion } = row;
+    const { id: _id, createdAt: _created, reference: _ref, chargeReference: _charge, initiatedBy: _initiator, ...completion } = row;
     await ctx.db.updateTable('loanRepayments').set({ ...completion, ledgerTransactionRef: reference }).where('id', '=', options.existingId).execute();
     const stored = await ctx.db.selectFrom('loanRepayments').selectAll().where('id', '=', options.existingId).executeTakeFirstOrThrow();
     repayment = toRepayment(stored);
@@ -279,6 +284,7 @@ async function book(
     repaymentId: repayment.id,
     reference,
     method: repayment.method,
+    initiatedBy: repayment.initiatedBy,
     amountKobo: repayment.amountKobo,
     feePortionKobo: repayment.feePortionKobo,
     interestPortionKobo: repayment.interestPortionKobo,

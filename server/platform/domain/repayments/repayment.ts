@@ -3,6 +3,9 @@ import type { Selectable } from 'kysely';
 import type { LoanRepaymentsTable, LoanScheduleItemsTable } from '../../db/schema';
 import type { Scope } from '../loans/loan';
 import { getLoanRow } from '../loans/loan';
+import type { RepaymentInitiator } from './repayment-initiator';
+
+export { REPAYMENT_INITIATORS, type RepaymentInitiator } from './repayment-initiator';
 
 export const REPAYMENT_METHODS = ['wallet', 'mandate', 'external', 'cash_wallet'] as const;
 export type RepaymentMethod = (typeof REPAYMENT_METHODS)[number];
@@ -14,6 +17,7 @@ export interface LoanRepayment {
   borrowerId: string;
   reference: string;
   method: RepaymentMethod;
+  initiatedBy: RepaymentInitiator;
   status: 'pending' | 'completed' | 'failed';
   amountKobo: number;
   unallocatedKobo: number;
@@ -35,6 +39,7 @@ export function toRepayment(row: LoanRepaymentsTable): LoanRepayment {
     borrowerId: row.borrowerId,
     reference: row.reference,
     method: row.method as RepaymentMethod,
+    initiatedBy: row.initiatedBy as RepaymentInitiator,
     status: row.status as LoanRepayment['status'],
     amountKobo: row.amountKobo,
     unallocatedKobo: row.unallocatedKobo,

@@ -71,7 +71,8 @@ export const borrowerRoutes = [
       'Charges `amountKobo` once on the loan\'s direct debit and applies it by the repayment rules (oldest instalment first, fee → interest → principal); a receipt is texted. ' +
       '`amountKobo`: at least ₦100 (10,000 kobo, or the whole outstanding when less), at most the outstanding (422 `payment_amount_out_of_range` with `data.minKobo`/`maxKobo`). ' +
       '**Idempotency-Key is required**: the same key replays the first answer. While another payment on the loan is being collected (another tab, a scheduled debit): 409 `payment_in_progress`, nothing charged. ' +
-      'The bank refuses: 422 `payment_refused` (`data.reason`, `data.lender`), nothing taken, nothing changed. 201 when the payment is applied; 202 (`status: pending`) when the bank has not answered yet.',
+      'The bank refuses: 422 `payment_refused` (`data.reason`, `data.lender`), nothing taken, nothing changed. 201 when the payment is applied; 202 (`status: pending`) when the bank has not answered yet (the receipt is texted once the payment is applied). ' +
+      'The partner\'s API lists it among the loan\'s repayments with `initiatedBy: borrower`.',
     access: 'borrowerSession',
     transactional: false,
     params: IdParams,
@@ -125,7 +126,7 @@ export const borrowerRoutes = [
     summary: 'Pay off early',
     description:
       'Charges the quote\'s `totalKobo` once on the direct debit. Taken: the waived interest and fees come off the schedule, the payment settles every instalment, the loan is `completed` ' +
-      '(`loan.settlement_quote.paid`, `loan.repayment.completed`, `loan.completed`), the mandate is cancelled and a receipt is texted (201). The bank has not answered yet: 202, quote `paying`. ' +
+      '(`loan.settlement_quote.paid`, `loan.repayment.completed`, `loan.completed`), the mandate is cancelled and a receipt is texted (201). The bank has not answered yet: 202, quote `paying` (the receipt is texted once the payment is applied). ' +
       '**Idempotency-Key is required.** Its Lagos day is over: 409 `settlement_quote_expired`; the loan changed since: 409 `settlement_quote_stale`; the bank refuses: 422 `payment_refused`, nothing changed (the quote can be paid again the same day).',
     access: 'borrowerSession',
     transactional: false,
