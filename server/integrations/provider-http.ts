@@ -178,3 +178,21 @@ export class ProviderHttp {
     return result.data;
   }
 }
+
+/**
+ * The resource inside a provider's envelope (`data`, once the envelope itself has been read as a success), checked
+ * against its expected shape; any other shape is `provider_bad_response` (not retried: asking again gets the same).
+ */
+export function envelopeData<T>(provider: string, action: string, schema: z.ZodType<T>, data: unknown): T {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ProviderError(
+    provider,
+    'provider_bad_response',
+    `${provider}: could not ${action}: the answer's data does not have the expected shape (${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}).`,
+    200,
+    false,
+    false,
+  );
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProviderError, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
+import { envelopeData, ProviderError, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
 
 /**
  * Mono over the shared provider client: base URL, the `mono-sec-key` header (the app's secret key), and Mono's
@@ -74,18 +74,6 @@ export class MonoHttp {
     if (/^(failed|error)$/i.test(envelope.status)) {
       throw new ProviderError(MONO_PROVIDER, 'mono_refused', `${MONO_PROVIDER}: could not ${request.action}: the provider refused (200): ${envelope.message ?? 'no error details'}`, 200, false, false);
     }
-    const data = request.data.safeParse(envelope.data);
-    if (!data.success) {
-      const issue = data.error.issues[0];
-      throw new ProviderError(
-        MONO_PROVIDER,
-        'provider_bad_response',
-        `${MONO_PROVIDER}: could not ${request.action}: the answer's data does not have the expected shape (${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}).`,
-        200,
-        false,
-        false,
-      );
-    }
-    return data.data;
+    return envelopeData(MONO_PROVIDER, request.action, request.data, envelope.data);
   }
 }

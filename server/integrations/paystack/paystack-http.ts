@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProviderError, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
+import { envelopeData, ProviderError, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
 
 /**
  * Paystack over the shared provider client: base URL, `Authorization: Bearer <secret key>`, and
@@ -85,19 +85,7 @@ export class PaystackHttp {
       const code = envelope.code ?? 'paystack_refused';
       throw new ProviderError(PAYSTACK_PROVIDER, code, `${PAYSTACK_PROVIDER}: could not ${request.action}: the provider refused (200 ${code}): ${envelope.message ?? 'no error details'}`, 200, false, false);
     }
-    const data = request.data.safeParse(envelope.data);
-    if (!data.success) {
-      const issue = data.error.issues[0];
-      throw new ProviderError(
-        PAYSTACK_PROVIDER,
-        'provider_bad_response',
-        `${PAYSTACK_PROVIDER}: could not ${request.action}: the answer's data does not have the expected shape (${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}).`,
-        200,
-        false,
-        false,
-      );
-    }
-    return data.data;
+    return envelopeData(PAYSTACK_PROVIDER, request.action, request.data, envelope.data);
   }
 }
 
