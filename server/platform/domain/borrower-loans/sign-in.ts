@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { safeEqual } from '../secrets';
 import { maskPhone, normalisePhone } from '../users/phone';
-import { OTP_RULES, codeHash, cooledDownBefore, cooldownError, newCode, takeSendSlot, withWebOtpLine, type OtpChallengeView } from '../checkout/otp';
+import { OTP_RULES, codeHash, cooledDownBefore, cooldownError, newCode, takeSendSlot, withWebOtpLine, otpChallengeView, type OtpChallengeView } from '../checkout/otp';
 import { lenderContact, type LenderContact } from '../checkout/lender-contact';
 import { smsText } from '../languages/sms-texts';
 import { isLocale, localeOfAcceptLanguage, type Locale } from '../../../shared/locales';
@@ -130,15 +130,7 @@ async function codeInPlay(db: Executor, mode: Mode, phone: string, lastSentAt: s
     .limit(1)
     .executeTakeFirst();
   if (!latest || latest.verifiedAt || latest.expiresAt <= now.toISOString()) return null;
-  const resendAvailableAt = new Date(Date.parse(lastSentAt) + OTP_RULES.resendCooldownMs).toISOString();
-  return {
-    sentTo: maskPhone(phone),
-    expiresAt: latest.expiresAt,
-    resendAvailableAt,
-    resendInSeconds: Math.max(0, Math.ceil((Date.parse(resendAvailableAt) - now.getTime()) / 1000)),
-    attemptsAllowed: OTP_RULES.maxAttempts,
-    attemptsLeft: Math.max(0, OTP_RULES.maxAttempts - latest.attempts),
-  };
+  return otpChallengeView({ ...latest, phone }, lastSentAt, now);
 }
 
 /**

@@ -141,7 +141,12 @@ export async function currentOtpChallenge(db: Executor, session: Pick<CheckoutSe
     .limit(1)
     .executeTakeFirst();
   if (!challenge || challenge.verifiedAt || challenge.expiresAt <= now.toISOString()) return null;
-  const resendAt = resendAvailableAt(session.otpLastSentAt);
+  return otpChallengeView(challenge, session.otpLastSentAt, now);
+}
+
+/** A code still in play as a page shows it: where it went, until when, the resend countdown and the tries left. */
+export function otpChallengeView(challenge: { phone: string; expiresAt: string; attempts: number }, lastSentAt: string, now: Date): OtpChallengeView {
+  const resendAt = resendAvailableAt(lastSentAt);
   return {
     sentTo: maskPhone(challenge.phone),
     expiresAt: challenge.expiresAt,
