@@ -138,7 +138,7 @@ describe('test-mode hints', () => {
     }
   }, 60_000);
 
-  it('on the bank step: the magic account numbers, collapsed until opened', async () => {
+  it('on the bank step: an account that goes through and the magic account numbers, collapsed until opened', async () => {
     const { loan } = await borrowerAt('bank');
     const { context, page } = await phonePage();
     try {
@@ -150,6 +150,7 @@ describe('test-mode hints', () => {
       await summary.click();
       await page.getByText('7777777778').waitFor();
       expect(await page.locator('lc-test-hints li').allInnerTexts()).toEqual([
+        '0123456785 your own name: accepted',
         '9999999990 no such account',
         '8888888889 bank unreachable',
         "7777777778 someone else's name",

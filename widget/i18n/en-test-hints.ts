@@ -7,6 +7,7 @@ export const enTestHints = {
   'testHints.otp': 'Test mode: no text is sent; the code is in the sandbox inbox.',
   'testHints.inbox': 'Open the sandbox inbox',
   'testHints.bank': 'Test accounts (choose GTBank)',
+  'testHints.ownName': 'your own name: accepted',
   'testHints.notFound': 'no such account',
   'testHints.unavailable': 'bank unreachable',
   'testHints.someoneElse': "someone else's name",

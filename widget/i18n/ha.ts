@@ -261,6 +261,7 @@ export const ha: Messages = {
   'testHints.otp': 'Yanayin gwaji: ba a aika saƙo na gaske ba. Lambar tana cikin akwatin saƙonnin gwaji.',
   'testHints.inbox': 'Buɗe akwatin saƙonnin gwaji',
   'testHints.bank': 'Lambobin asusun gwaji (zaɓi GTBank)',
+  'testHints.ownName': 'sunanka: zai yi aiki',
   'testHints.notFound': 'babu irin wannan asusu',
   'testHints.unavailable': 'ba a iya isa ga banki ba',
   'testHints.someoneElse': 'sunan wani daban',

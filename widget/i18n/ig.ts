@@ -261,6 +261,7 @@ export const ig: Messages = {
   'testHints.otp': 'Ọnọdụ nnwale: ezighị ezigbo ozi. Koodu dị na igbe ozi nnwale.',
   'testHints.inbox': 'Mepee igbe ozi nnwale',
   'testHints.bank': 'Nọmba akaụntụ nnwale (họrọ GTBank)',
+  'testHints.ownName': 'aha gị: ọ ga-arụ ọrụ',
   'testHints.notFound': 'akaụntụ dị otú ahụ adịghị',
   'testHints.unavailable': 'enweghị ike iru ụlọ akụ',
   'testHints.someoneElse': 'aha onye ọzọ',

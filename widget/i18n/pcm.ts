@@ -261,6 +261,7 @@ export const pcm: Messages = {
   'testHints.otp': 'Test mode: no real text go come. Di code dey di sandbox inbox.',
   'testHints.inbox': 'Open di sandbox inbox',
   'testHints.bank': 'Test account numbers (choose GTBank)',
+  'testHints.ownName': 'your own name: e go work',
   'testHints.notFound': 'di account no dey',
   'testHints.unavailable': 'di bank no dey reach',
   'testHints.someoneElse': 'another person name',

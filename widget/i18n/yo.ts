@@ -261,6 +261,7 @@ export const yo: Messages = {
   'testHints.otp': 'Ìpò ìdánwò: a kò fi ọ̀rọ̀ gidi ránṣẹ́. Kóòdù wà nínú àpótí ìwọlé ìdánwò.',
   'testHints.inbox': 'Ṣí àpótí ìwọlé ìdánwò',
   'testHints.bank': 'Àwọn nọ́ńbà àkọọ́lẹ̀ ìdánwò (yan GTBank)',
+  'testHints.ownName': 'orúkọ tìrẹ: ó máa ṣiṣẹ́',
   'testHints.notFound': 'kò sí àkọọ́lẹ̀ bẹ́ẹ̀',
   'testHints.unavailable': 'a kò lè dé ọ̀dọ̀ báńkì',
   'testHints.someoneElse': 'orúkọ ẹlòmíì',
