@@ -60,12 +60,21 @@ describe('dashboard accounts: sign up, verify, sign in, sign out', () => {
       const res = await dashboardClient(app).post('/sign-in', { email, password: 'not the right password at all' });
       return { res, ms: performance.now() - started };
     };
-    const wrong = await time(owner.email);
-    const unknown = await time(uniqueEmail('nobody'));
-    expect(unknown.res.status).toBe(401);
-    expect(unknown.res.json).toEqual(wrong.res.json);
+    // Pairs taken one after the other, compared by their medians: a moment of load on a shared machine then falls on
+    // both sides alike instead of deciding a single sample.
+    const wrongs: number[] = [];
+    const unknowns: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const wrong = await time(owner.email);
+      const unknown = await time(uniqueEmail('nobody'));
+      expect(unknown.res.status).toBe(401);
+      expect(unknown.res.json).toEqual(wrong.res.json);
+      wrongs.push(wrong.ms);
+      unknowns.push(unknown.ms);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     // Both verify an argon2id hash; an unknown e-mail that skipped it would answer in a few milliseconds.
-    expect(unknown.ms).toBeGreaterThan(wrong.ms / 4);
+    expect(median(unknowns)).toBeGreaterThan(median(wrongs) / 4);
   });
 });
 
