@@ -97,6 +97,29 @@ describe('charges that need a person', () => {
     expect([release.status, release.json.error]).toEqual([409, 'charge_collected']);
   });
 
+  it('a borrower\'s own payment applied from the queue is receipted by text, once; a scheduled debit applied so is not', async () => {
+    const inbox = async (loanId: string) => {
+      const { phone } = await app.platform.db.selectFrom('loans as l').innerJoin('borrowers as b', 'b.id', 'l.borrowerId').select('b.phone').where('l.id', '=', loanId).executeTakeFirstOrThrow();
+      return ((await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.data.messages as Array<{ body: string }>).filter((m) => m.body.includes('received'));
+    };
+    const collectedNotApplied = async (initiatedBy: 'borrower' | 'schedule') => {
+      const charge = await pendingMandateRepayment(app, tenant);
+      await runCollections(app.platform, clock.now());
+      clock.advance(app.platform.config.RAIL_CHARGE_LAG_MS + 1);
+      await setRow(charge.repaymentId, { status: 'failed', failureReason: 'collected_but_not_applied: a fault that came back', initiatedBy });
+      return charge;
+    };
+    const borrowers = await collectedNotApplied('borrower');
+    const scheduled = await collectedNotApplied('schedule');
+    for (const charge of [borrowers, scheduled]) expect((await finance.send('POST', `/charges/${charge.repaymentId}/apply`, {})).json.data.result).toMatchObject({ changed: true });
+    // Applied again: nothing changes, nothing more is texted.
+    expect((await finance.send('POST', `/charges/${borrowers.repaymentId}/apply`, {})).json.data.result).toMatchObject({ changed: false });
+    const referenceOf = async (id: string) => (await app.platform.db.selectFrom('loanRepayments').select('reference').where('id', '=', id).executeTakeFirstOrThrow()).reference;
+    const [mine, theirs] = [await referenceOf(borrowers.repaymentId), await referenceOf(scheduled.repaymentId)];
+    await expect.poll(async () => (await inbox(borrowers.loanId)).filter((m) => m.body.includes(`ref ${mine}.`)).length).toBe(1);
+    expect((await inbox(scheduled.loanId)).filter((m) => m.body.includes(`ref ${theirs}.`))).toEqual([]);
+  });
+
   it('a charge the rail never took is released with the reason and never sent again; applying it is refused', async () => {
     const { repaymentId, loanId } = await pendingMandateRepayment(app, tenant);
     // Never sent: the rail has no charge by its reference.

@@ -13,6 +13,7 @@ import { writeStaffAudit, type StaffAuditAction } from './staff-audit';
 import { requireStaffPermission, type StaffAction } from './staff-permissions';
 import { writeOffLoanByStaff } from './write-off-loan';
 import { applyChargeInTx, chargeSubject } from './charges';
+import { textLaterPaymentReceipt } from '../borrower-loans/payment-receipt';
 import { activatePolicyInTx, policySubject } from './insurance-policies';
 
 /**
@@ -42,7 +43,7 @@ export interface StaffActor {
   origin: RequestOrigin;
 }
 
-export type FourEyesServices = Pick<Services, 'db' | 'clock' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'rails'>;
+export type FourEyesServices = Pick<Services, 'db' | 'clock' | 'secrets' | 'aml' | 'identity' | 'insurer' | 'settings' | 'baseUrl' | 'rails' | 'sms' | 'logger'>;
 
 export interface Proposal {
   id: string;
@@ -164,6 +165,16 @@ async function perform(services: FourEyesServices, tx: Tx, request: LiveMoneyReq
   }
 }
 
+/**
+ * What follows a committed action outside its transaction: a borrower's own payment (pay now, pay off) that staff
+ * applied from the charge queue is receipted by text, as when the collector applies it.
+ */
+async function afterCommit(services: FourEyesServices, request: LiveMoneyRequest, result: unknown): Promise<void> {
+  if (request.kind !== 'mandate_charge_apply' || !(result as { changed?: boolean }).changed) return;
+  const charge = await services.db.selectFrom('loanRepayments').selectAll().where('id', '=', request.chargeId).executeTakeFirst();
+  if (charge?.status === 'completed' && charge.initiatedBy === 'borrower') await textLaterPaymentReceipt(services, charge);
+}
+
 const describe = (request: LiveMoneyRequest, subject: string) =>
   `${request.kind}:${subject}${'reference' in request && request.kind === 'payout_settle' ? ` ref ${request.reference}` : ''}${'reason' in request ? ` (${request.reason.slice(0, 120)})` : ''}${request.kind === 'insurance_policy_record' ? ` policy ${request.policyNumber}` : ''}`;
 
@@ -174,7 +185,7 @@ const describe = (request: LiveMoneyRequest, subject: string) =>
 export async function requestLiveMoneyAction(services: FourEyesServices, actor: StaffActor, request: LiveMoneyRequest): Promise<LiveMoneyOutcome> {
   requireStaffPermission(actor, PERMISSION[request.kind]);
   const now = services.clock.now();
-  return inUnitOfWork(services.db, async (tx) => {
+  const outcome = await inUnitOfWork(services.db, async (tx): Promise<LiveMoneyOutcome> => {
     const { subject, organisationId, mode } = await subjectOf(tx, request);
     if (mode === 'test' || !(await stillOpen(tx, request, subject))) {
       if (request.kind === 'live_enable' && mode === 'live') {
@@ -206,6 +217,8 @@ export async function requestLiveMoneyAction(services: FourEyesServices, actor: 
     await writeStaffAudit(tx, { staffId: actor.staffId, action: 'proposal_created', target: `proposal:${row.id} ${describe(request, subject)}`, origin: actor.origin, now });
     return { outcome: 'proposed', proposal: toProposal(row) };
   });
+  if (outcome.outcome === 'done') await afterCommit(services, request, outcome.result);
+  return outcome;
 }
 
 async function openProposal(tx: Tx, id: string): Promise<OpsProposalsTable> {
@@ -218,7 +231,7 @@ async function openProposal(tx: Tx, id: string): Promise<OpsProposalsTable> {
 /** A different staff member (with the action's permission) approves: the action runs now, in the same transaction. */
 export async function approveProposal(services: FourEyesServices, actor: StaffActor, proposalId: string): Promise<{ proposal: Proposal; result: unknown }> {
   const now = services.clock.now();
-  return inUnitOfWork(services.db, async (tx) => {
+  const decided = await inUnitOfWork(services.db, async (tx) => {
     const row = await openProposal(tx, proposalId);
     requireStaffPermission(actor, PERMISSION[row.kind]);
     if (row.proposedBy === actor.staffId) {
@@ -237,8 +250,10 @@ export async function approveProposal(services: FourEyesServices, actor: StaffAc
     await writeStaffAudit(tx, { staffId: actor.staffId, action: 'proposal_approved', target: `proposal:${row.id} ${describe(request, row.subject)}`, origin: actor.origin, now });
     await writeStaffAudit(tx, { staffId: actor.staffId, action: DONE_ACTION[row.kind], target: `live ${describe(request, row.subject)} proposal:${row.id}`, origin: actor.origin, now });
     const updated = await tx.selectFrom('opsProposals').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-    return { proposal: toProposal(updated), result };
+    return { proposal: toProposal(updated), result, request };
   });
+  await afterCommit(services, decided.request, decided.result);
+  return { proposal: decided.proposal, result: decided.result };
 }
 
 /**
