@@ -30,4 +30,9 @@ describe('the checkout shows its own words for a server refusal, never the serve
       expect(errorText(refused(message)), message).not.toMatch(CODE);
     }
   });
+
+  it('a provider the operator has not configured reads as "not available right now", never the operator\'s message', () => {
+    const text = errorText(new CheckoutApiError(503, 'provider_not_configured', 'No live SMS provider is configured: live calls that need it are refused until one is (nothing was written).'));
+    expect(text).toBe('This is not available right now. Try again later, or contact your lender.');
+  });
 });

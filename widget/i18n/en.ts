@@ -149,6 +149,7 @@ export const enCommon = {
   'error.otp_resend_too_soon': 'Please wait a moment before asking for another code.',
   'error.otp_send_limit': 'Too many codes were sent to this phone. Try again in an hour.',
   'error.sms_unavailable': 'We could not send the text message right now. Try again in a moment.',
+  'error.provider_not_configured': 'This is not available right now. Try again later, or contact your lender.',
   'error.account_not_found': 'We could not find this account at the bank you chose. Check the number and the bank.',
   'error.bank_lookup_unavailable': "We cannot reach your bank right now. Try again in a moment.",
   'error.account_number_invalid': 'An account number is exactly 10 digits.',

@@ -220,6 +220,7 @@ export const ha: Messages = {
   'error.otp_resend_too_soon': 'Don Allah ku ɗan jira kafin ku nemi wata lamba.',
   'error.otp_send_limit': 'An aika lambobi da yawa zuwa wannan waya. Ku sake gwadawa bayan awa ɗaya.',
   'error.sms_unavailable': 'Ba mu iya aika saƙon waya yanzu ba. Ku sake gwadawa nan ba da jimawa ba.',
+  'error.provider_not_configured': 'Wannan ba ya samuwa yanzu. Ku sake gwadawa daga baya, ko ku tuntuɓi mai ba da rance.',
   'error.account_not_found': 'Ba mu sami wannan asusu a bankin da kuka zaɓa ba. Ku duba lambar da bankin.',
   'error.bank_lookup_unavailable': 'Ba za mu iya isa ga bankinku yanzu ba. Ku sake gwadawa nan ba da jimawa ba.',
   'error.account_number_invalid': 'Lambar asusu lambobi 10 ne daidai.',

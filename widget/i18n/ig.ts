@@ -220,6 +220,7 @@ export const ig: Messages = {
   'error.otp_resend_too_soon': 'Biko chere ntakịrị tupu ị rịọ koodu ọzọ.',
   'error.otp_send_limit': 'Ezigala ọtụtụ koodu n’ekwentị a. Nwaa ọzọ mgbe otu awa gachara.',
   'error.sms_unavailable': 'Anyị enweghị ike iziga ozi ekwentị ugbu a. Nwaa ọzọ n’oge na-adịghị anya.',
+  'error.provider_not_configured': 'Nke a adịghị ugbu a. Nwaa ọzọ ma emechaa, ma ọ bụ kpọtụrụ onye mbinye ego gị.',
   'error.account_not_found': 'Anyị ahụghị akaụntụ a n’ụlọ akụ ị họọrọ. Lelee nọmba ahụ na ụlọ akụ ahụ.',
   'error.bank_lookup_unavailable': 'Anyị enweghị ike iru ụlọ akụ gị ugbu a. Nwaa ọzọ n’oge na-adịghị anya.',
   'error.account_number_invalid': 'Nọmba akaụntụ bụ kpọmkwem ọnụọgụ 10.',

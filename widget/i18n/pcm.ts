@@ -206,6 +206,7 @@ export const pcm: Messages = {
   'error.otp_resend_too_soon': 'Abeg wait small before you ask for another code.',
   'error.otp_send_limit': 'We don send too many codes to dis phone. Try again after one hour.',
   'error.sms_unavailable': 'We no fit send di text message now. Try again small time.',
+  'error.provider_not_configured': 'Dis one no dey available now. Try again later, or contact your lender.',
   'error.account_not_found': 'We no see dis account for di bank wey you choose. Check di number and di bank.',
   'error.bank_lookup_unavailable': 'We no fit reach your bank now. Try again small time.',
   'error.account_number_invalid': 'Account number na 10 numbers exactly.',

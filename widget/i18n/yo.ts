@@ -220,6 +220,7 @@ export const yo: Messages = {
   'error.otp_resend_too_soon': 'Ẹ jọ̀wọ́ ẹ dúró díẹ̀ kí ẹ tó béèrè kóòdù míì.',
   'error.otp_send_limit': 'A ti fi kóòdù púpọ̀ jù ránṣẹ́ sí fóònù yìí. Ẹ gbìyànjú lẹ́ẹ̀kan síi lẹ́yìn wákàtí kan.',
   'error.sms_unavailable': 'A kò lè fi ọ̀rọ̀ ránṣẹ́ báyìí. Ẹ gbìyànjú lẹ́ẹ̀kan síi láìpẹ́.',
+  'error.provider_not_configured': 'Èyí kò sí lárọ̀ọ́wọ́tó báyìí. Ẹ gbìyànjú lẹ́yìn náà, tàbí kí ẹ kàn sí ayánilówó yín.',
   'error.account_not_found': 'A kò rí àkáǹtì yìí ní báǹkì tí ẹ yàn. Ẹ ṣàyẹ̀wò nọ́mbà náà àti báǹkì náà.',
   'error.bank_lookup_unavailable': 'A kò lè dé ọ̀dọ̀ báǹkì yín báyìí. Ẹ gbìyànjú lẹ́ẹ̀kan síi láìpẹ́.',
   'error.account_number_invalid': 'Nọ́mbà àkáǹtì jẹ́ nọ́mbà mẹ́wàá gééré.',
