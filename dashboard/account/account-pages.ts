@@ -118,8 +118,8 @@ export class DashAccountPage extends LitElement {
     });
 
   private reset = (form: FormData) =>
-    api.post('/password-reset', { token: this.token(), password: form.get('password') }).then(() => {
-      this.done = 'Your password is changed, and every other session has ended. Sign in with the new password.';
+    api.post<{ firstPassword: boolean }>('/password-reset', { token: this.token(), password: form.get('password') }).then((data) => {
+      this.done = data.firstPassword ? 'Your password is set. Sign in with it.' : 'Your password is changed, and every other session has ended. Sign in with the new password.';
     });
 
   /** The form's alert: the whole message, or (when it sits under a field) the same words with the field's label for a screen reader. */

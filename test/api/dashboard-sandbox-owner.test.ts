@@ -22,7 +22,10 @@ describe('the sandbox organisation gets a dashboard owner', () => {
 
     const browser = dashboardClient(app);
     expect((await browser.post('/sign-in', { email: 'owner@sandbox.example', password: GOOD_PASSWORD })).json.error).toBe('invalid_credentials');
-    expect((await browser.post('/password-reset', { token: second!.setPasswordToken, password: GOOD_PASSWORD })).status).toBe(200);
+    const set = await browser.post('/password-reset', { token: second!.setPasswordToken, password: GOOD_PASSWORD });
+    expect(set.status).toBe(200);
+    // Its first password: "set", not "changed".
+    expect([set.json.message, set.json.data]).toEqual(['Password set: sign in with it.', { firstPassword: true }]);
     const signIn = await browser.post('/sign-in', { email: 'owner@sandbox.example', password: GOOD_PASSWORD });
     expect(signIn.status).toBe(200);
     expect(signIn.json.data.organisationId).toBe(result.organisationId);

@@ -39,7 +39,8 @@ describe('a newcomer from npm start to the dashboard', () => {
       await page.goto(link);
       await page.getByLabel('Password').fill(GOOD_PASSWORD);
       await page.getByRole('button', { name: 'Save the new password' }).click();
-      await expect.poll(() => page.getByText('Your password is changed').isVisible()).toBe(true);
+      // Its first password: set, not "changed" (no other session ever existed).
+      await expect.poll(() => page.getByText('Your password is set. Sign in with it.').isVisible()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.getByLabel('Work e-mail').fill(email);

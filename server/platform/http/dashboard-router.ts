@@ -121,9 +121,9 @@ export function createDashboardRouter(platform: Platform): express.Router {
 
   router.post('/password-reset', async (req, res) => {
     const body = parse(z.object({ token: Token, password: Password }).strict(), req.body);
-    await resetPassword(platform, { ...body, origin: originOf(req) });
+    const { firstPassword } = await resetPassword(platform, { ...body, origin: originOf(req) });
     clearCookie(req, res);
-    ok(res, 200, 'Password changed: sign in with the new one. Every other session has ended.');
+    ok(res, 200, firstPassword ? 'Password set: sign in with it.' : 'Password changed: sign in with the new one. Every other session has ended.', { firstPassword });
   });
 
   router.get('/session', async (req, res) => {

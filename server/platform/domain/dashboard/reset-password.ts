@@ -37,9 +37,10 @@ export async function requestPasswordReset(services: DashboardServices, options:
  * Sets a new password from a reset (or set-password) link: the link proves the mailbox, so the e-mail counts as
  * verified; every session of the user ends, every other reset link of the user stops working and the sign-in lockout
  * clears. The link is looked up before anything else (an unknown one costs no password hash). A rejected password
- * changes nothing and leaves the link usable.
+ * changes nothing and leaves the link usable. Answers whether this was the account's first password (an owner made by the
+ * sandbox bootstrap or the operator sets theirs from such a link), so the page can say "set" rather than "changed".
  */
-export async function resetPassword(services: Pick<DashboardServices, 'db' | 'clock'>, options: { token: string; password: string; origin: RequestOrigin }): Promise<void> {
+export async function resetPassword(services: Pick<DashboardServices, 'db' | 'clock'>, options: { token: string; password: string; origin: RequestOrigin }): Promise<{ firstPassword: boolean }> {
   const now = services.clock.now();
   const pending = await services.db
     .selectFrom('dashboardEmailTokens as t')
@@ -54,13 +55,14 @@ export async function resetPassword(services: Pick<DashboardServices, 'db' | 'cl
   const verdict = checkPassword(options.password, { email: pending.email });
   if (!verdict.ok) throw new AppError('password_rejected', verdict.message!, undefined, { problem: verdict.problem });
   const passwordHash = await hashPassword(options.password);
-  await inUnitOfWork(services.db, async (tx) => {
+  return inUnitOfWork(services.db, async (tx) => {
     const userId = await consumeEmailToken(tx, options.token, 'reset_password', now);
-    const user = await tx.selectFrom('dashboardUsers').select(['email', 'emailVerifiedAt']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const user = await tx.selectFrom('dashboardUsers').select(['email', 'emailVerifiedAt', 'passwordHash']).where('id', '=', userId).executeTakeFirstOrThrow();
     await tx.updateTable('dashboardUsers').set({ passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now.toISOString() }).where('id', '=', userId).execute();
     await revokeAllSessions(tx, userId, now);
     await endEmailTokens(tx, userId, 'reset_password', now);
     await clearSignInFailures(tx, user.email);
     await writeAudit(tx, { userId, organisationId: null, action: 'password_reset', target: `user:${userId}`, origin: options.origin, now });
+    return { firstPassword: user.passwordHash === null };
   });
 }
