@@ -325,7 +325,8 @@ describe('the mandate through the session', () => {
   it('asks for an e-mail (422 email_required, nothing created) when the borrower has none, then takes the one sent', async () => {
     const { session, loan } = await verifiedSession(app, tenant);
     await app.platform.db.updateTable('borrowers').set({ email: null }).where('id', '=', loan.borrowerId).execute();
-    await session.post('/v1/checkout/accept', signature(loan.documentReference));
+    // Signed without an e-mail.
+    await session.post('/v1/checkout/accept', { ...signature(loan.documentReference), signatureEmail: undefined });
     await session.post('/v1/checkout/bank-account', { bankCode: '057', accountNumber: nuban('057', '100000001') });
     const missing = await session.post('/v1/checkout/mandate', {});
     expect(missing.status).toBe(422);
@@ -335,6 +336,25 @@ describe('the mandate through the session', () => {
     const created = await session.post('/v1/checkout/mandate', { email: 'tunde@example.com' });
     expect(created.status).toBe(201);
     expect(created.body.data.email).toBe('tunde@example.com');
+  });
+
+  it('the e-mail given with the signature is kept for a borrower with none on record: the direct-debit step does not ask for it again', async () => {
+    const { session, loan } = await verifiedSession(app, tenant);
+    await app.platform.db.updateTable('borrowers').set({ email: null }).where('id', '=', loan.borrowerId).execute();
+    expect((await session.get('/v1/checkout/session')).body.data.borrower.emailHint).toBeNull();
+    expect((await session.post('/v1/checkout/accept', { ...signature(loan.documentReference), signatureEmail: 'tunde@example.com' })).status).toBe(200);
+    expect((await session.get('/v1/checkout/session')).body.data.borrower.emailHint).toEqual(expect.stringMatching(/@example\.com$/));
+    await session.post('/v1/checkout/bank-account', { bankCode: '057', accountNumber: nuban('057', '100000002') });
+    const created = await session.post('/v1/checkout/mandate', {});
+    expect(created.status).toBe(201);
+    expect(created.body.data.email).toBe('tunde@example.com');
+  });
+
+  it('an e-mail on record is not replaced by the one given with the signature', async () => {
+    const { session, loan } = await verifiedSession(app, tenant);
+    await session.post('/v1/checkout/accept', { ...signature(loan.documentReference), signatureEmail: 'someone.else@example.com' });
+    const { email } = await app.platform.db.selectFrom('borrowers').select('email').where('id', '=', loan.borrowerId).executeTakeFirstOrThrow();
+    expect(email).toBe('ada@example.com');
   });
 
   it('needs the signed offer and the bank account, then runs on the sandbox rail to active, and the checkout completes', async () => {

@@ -80,6 +80,11 @@ export async function acceptViaCheckout(ctx: CheckoutLoanContext, scope: Checkou
   await requireSettlementMerchant(ctx.db, loan);
   const evidence = signature.passkey ? await verifyOfferPasskey(ctx.db, scope, loan, signature.passkey, ctx.now) : undefined;
   const accepted = await acceptTerms(ctx, loan.id, consentOf(ctx, signature, nameCheck));
+  // The e-mail given with the signature is the borrower's: kept on record when there is none, so the direct-debit step
+  // does not ask for it again.
+  if (signature.signatureEmail) {
+    await ctx.db.updateTable('borrowers').set({ email: signature.signatureEmail, updatedAt: ctx.now.toISOString() }).where('id', '=', scope.borrowerId).where('email', 'is', null).execute();
+  }
   if (evidence) {
     const consent = await ctx.db
       .selectFrom('loanConsents')
