@@ -214,7 +214,8 @@ export class LcMyLoan extends LitElement {
   /** What `<lc-otp>` calls: the sign-in's send and verify for the phone typed here. */
   private readonly otpApi = {
     sendOtp: async (signal?: AbortSignal) => {
-      const challenge = this.asChallenge(await this.api.sendCode(this.phone, this.mode, signal));
+      const picked = storedLocale();
+      const challenge = this.asChallenge(await this.api.sendCode(this.phone, this.mode, picked && (LOCALES as readonly string[]).includes(picked) ? picked : undefined, signal));
       rememberCode({ phone: this.phone, mode: this.mode, challenge });
       return challenge;
     },

@@ -1,5 +1,4 @@
 import { CheckoutApiError, type LenderContact, type OtpSent } from '../checkout-api';
-import { currentLocale } from '../i18n/i18n';
 
 /**
  * The loan page's JSON endpoints (`<checkout mount>/my-loan/api`, server/checkout/my-loan/my-loan-router.ts), typed.
@@ -115,8 +114,6 @@ export class MyLoanApi {
     if (method === 'POST') headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     if (this.session) headers[SESSION_HANDLE_HEADER] = this.session;
-    // The language the page is in: the sign-in code's text goes in it.
-    headers['accept-language'] = currentLocale();
     let res: Response;
     try {
       res = await fetch(`${this.base}${path}`, { method, credentials: 'same-origin', headers, signal, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });
@@ -133,8 +130,9 @@ export class MyLoanApi {
 
   // The checkout server's own endpoints (no session handle: they concern every session of this browser).
 
-  sendCode(phone: string, mode: 'test' | 'live', signal?: AbortSignal): Promise<Omit<OtpSent, 'resendAvailableAt'>> {
-    return this.call('POST', '/sign-in/send', { phone, mode }, undefined, signal);
+  /** `locale`: the language the borrower picked on the page, for the code's text (without it, their checkout's). */
+  sendCode(phone: string, mode: 'test' | 'live', locale: string | undefined, signal?: AbortSignal): Promise<Omit<OtpSent, 'resendAvailableAt'>> {
+    return this.call('POST', '/sign-in/send', { phone, mode, ...(locale ? { locale } : {}) }, undefined, signal);
   }
 
   verifyCode(phone: string, code: string, mode: 'test' | 'live', signal?: AbortSignal): Promise<{ sessions: Array<{ handle: string; lender: LenderContact }> }> {

@@ -142,7 +142,7 @@ function apiRoutes(options: MyLoanRoutesOptions, tokensOf: TokensOf, setTokens: 
   const signIn = (req: Request) => ({ ...language(req), ...(options.signInRelayKey && req.ip ? { relay: { key: options.signInRelayKey, clientIp: req.ip } } : {}) });
 
   api.post('/sign-in/send', async (req, res) => {
-    send(res, await borrower('POST', '/v1/borrower/sign-in/send', undefined, pick(req.body, ['phone', 'mode', 'organisation']), signIn(req)));
+    send(res, await borrower('POST', '/v1/borrower/sign-in/send', undefined, pick(req.body, ['phone', 'mode', 'organisation', 'locale']), signIn(req)));
   });
 
   // A verified code: the sessions' tokens go into the cookie (replacing any earlier sign-in on this browser); the page

@@ -6,6 +6,7 @@ import { AppError } from '../domain/errors';
 import type { Platform } from '../platform';
 import { sendSignInCode, verifySignInCode } from '../domain/borrower-loans/sign-in';
 import { OTP_RULES } from '../domain/checkout/otp';
+import { LOCALES } from '../../shared/locales';
 import { takeSignInSlot, type SignInAction } from '../domain/borrower-loans/sign-in-limits';
 import { successBody } from './envelope';
 
@@ -27,6 +28,8 @@ const SignIn = z
     mode: z.enum(['test', 'live']).default('live'),
   })
   .strict();
+/** `locale`: the language the borrower picked on the page; the code's text goes in it. */
+const Send = SignIn.extend({ locale: z.enum(LOCALES).optional() }).strict();
 const Verify = SignIn.extend({ code: z.string().regex(new RegExp(`^\\d{${OTP_RULES.digits}}$`), `${OTP_RULES.digits} digits`) }).strict();
 
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
@@ -73,8 +76,8 @@ export function createBorrowerSignInRouter(platform: Platform): express.Router {
     next();
   };
   router.post('/send', perAddress('send'), async (req, res) => {
-    const body = parse(SignIn, req.body);
-    const data = await sendSignInCode(platform, { phone: body.phone, mode: body.mode, organisationId: body.organisation ?? null, acceptLanguage: req.get('accept-language') }, platform.clock.now());
+    const body = parse(Send, req.body);
+    const data = await sendSignInCode(platform, { phone: body.phone, mode: body.mode, organisationId: body.organisation ?? null, locale: body.locale, acceptLanguage: req.get('accept-language') }, platform.clock.now());
     res.status(200).json(successBody(200, 'If this phone has loans, a code is on its way', data));
   });
   router.post('/verify', perAddress('verify'), async (req, res) => {

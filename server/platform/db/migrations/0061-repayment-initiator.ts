@@ -8,7 +8,8 @@ import type { ColumnTypes } from '../migrate';
  * - `partner`: the partner through the API (`POST /v1/loans/{id}/repayments`, any method).
  * Existing rows: a mandate charge that paid a settlement quote was the borrower's; every other mandate charge reads
  * `schedule` (the borrower's earlier pay-now payments and the partner's own mandate charges left nothing that tells
- * them apart from a scheduled debit); every other method was recorded by the partner. The default only fills the
+ * them apart from a scheduled debit; one still pending when this runs is completed later without a receipt text);
+ * every other method was recorded by the partner. The default only fills the
  * existing rows: every writer names who started the row.
  */
 export async function up(db: Kysely<unknown>, _t: ColumnTypes): Promise<void> {

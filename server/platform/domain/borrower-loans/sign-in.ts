@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import { safeEqual } from '../secrets';
 import { maskPhone, normalisePhone } from '../users/phone';
-import { OTP_RULES, codeHash, cooledDownBefore, cooldownError, newCode, takeSendSlot, withWebOtpLine, otpChallengeView, type OtpChallengeView } from '../checkout/otp';
+import { OTP_RULES, codeHash, cooledDownBefore, cooldownError, newCode, takeSendSlot, withWebOtpLine, type OtpSent } from '../checkout/otp';
 import { lenderContact, type LenderContact } from '../checkout/lender-contact';
 import { smsText } from '../languages/sms-texts';
 import { isLocale, localeOfAcceptLanguage, type Locale } from '../../../shared/locales';
@@ -63,12 +63,11 @@ async function lendersOf(db: Executor, request: { mode: Mode; phone: string; org
 }
 
 /**
- * The sign-in code's language: the one the page asking is in (its `Accept-Language`), else the latest language a
- * borrower with this phone chose in a checkout, else English.
+ * The sign-in code's language: the one the borrower picked on the page (`locale`), else the latest language a borrower
+ * with this phone chose in a checkout (the phone's owner either way), else the browser's `Accept-Language`, else English.
  */
-async function signInLanguage(db: Executor, mode: Mode, phone: string, acceptLanguage: string | undefined): Promise<Locale> {
-  const asked = localeOfAcceptLanguage(acceptLanguage);
-  if (asked) return asked;
+async function signInLanguage(db: Executor, mode: Mode, phone: string, picked: Locale | undefined, acceptLanguage: string | undefined): Promise<Locale> {
+  if (picked) return picked;
   const saved = await db
     .selectFrom('borrowers')
     .select('preferredLocale')
@@ -78,11 +77,12 @@ async function signInLanguage(db: Executor, mode: Mode, phone: string, acceptLan
     .orderBy('updatedAt', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return isLocale(saved?.preferredLocale) ? saved.preferredLocale : 'en';
+  if (isLocale(saved?.preferredLocale)) return saved.preferredLocale;
+  return localeOfAcceptLanguage(acceptLanguage) ?? 'en';
 }
 
 /** Texts a sign-in code. The answer is the same whether or not the phone has loans. */
-export async function sendSignInCode(platform: SignInPlatform, request: SignInRequest & { acceptLanguage?: string }, now: Date): Promise<SignInCodeSent> {
+export async function sendSignInCode(platform: SignInPlatform, request: SignInRequest & { locale?: Locale; acceptLanguage?: string }, now: Date): Promise<SignInCodeSent> {
   const phone = phoneOf(request.phone);
   const sms = platform.sms.for(request.mode);
   const db: Db = platform.db;
@@ -95,9 +95,10 @@ export async function sendSignInCode(platform: SignInPlatform, request: SignInRe
     .executeTakeFirst();
   if (!claimed) {
     const last = await db.selectFrom('borrowerSignInPhones').select('lastSentAt').where('mode', '=', request.mode).where('phone', '=', phone).executeTakeFirstOrThrow();
-    // The code in play goes with the refusal, so a page reloaded (or a second tab) shows the box for the code the
-    // borrower already has, with its countdown, instead of a wait with nowhere to type it.
-    throw cooldownError(last.lastSentAt, now, await codeInPlay(db, request.mode, phone, last.lastSentAt, now));
+    // What the 200 of that send said (where, until when, the countdown), so a page reloaded (or a second tab) shows the
+    // box for the code the borrower already has instead of a wait with nowhere to type it. From the send's time alone:
+    // whether the code was texted, tried or used would tell a phone with loans from one without.
+    throw cooldownError(last.lastSentAt, now, sentView(phone, last.lastSentAt, now));
   }
   await takeSendSlot(db, { mode: request.mode }, phone, now);
   const code = newCode();
@@ -112,25 +113,22 @@ export async function sendSignInCode(platform: SignInPlatform, request: SignInRe
     const lenders = await lendersOf(db, { ...request, phone });
     if (lenders.length === 0) return;
     const lender = lenders.length === 1 ? (await lenderContact(db, { organisationId: lenders[0]!, mode: request.mode })).name : 'lender';
-    const locale = await signInLanguage(db, request.mode, phone, request.acceptLanguage);
+    const locale = await signInLanguage(db, request.mode, phone, request.locale, request.acceptLanguage);
     await sms.send({ to: phone, body: withWebOtpLine(smsText('otp', locale, { code, lender }), platform.baseUrl, code), mode: request.mode });
   })().catch((error: unknown) => platform.logger.warn({ err: error }, 'borrower sign-in code not texted'));
   return { sentTo: maskPhone(phone), expiresAt, resendInSeconds: OTP_RULES.resendCooldownMs / 1000, attemptsAllowed: OTP_RULES.maxAttempts };
 }
 
-/** The phone's latest sign-in code while it can still be used (not expired, not used), as the code box shows it. */
-async function codeInPlay(db: Executor, mode: Mode, phone: string, lastSentAt: string, now: Date): Promise<OtpChallengeView | null> {
-  const latest = await db
-    .selectFrom('borrowerSignInCodes')
-    .select(['expiresAt', 'attempts', 'verifiedAt'])
-    .where('mode', '=', mode)
-    .where('phone', '=', phone)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!latest || latest.verifiedAt || latest.expiresAt <= now.toISOString()) return null;
-  return otpChallengeView({ ...latest, phone }, lastSentAt, now);
+/** The answer a send at `sentAt` gave, as seen at `now` (the countdown runs on). */
+function sentView(phone: string, sentAt: string, now: Date): OtpSent {
+  const resendAvailableAt = new Date(Date.parse(sentAt) + OTP_RULES.resendCooldownMs).toISOString();
+  return {
+    sentTo: maskPhone(phone),
+    expiresAt: new Date(Date.parse(sentAt) + OTP_RULES.lifetimeMs).toISOString(),
+    resendAvailableAt,
+    resendInSeconds: Math.max(0, Math.ceil((Date.parse(resendAvailableAt) - now.getTime()) / 1000)),
+    attemptsAllowed: OTP_RULES.maxAttempts,
+  };
 }
 
 /**

@@ -118,7 +118,7 @@ export interface CodeTarget {
 }
 
 /** `data`: the challenge still in play (borrower OTP), so a page that lost it can show the code box and the countdown again. */
-export function cooldownError(lastSentAt: string, now: Date, data?: OtpChallengeView | null): AppError {
+export function cooldownError(lastSentAt: string, now: Date, data?: OtpSent | OtpChallengeView | null): AppError {
   const wait = (new Date(lastSentAt).getTime() + OTP_RULES.resendCooldownMs - now.getTime()) / 1000;
   return new AppError('otp_resend_too_soon', `A code was sent moments ago; you can ask for another in ${Math.ceil(wait)} seconds.`, undefined, data ?? undefined).withRetryAfter(wait);
 }

@@ -171,8 +171,13 @@ async function perform(services: FourEyesServices, tx: Tx, request: LiveMoneyReq
  */
 async function afterCommit(services: FourEyesServices, request: LiveMoneyRequest, result: unknown): Promise<void> {
   if (request.kind !== 'mandate_charge_apply' || !(result as { changed?: boolean }).changed) return;
-  const charge = await services.db.selectFrom('loanRepayments').selectAll().where('id', '=', request.chargeId).executeTakeFirst();
-  if (charge?.status === 'completed' && charge.initiatedBy === 'borrower') await textLaterPaymentReceipt(services, charge);
+  try {
+    const charge = await services.db.selectFrom('loanRepayments').selectAll().where('id', '=', request.chargeId).executeTakeFirst();
+    if (charge?.status === 'completed' && charge.initiatedBy === 'borrower') await textLaterPaymentReceipt(services, charge);
+  } catch (error) {
+    // The action has committed: its answer stands; only the text is lost.
+    services.logger.warn({ err: error, repaymentId: request.chargeId }, 'payment receipt not texted');
+  }
 }
 
 const describe = (request: LiveMoneyRequest, subject: string) =>
