@@ -4,8 +4,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
 import { runCollections } from '../../server/platform/domain/repayments/collect-mandates';
-import { client, startTestApp, type TestApp } from '../support/harness';
-import { uniquePhone } from '../support/checkout';
+import { startTestApp, type TestApp } from '../support/harness';
+import { uniquePhone, sandboxTexts } from '../support/checkout';
 import { axeViolations, ensureBundles, launchChromium, PHONE_VIEWPORT } from '../support/browser';
 import { ensureDashboardBundle, main, newDashboardPage, signUpInBrowser } from '../support/dashboard-browser';
 import { lendingOrganisation } from '../support/dashboard-journey/loans';
@@ -36,7 +36,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const inbox = async (phone: string) => (await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.data.messages as Array<{ body: string }>;
+const inbox = (phone: string) => sandboxTexts(app, phone);
 
 describe('a payment the bank decides later', () => {
   it('the page says it is with the bank; once the collector applies it, one receipt is texted, the page shows it received and the dashboard says the borrower paid it', async () => {

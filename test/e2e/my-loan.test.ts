@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
 import { client, startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, type LendingTenant } from '../support/lifecycle';
-import { latestOtp, nubanCheckDigit, uniquePhone, verifiedSession } from '../support/checkout';
+import { latestOtp, nubanCheckDigit, uniquePhone, verifiedSession, sandboxTexts } from '../support/checkout';
 import { ARTIFACTS, axeViolations, ensureBundles, launchChromium, PHONE_VIEWPORT } from '../support/browser';
 import { en } from '../../widget/i18n/en';
 import { yo } from '../../widget/i18n/yo';
@@ -40,7 +40,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const inbox = async (phone: string) => (await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.data.messages as Array<{ body: string }>;
+const inbox = (phone: string) => sandboxTexts(app, phone);
 
 /** A checkout finished over the checkout API (code, signature, bank, direct debit), then disbursed: the receipt is texted. */
 async function checkedOutLoan() {
@@ -174,7 +174,7 @@ describe('signing in as people do', () => {
     stillTenant = await lendingTenant(still);
   }, 120_000);
   afterAll(() => still?.stop());
-  const stillInbox = async (phone: string) => (await client(still).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.data.messages as Array<{ body: string }>;
+  const stillInbox = (phone: string) => sandboxTexts(still, phone);
 
   it('a reload after the code was sent shows the box for that code (no new code, no wait with nowhere to type); a second tab asking again gets the same box; the code signs in', async () => {
     const phone = uniquePhone();

@@ -15,13 +15,18 @@ export function sessionClient(app: TestApp, token: string) {
   };
 }
 
+/** The texts the sandbox sent a phone, newest first. */
+export async function sandboxTexts(app: TestApp, phone: string): Promise<Array<{ body: string }>> {
+  return (await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.data.messages as Array<{ body: string }>;
+}
+
 /** The latest code in the sandbox inbox for a phone. */
 export async function latestOtp(app: TestApp, phone: string): Promise<string> {
-  const res = await client(app).get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`);
-  const body = res.body.data.messages[0]?.body as string | undefined;
+  const texts = await sandboxTexts(app, phone);
+  const body = texts[0]?.body;
   // Every language puts the code first (`123456 is your…`, `123456 ni kóòdù…`).
   const code = body?.match(/^(\d{6}) /)?.[1];
-  if (!code) throw new Error(`no code in the sandbox inbox for ${phone}: ${JSON.stringify(res.body)}`);
+  if (!code) throw new Error(`no code in the sandbox inbox for ${phone}: ${JSON.stringify(texts)}`);
   return code;
 }
 
