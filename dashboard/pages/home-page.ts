@@ -5,11 +5,14 @@ import { naira, when } from '../ui/format';
 import { dashStyles } from '../ui/styles';
 
 interface Overview {
-  organisation: { id: string; name: string; liveEnabled: boolean; liveRefusal: { reason: string; at: string } | null };
+  organisation: { id: string; name: string; liveEnabled: boolean; liveRefusal: { reason: string; at: string } | null; liveProvidersMissing: string[] };
   mode: 'test' | 'live';
   checklist: Array<{ id: string; done: boolean; path: string }>;
   figures: { poolBalanceKobo: number; loansThisMonth: number; monthStart: string; pools: Array<{ code: string; balanceKobo: number }> };
 }
+
+/** The overview's `liveProvidersMissing`, in words. */
+const PORT_WORDS: Record<string, string> = { rail: 'direct debits and payouts', sms: 'text messages', identity: 'identity checks', bankLookup: 'bank account checks' };
 
 /** What each getting-started step says, by its id in `GET /dashboard/api/overview`. */
 const STEPS: Record<string, { title: string; why: string }> = {
@@ -90,7 +93,9 @@ export class DashHomePage extends LitElement {
       <section class="card status" aria-label="Live status">
         ${o.organisation.liveEnabled ? html`<span class="badge ok">Live enabled</span>` : html`<span class="badge test">Test only</span>`}
         <p>${o.organisation.liveEnabled
-          ? 'Your live keys work: live mode moves real money.'
+          ? o.organisation.liveProvidersMissing.length
+            ? `Live mode is enabled for your organisation, but this platform has no live provider yet for ${o.organisation.liveProvidersMissing.map((p) => PORT_WORDS[p] ?? p).join(', ')}: live calls that need one are refused, and nothing is written. Build and test in test mode.`
+            : 'Your live keys work: live mode moves real money.'
           : 'Your organisation works in test mode. Live mode is switched on by our team after its checks; until then, build and test with sandbox data.'}</p>
         ${!o.organisation.liveEnabled && o.organisation.liveRefusal
           ? html`<div class="notice live-refusal">

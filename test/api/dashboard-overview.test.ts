@@ -21,6 +21,8 @@ describe('GET /dashboard/api/overview', () => {
     const first = await owner.get('/overview');
     expect(first.status).toBe(200);
     expect(first.json.data).toMatchObject({ organisation: { id: owner.organisationId, name: 'Ikeja Clinic', liveEnabled: false }, mode: 'test' });
+    // This platform runs without live providers: the home names them all, whatever the organisation's live status.
+    expect(first.json.data.organisation.liveProvidersMissing).toEqual(['rail', 'sms', 'identity', 'bankLookup']);
     expect(done(first.json.data)).toEqual({
       email_verified: true,
       api_key_created: false,

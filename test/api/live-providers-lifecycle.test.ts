@@ -7,6 +7,8 @@ import type { FakePaystack } from '../support/fakes/paystack-fake';
 import type { FakeDojah } from '../support/fakes/dojah-fake';
 import { liveLendingTenant, startLiveProviders, type LiveProviders } from '../support/live-providers';
 import { client, pushBody, startTestApp, type TestApp } from '../support/harness';
+import { signedInOwner } from '../support/dashboard';
+import { enableLive } from '../support/dashboard-members';
 import { consentFor, eventsOf, type LendingTenant } from '../support/lifecycle';
 
 /**
@@ -144,5 +146,12 @@ describe('a live loan through real provider adapters (fake Paystack and Dojah)',
     const resolved = await app.platform.bankLookup.for('live').resolveAccount({ bankCode: '058', accountNumber: '0123456789', mode: 'live' });
     expect(resolved.found).toBe(true);
     expect(paystack.state.requests.some((r) => r.path === '/bank/resolve')).toBe(true);
+  });
+
+  it('the dashboard home of a live-enabled organisation names what live mode has no provider for here (texts), not "live keys work"', async () => {
+    const owner = await signedInOwner(app);
+    await enableLive(app, owner.organisationId);
+    const overview = (await owner.get('/overview')).json.data;
+    expect(overview.organisation).toMatchObject({ liveEnabled: true, liveProvidersMissing: ['sms'] });
   });
 });

@@ -14,8 +14,12 @@ export interface ChecklistItem {
 }
 
 export interface DashboardOverview {
-  /** `liveRefusal`: why the service's staff last refused live mode, while it is not enabled (null otherwise). */
-  organisation: { id: string; name: string; liveEnabled: boolean; liveRefusal: { reason: string; at: string } | null };
+  /**
+   * `liveRefusal`: why the service's staff last refused live mode, while it is not enabled (null otherwise).
+   * `liveProvidersMissing`: what live mode needs that this platform has no live provider for (`rail`, `sms`,
+   * `identity`, `bankLookup`): live calls that need one are refused, so "live enabled" alone would mislead.
+   */
+  organisation: { id: string; name: string; liveEnabled: boolean; liveRefusal: { reason: string; at: string } | null; liveProvidersMissing: string[] };
   mode: Scope['mode'];
   checklist: ChecklistItem[];
   figures: {
@@ -35,7 +39,7 @@ const exists = async (query: { executeTakeFirst(): Promise<unknown> }) => (await
  * figures for the mode. Reads only; each check is an indexed lookup of one row (`limit 1`), the month's loans one
  * count over `loans_list_idx (organisation_id, mode, created_at)`.
  */
-export async function dashboardOverview(db: Executor, scope: Scope, options: { userId: string; now: Date }): Promise<DashboardOverview> {
+export async function dashboardOverview(db: Executor, scope: Scope, options: { userId: string; now: Date; liveProvidersMissing: string[] }): Promise<DashboardOverview> {
   const { organisationId, mode } = scope;
   const organisation = await getOrganisation(db, organisationId);
   const refusal = organisation.liveEnabled
@@ -66,6 +70,7 @@ export async function dashboardOverview(db: Executor, scope: Scope, options: { u
       name: organisation.name,
       liveEnabled: organisation.liveEnabled,
       liveRefusal: refusal?.liveRefusalReason && refusal.liveRefusedAt ? { reason: refusal.liveRefusalReason, at: refusal.liveRefusedAt } : null,
+      liveProvidersMissing: options.liveProvidersMissing,
     },
     mode,
     checklist: [
