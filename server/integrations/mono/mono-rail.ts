@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ProviderError } from '../provider-http';
 import type {
   ChargeRequest,
   InitialiseAuthorisationRequest,
@@ -9,7 +8,7 @@ import type {
   RailName,
 } from '../rails/payment-rail';
 import { PaymentRailError } from '../rails/payment-rail-error';
-import { PaymentRailOutcomeUnknown } from '../paystack/payment-rail-outcome-unknown';
+import { railErrorOf } from '../rails/provider-rail-error';
 import type { MonoHttp } from './mono-http';
 
 /**
@@ -230,32 +229,11 @@ export class MonoRail implements PaymentRail {
     try {
       return await this.http.request({ action, method: request.method, path: request.path, query: request.query, body: request.body, data: request.data, idempotent: request.idempotent });
     } catch (error) {
-      throw this.railError(error, request.unknownOutcomeOf);
+      throw railErrorOf(this.name, 'Mono', error, request.unknownOutcomeOf);
     }
-  }
-
-  /** ProviderError → PaymentRailError; for the debit (`unknownOutcomeOf` = its reference) an unknown outcome becomes `PaymentRailOutcomeUnknown`. */
-  private railError(error: unknown, unknownOutcomeOf: string | undefined): PaymentRailError {
-    if (!(error instanceof ProviderError)) {
-      const message = `${this.name}: unexpected failure talking to Mono (${(error as Error)?.message ?? String(error)}).`;
-      return unknownOutcomeOf
-        ? new PaymentRailOutcomeUnknown(this.name, 'rail_unreachable', message, null, unknownOutcomeOf, { cause: error })
-        : new PaymentRailError(this.name, 'rail_unreachable', message, null, true, { cause: error });
-    }
-    const code = RAIL_CODES[error.code] ?? error.code;
-    const message = `${this.name} (${error.message})`;
-    const unreadable = error.code === 'provider_bad_response' && (error.httpStatus === null || error.httpStatus < 300 || error.httpStatus >= 500);
-    if (unknownOutcomeOf && (error.outcomeUnknown || unreadable)) return new PaymentRailOutcomeUnknown(this.name, code, message, error.httpStatus, unknownOutcomeOf, { cause: error });
-    return new PaymentRailError(this.name, code, message, error.httpStatus, error.retryable, { cause: error });
   }
 }
 
-const RAIL_CODES: Record<string, string> = {
-  provider_timeout: 'rail_timeout',
-  provider_unreachable: 'rail_unreachable',
-  provider_bad_response: 'rail_bad_response',
-  provider_circuit_open: 'rail_circuit_open',
-};
 
 /** `mmc_…:RPY-…` → [mandate id, reference]. */
 export const splitChargeReference = (chargeReference: string): [string | null, string | null] => {

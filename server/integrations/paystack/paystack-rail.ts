@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ProviderError } from '../provider-http';
 import type {
   ChargeRequest,
   InitialiseAuthorisationRequest,
@@ -9,7 +8,7 @@ import type {
   RailName,
 } from '../rails/payment-rail';
 import { PaymentRailError } from '../rails/payment-rail-error';
-import { PaymentRailOutcomeUnknown } from './payment-rail-outcome-unknown';
+import { railErrorOf } from '../rails/provider-rail-error';
 import type { PaystackHttp } from './paystack-http';
 
 /**
@@ -239,36 +238,11 @@ export class PaystackRail implements PaymentRail {
     try {
       return await this.http.request({ action, method: request.method, path: request.path, body: request.body, data: request.data, idempotent: request.idempotent });
     } catch (error) {
-      throw this.railError(error, request.unknownOutcomeOf);
+      throw railErrorOf(this.name, 'Paystack', error, request.unknownOutcomeOf);
     }
-  }
-
-  /** ProviderError → PaymentRailError; for a money-moving call (`unknownOutcomeOf` = its reference) an unknown outcome becomes `PaymentRailOutcomeUnknown`. */
-  private railError(error: unknown, unknownOutcomeOf: string | undefined): PaymentRailError {
-    if (!(error instanceof ProviderError)) {
-      const message = `${this.name}: unexpected failure talking to Paystack (${(error as Error)?.message ?? String(error)}).`;
-      return unknownOutcomeOf
-        ? new PaymentRailOutcomeUnknown(this.name, 'rail_unreachable', message, null, unknownOutcomeOf, { cause: error })
-        : new PaymentRailError(this.name, 'rail_unreachable', message, null, true, { cause: error });
-    }
-    const code = RAIL_CODES[error.code] ?? error.code;
-    const message = `${this.name} (${error.message})`;
-    // An unreadable answer to a write that was not a clear refusal (a 2xx, a 5xx or no status) may hide an accepted charge.
-    const unreadable = error.code === 'provider_bad_response' && (error.httpStatus === null || error.httpStatus < 300 || error.httpStatus >= 500);
-    if (unknownOutcomeOf && (error.outcomeUnknown || unreadable)) {
-      return new PaymentRailOutcomeUnknown(this.name, code, message, error.httpStatus, unknownOutcomeOf, { cause: error });
-    }
-    return new PaymentRailError(this.name, code, message, error.httpStatus, error.retryable, { cause: error });
   }
 }
 
-/** The shared client's codes → the rail error's documented ones. */
-const RAIL_CODES: Record<string, string> = {
-  provider_timeout: 'rail_timeout',
-  provider_unreachable: 'rail_unreachable',
-  provider_bad_response: 'rail_bad_response',
-  provider_circuit_open: 'rail_circuit_open',
-};
 
 /** Paystack's "no such reference" answers: a 404, or a refusal (400, or a `status: false` 200) whose message or code says not found / does not exist. */
 const isNotFound = (error: PaymentRailError) =>
