@@ -3,6 +3,7 @@ import http from 'node:http';
 import { NIGERIAN_BANKS } from '../../../server/integrations/banks';
 import { MONO_WEBHOOK_SECRET_HEADER } from '../../../server/integrations/mono/mono-webhook';
 import { button, escapeHtml, fakePage, formOf, naira } from './fake-pages';
+import { listen } from './fault-queue';
 
 /**
  * A local Mono for tests: the Lookup credit-history endpoint and the Direct Debit endpoints the Mono adapters use,
@@ -453,10 +454,7 @@ export async function startFakeMono(options: FakeMonoOptions): Promise<FakeMono>
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('fake Mono: no port');
-  url = `http://127.0.0.1:${address.port}`;
+  url = await listen(server);
 
   return {
     url,

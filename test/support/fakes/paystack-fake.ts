@@ -3,6 +3,7 @@ import http from 'node:http';
 import { NIGERIAN_BANKS } from '../../../server/integrations/banks';
 import { PAYSTACK_SIGNATURE_HEADER, signPaystackPayload } from '../../../server/integrations/paystack/paystack-webhook';
 import { button, escapeHtml, fakePage, formOf, naira } from './fake-pages';
+import { listen } from './fault-queue';
 
 /**
  * A local Paystack for tests: the endpoints the Paystack adapters use, with in-memory state, the
@@ -419,10 +420,7 @@ export async function startFakePaystack(options: FakePaystackOptions): Promise<F
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('fake Paystack: no port');
-  url = `http://127.0.0.1:${address.port}`;
+  url = await listen(server);
 
   return {
     url,
