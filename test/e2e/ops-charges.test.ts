@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/integrations/clock';
@@ -7,6 +5,7 @@ import { inviteStaff } from '../../server/platform/domain/ops/staff-accounts';
 import { runCollections } from '../../server/platform/domain/repayments/collect-mandates';
 import { recordSettlementFailure } from '../../server/platform/domain/settlements/run-settlement';
 import { axeViolations, launchChromium } from '../support/browser';
+import { ensureOpsBundle, LAPTOP, opsShot, PHONE } from '../support/ops-browser';
 import { GOOD_PASSWORD, signedInOwner, uniqueEmail } from '../support/dashboard';
 import { startTestApp, type TestApp } from '../support/harness';
 import { lendingTenant, pendingMandateRepayment, type LendingTenant } from '../support/lifecycle';
@@ -17,17 +16,13 @@ import { lendingTenant, pendingMandateRepayment, type LendingTenant } from '../s
  * took with a reason; and retries a failed settlement. At 1280×800 and 360×640, axe clean; screenshots in
  * test-artifacts/ops/.
  */
-const ARTIFACTS = path.resolve('test-artifacts/ops');
-const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 360, height: 640 };
 const clock = new FakeClock(new Date());
 
 let app: TestApp;
 let browser: Browser;
 let tenant: LendingTenant;
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve('dist/ops/ops.js'))) throw new Error('dist/ops/ops.js is missing: run browser tests through the e2e project (its global setup builds the bundles)');
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  ensureOpsBundle();
   app = await startTestApp({ clock });
   tenant = await lendingTenant(app);
   browser = await launchChromium();
@@ -37,7 +32,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => opsShot(page, name);
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const stored = (id: string) => app.platform.db.selectFrom('loanRepayments').select(['status', 'failureReason']).where('id', '=', id).executeTakeFirstOrThrow();
 

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium } from '../support/browser';
+import { ensureOpsBundle, LAPTOP, opsShot, PHONE } from '../support/ops-browser';
 import { GOOD_PASSWORD, uniqueEmail } from '../support/dashboard';
 import { addVirtualAuthenticator } from '../support/dashboard-journey/account';
 import { startTestApp, type TestApp } from '../support/harness';
@@ -16,15 +15,11 @@ import { inviteStaff } from '../../server/platform/domain/ops/staff-accounts';
  * settlement, is refused when approving it herself, and the other approves it; the audit log shows both. At
  * 1280×800 and 360×640, axe clean; screenshots in test-artifacts/ops/.
  */
-const ARTIFACTS = path.resolve('test-artifacts/ops');
-const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 360, height: 640 };
 
 let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve('dist/ops/ops.js'))) throw new Error('dist/ops/ops.js is missing: run browser tests through the e2e project (its global setup builds the bundles)');
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  ensureOpsBundle();
   app = await startTestApp({ env: { OPS_PASSKEY_REQUIRED: 'true' } });
   browser = await launchChromium();
 });
@@ -34,7 +29,7 @@ afterAll(async () => {
 });
 
 const base = () => `${new URL(app.platform.baseUrl).origin}/ops`;
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => opsShot(page, name);
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 /** Invites (as `admin staff invite` does), then in a fresh browser: the link, a password, a passkey; then signs out and back in with the passkey alone. */

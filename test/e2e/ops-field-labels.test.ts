@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium } from '../support/browser';
+import { ensureOpsBundle, LAPTOP, opsShot, PHONE } from '../support/ops-browser';
 import { GOOD_PASSWORD, uniqueEmail } from '../support/dashboard';
 import { startTestApp, type TestApp } from '../support/harness';
 import { livePayout, staffMember } from '../support/ops';
@@ -16,17 +15,13 @@ import { inviteStaff } from '../../server/platform/domain/ops/staff-accounts';
  * a snake_case code, and each sits under its control (aria-invalid, aria-describedby). 1280×800, the payouts form
  * also at 360×640; axe clean; screenshots in test-artifacts/ops/field-labels-*.png.
  */
-const ARTIFACTS = path.resolve('test-artifacts/ops');
-const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 360, height: 640 };
 const CODE_NAME = /\b[a-z]+[A-Z][a-zA-Z]*\b/;
 const SNAKE_CODE = /\b[a-z]+_[a-z_]+\b/;
 
 let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve('dist/ops/ops.js'))) throw new Error('dist/ops/ops.js is missing: run browser tests through the e2e project (its global setup builds the bundles)');
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  ensureOpsBundle();
   app = await startTestApp();
   browser = await launchChromium();
 });
@@ -35,7 +30,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `field-labels-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => opsShot(page, name, 'field-labels-');
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 /** The messages shown (field errors and alerts, through the shadow roots) and where the one field error sits: under the control whose id matches `control`. */

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmlScreens } from '../../server/integrations/aml';
 import { inviteStaff } from '../../server/platform/domain/ops/staff-accounts';
 import { fundPool } from '../../server/platform/domain/pools/pool';
 import { axeViolations, launchChromium } from '../support/browser';
+import { ensureOpsBundle, LAPTOP, opsShot, PHONE } from '../support/ops-browser';
 import { GOOD_PASSWORD, uniqueEmail } from '../support/dashboard';
 import { client, pushBody, startTestApp, type TestApp } from '../support/harness';
 import { acceptedLoan, consentFor, lendingTenant, type LendingTenant } from '../support/lifecycle';
@@ -16,17 +15,13 @@ import { acceptedLoan, consentFor, lendingTenant, type LendingTenant } from '../
  * herself and another staff member approves under Proposals; on a phone a test-mode policy is recorded at once.
  * At 1280×800 and 360×640, axe clean, no sideways scroll; screenshots in test-artifacts/ops/.
  */
-const ARTIFACTS = path.resolve('test-artifacts/ops');
-const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 360, height: 640 };
 const PDF = Buffer.from('%PDF-1.4\n% policy certificate\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 
 let app: TestApp;
 let browser: Browser;
 let tenant: LendingTenant;
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve('dist/ops/ops.js'))) throw new Error('dist/ops/ops.js is missing: run browser tests through the e2e project (its global setup builds the bundles)');
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  ensureOpsBundle();
   app = await startTestApp({ env: { INSURANCE_LIVE_INSURER: 'leadway' } });
   tenant = await lendingTenant(app);
   await app.platform.db.transaction().execute((trx) =>
@@ -39,7 +34,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => opsShot(page, name);
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const policyOf = (loanId: string) => app.platform.db.selectFrom('loanInsurancePolicies').select(['id', 'status', 'policyReference']).where('loanId', '=', loanId).executeTakeFirstOrThrow();
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteStaff } from '../../server/platform/domain/ops/staff-accounts';
 import type { StaffRole } from '../../server/platform/db/schema';
 import { axeViolations, launchChromium } from '../support/browser';
+import { ensureOpsBundle, LAPTOP, opsShot, PHONE } from '../support/ops-browser';
 import { GOOD_PASSWORD, uniqueEmail } from '../support/dashboard';
 import { bvnEnding, fundFinancingPool, identity, initiatedApplication, verifyOtp } from '../support/financing';
 import { createTenant, startTestApp, type Tenant, type TestApp } from '../support/harness';
@@ -17,17 +16,13 @@ import { FakeClock } from '../../server/integrations/clock';
  * application is approved); on a phone, a lending loan's page (schedule, repayments, events) opened from a charge's
  * queue row, read-only. At 1280×800 and 360×640, axe clean, no sideways scroll; screenshots in test-artifacts/ops/.
  */
-const ARTIFACTS = path.resolve('test-artifacts/ops');
-const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 360, height: 640 };
 const clock = new FakeClock(new Date());
 
 let app: TestApp;
 let browser: Browser;
 let partner: Tenant;
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve('dist/ops/ops.js'))) throw new Error('dist/ops/ops.js is missing: run browser tests through the e2e project (its global setup builds the bundles)');
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  ensureOpsBundle();
   app = await startTestApp({ clock });
   partner = await createTenant(app);
   await fundFinancingPool(app, 1_000_000_000);
@@ -38,7 +33,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => opsShot(page, name);
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
